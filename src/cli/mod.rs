@@ -1,0 +1,60 @@
+//! Command-line surface: one module per subcommand, each with its clap `Args` and a `run`.
+//! Exit codes: 0 clean, 1 findings, 2 the command could not run, 3 `schema check` unknown.
+
+pub mod explain;
+pub mod graph;
+pub mod registry;
+pub mod replay;
+pub mod schema;
+pub mod simulate;
+pub mod validate;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "primgraph",
+    version,
+    about = "Validate and replay agent graphs against the Kernel ABI primitive registry"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Inspect and lint primitive registries.
+    Registry(registry::RegistryArgs),
+    /// Schema compatibility.
+    Schema(schema::SchemaArgs),
+    /// Validate graph files and folders (recursively `*.graph.json`).
+    Validate(validate::ValidateArgs),
+    /// Print the documentation of a diagnostic code.
+    Explain(explain::ExplainArgs),
+    /// Draw a graph (dot, mermaid).
+    Graph(graph::GraphArgs),
+    /// Replay recorded runs against a graph.
+    Replay(replay::ReplayArgs),
+    /// Write synthetic traces of a graph.
+    Simulate(simulate::SimulateArgs),
+}
+
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Registry(a) => registry::run(a),
+        Command::Schema(a) => schema::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Graph(a) => graph::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Simulate(a) => simulate::run(a),
+    }
+}
+
+/// Exit code 2: the command itself could not run.
+pub fn usage_error(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
