@@ -9,3 +9,4 @@ pub mod registry;
 pub mod replay;
 pub mod rules;
 pub mod schema;
+pub mod validate;

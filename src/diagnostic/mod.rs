@@ -124,3 +124,26 @@ impl Diagnostic {
 pub fn escape_pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
+
+/// The documentation of one diagnostic code, as `primgraph explain CODE` prints it.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeDoc {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// One line: what the code means.
+    pub title: &'static str,
+    /// The full text: what it checks, why, an example that fires and one that does not.
+    pub doc: &'static str,
+}
+
+/// The diagnostics of one checked file, in a stable order (line, column, code).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileReport {
+    pub file: String,
+    /// The graph's name, when the document got that far.
+    pub graph: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The source text, for renderers that quote it (not serialized).
+    #[serde(skip)]
+    pub source: std::sync::Arc<str>,
+}
