@@ -89,10 +89,10 @@ impl fmt::Display for Reason {
             places.push(format!("keyword `{}`", self.keyword));
         }
         if let Some(pointer) = &self.source_pointer {
-            places.push(format!("source at \"{pointer}\""));
+            places.push(format!("source at #{pointer}"));
         }
         if let Some(pointer) = &self.target_pointer {
-            places.push(format!("target at \"{pointer}\""));
+            places.push(format!("target at #{pointer}"));
         }
         if !places.is_empty() {
             write!(f, " ({})", places.join(", "))?;
@@ -579,5 +579,83 @@ impl Checker {
             });
         }
         None
+    }
+}
+
+impl Decision {
+    /// The §3.2 document: `{"verdict", "witness"?, "reason"?}`.
+    pub fn to_document(&self) -> Value {
+        let mut document = serde_json::Map::new();
+        document.insert("verdict".into(), Value::from(self.verdict().label()));
+        if let Decision::No { witness, .. } = self {
+            document.insert("witness".into(), witness.clone());
+        }
+        if !matches!(self, Decision::Yes { .. }) {
+            document.insert("reason".into(), Value::from(self.reason().to_string()));
+        }
+        Value::Object(document)
+    }
+}
+
+/// A schema file that could not be read as JSON, located in the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{path}:{line}:{column}: {message}")]
+pub struct SchemaFileError {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// A schema file parsed with the spanned JSON parser, so that pointers into it can be located.
+pub struct SchemaFile {
+    pub path: String,
+    pub parsed: crate::json::Parsed,
+}
+
+impl SchemaFile {
+    /// Parse `bytes` (the contents of `path`) as a JSON document.
+    pub fn parse(path: &str, bytes: &[u8]) -> Result<Self, SchemaFileError> {
+        match crate::json::parse(bytes, &crate::json::Limits::default()) {
+            Ok(parsed) => Ok(SchemaFile {
+                path: path.to_string(),
+                parsed,
+            }),
+            Err(error) => Err(SchemaFileError {
+                path: path.to_string(),
+                line: error.span.line,
+                column: error.span.column,
+                message: match &error.kind {
+                    crate::json::JsonErrorKind::Syntax { message } => message.clone(),
+                    other => format!("{other:?}"),
+                },
+            }),
+        }
+    }
+
+    /// `path:line:column` of the value at `pointer` when the parser knows it, else `path`.
+    pub fn locate(&self, pointer: &str) -> String {
+        match self.parsed.locate(pointer) {
+            Some(span) if span.line > 0 => format!("{}:{}:{}", self.path, span.line, span.column),
+            _ => self.path.clone(),
+        }
+    }
+}
+
+impl SchemaError {
+    pub fn side(&self) -> Side {
+        match self {
+            SchemaError::NotASchema { side, .. } | SchemaError::UnresolvableRef { side, .. } => {
+                *side
+            }
+        }
+    }
+
+    /// The pointer in the schema the error is about.
+    pub fn pointer(&self) -> &str {
+        match self {
+            SchemaError::NotASchema { pointer, .. }
+            | SchemaError::UnresolvableRef { pointer, .. } => pointer,
+        }
     }
 }
