@@ -336,3 +336,24 @@ fn a_source_with_a_witness_is_never_contained() {
         },
     );
 }
+
+#[test]
+fn structural_proofs_are_sound() {
+    // The co-inductive prover is a fallback of the checker; its own `true` must never meet a
+    // source instance the target rejects, on every pair (not only where the algebra defers).
+    run_property(
+        || (pair(), prop::collection::vec(json_value(), 0..24)),
+        |((source, target), random)| {
+            if primgraph::schema::structural::proves_contained(&source, &target) {
+                let target_validator = validator(&target);
+                for value in source_instances(&source, &random) {
+                    prop_assert!(
+                        target_validator.is_valid(&value),
+                        "structural proof, but {value} is in {source} and not in {target}"
+                    );
+                }
+            }
+            Ok(())
+        },
+    );
+}

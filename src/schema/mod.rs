@@ -40,6 +40,7 @@
 //!   compiled only on the path that confirms a witness.
 
 pub mod instance;
+pub mod structural;
 pub mod walk;
 
 use std::collections::HashMap;
@@ -426,8 +427,21 @@ impl Checker {
                 )
             }
         };
-        let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
         let covers_said_no = undecided.keyword == "covers";
+        // Where the canonical algebra found no counterexample but proved nothing either (chiefly
+        // recursive definitions compared across two documents), the co-inductive prover may.
+        if !covers_said_no && structural::proves_contained(&source.stripped, &target.stripped) {
+            return Decision::Yes {
+                reason: reason(
+                    "",
+                    Some(""),
+                    Some(""),
+                    "every value the source admits is admitted by the target (structural proof)"
+                        .into(),
+                ),
+            };
+        }
+        let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
         match self.find_witness(source, target, difference.as_ref()) {
             Some(decision) => decision,
             None => {
