@@ -151,6 +151,14 @@ fn locate_nearest_falls_back_to_ancestors() {
     assert_eq!(text(src, p.locate_nearest("/a/b/7/c")), "[10, 20]");
     assert_eq!(text(src, p.locate_nearest("/a/zz")), r#"{"b": [10, 20]}"#);
     assert_eq!(text(src, p.locate_nearest("garbage")), src);
+    let nearest = p.nearest("/a/b/9");
+    assert!(!nearest.exact);
+    assert_eq!(text(src, nearest.value), "[10, 20]");
+    assert_eq!(nearest.key.map(|k| text(src, k)), Some("\"b\""));
+    let exact = p.nearest("/a");
+    assert!(exact.exact);
+    assert_eq!(exact.key.map(|k| text(src, k)), Some("\"a\""));
+    assert_eq!(p.nearest("").key, None);
     assert!(p.contains("/a/b/0"));
     assert!(!p.contains("/a/b/2"));
 }

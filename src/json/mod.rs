@@ -112,6 +112,15 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// What `Parsed::nearest` found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nearest {
+    pub value: Span,
+    pub key: Option<Span>,
+    /// Whether the pointer named this value (else it is the nearest existing ancestor).
+    pub exact: bool,
+}
+
 /// A parsed document: the value and an index from JSON pointers to spans.
 #[derive(Debug, Clone)]
 pub struct Parsed {
@@ -165,6 +174,18 @@ impl Parsed {
     /// root) when the pointer names nothing or is malformed.
     pub fn locate_nearest(&self, pointer: &str) -> Span {
         self.value_span(self.walk(pointer).0)
+    }
+
+    /// The nearest existing value along `pointer` (the value itself when it exists): its span,
+    /// its member key's span when it is an object member, and whether it is the exact target.
+    pub fn nearest(&self, pointer: &str) -> Nearest {
+        let (node, exact) = self.walk(pointer);
+        Nearest {
+            value: self.value_span(node),
+            key: (node.key_start != NO_KEY)
+                .then(|| self.span_of(node.key_start as usize, node.key_end as usize)),
+            exact,
+        }
     }
 
     /// Whether `pointer` names a value of the document.
