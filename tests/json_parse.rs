@@ -496,3 +496,31 @@ fn big_document_locates_deep_members() {
     );
     assert_eq!(text(&src, p.locate("/nodes/250/id").unwrap()), "\"n250\"");
 }
+
+#[test]
+fn line_index_positions_and_lines() {
+    use primgraph::json::LineIndex;
+    let src = "ab\r\nçd\n\nlast";
+    let lines = LineIndex::new(src);
+    assert_eq!(lines.line_count(), 4);
+    assert_eq!(lines.line_column(src, 0), (1, 1));
+    assert_eq!(lines.line_column(src, 4), (2, 1));
+    assert_eq!(lines.line_column(src, 6), (2, 2)); // after the two-byte 'ç'
+    assert_eq!(lines.line_column(src, 5), (2, 1)); // inside 'ç': snaps back
+    assert_eq!(lines.line_column(src, 999), (4, 5)); // clamps to the end
+    assert_eq!(lines.line_text(src, 1), Some("ab"));
+    assert_eq!(lines.line_text(src, 2), Some("çd"));
+    assert_eq!(lines.line_text(src, 3), Some(""));
+    assert_eq!(lines.line_text(src, 4), Some("last"));
+    assert_eq!(lines.line_text(src, 5), None);
+    assert_eq!(lines.line_text(src, 0), None);
+    assert_eq!(lines.offset(src, 2, 2), Some(6));
+    assert_eq!(lines.offset(src, 2, 99), Some(7)); // clamped to the line's end
+    assert_eq!(lines.offset(src, 4, 1), Some(9));
+    assert_eq!(lines.offset(src, 9, 1), None);
+    let span = lines.span(src, 4, 7);
+    assert_eq!(
+        (span.line, span.column, span.end_line, span.end_column),
+        (2, 1, 2, 3)
+    );
+}
