@@ -10,7 +10,6 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-pub const INFORMATION_URI: &str = "https://github.com/primgraph/primgraph";
 
 /// The SARIF level of a severity.
 pub fn level(severity: Severity) -> &'static str {
@@ -71,17 +70,25 @@ pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
         }
     }
 
+    let mut driver = Map::new();
+    driver.insert("name".into(), Value::from("primgraph"));
+    driver.insert("version".into(), Value::from(env!("CARGO_PKG_VERSION")));
+    driver.insert(
+        "semanticVersion".into(),
+        Value::from(env!("CARGO_PKG_VERSION")),
+    );
+    // Only a real address: the package's repository, when Cargo.toml declares one.
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    if !repository.is_empty() {
+        driver.insert("informationUri".into(), Value::from(repository));
+    }
+    driver.insert("rules".into(), Value::Array(rules));
+
     json!({
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "primgraph",
-                "version": env!("CARGO_PKG_VERSION"),
-                "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": INFORMATION_URI,
-                "rules": rules,
-            }},
+            "tool": {"driver": driver},
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
