@@ -109,12 +109,21 @@ pub fn check_source(
 }
 
 /// Read and check one file.
-pub fn check_file(path: &Path, registry: &Registry, options: &Options) -> Result<FileReport, ValidateError> {
+pub fn check_file(
+    path: &Path,
+    registry: &Registry,
+    options: &Options,
+) -> Result<FileReport, ValidateError> {
     let bytes = std::fs::read(path).map_err(|source| ValidateError::Read {
         path: path.display().to_string(),
         source,
     })?;
-    Ok(check_source(&path.display().to_string(), &bytes, registry, options))
+    Ok(check_source(
+        &path.display().to_string(),
+        &bytes,
+        registry,
+        options,
+    ))
 }
 
 /// Check every file in parallel on `jobs` threads (0: one per core); the reports come back in
@@ -196,13 +205,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn collect_paths(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
-        let metadata = std::fs::metadata(path).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-        })?;
+        let metadata = std::fs::metadata(path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         if metadata.is_dir() {
-            walk(path, &mut files).map_err(|e| {
-                std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-            })?;
+            walk(path, &mut files)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         } else {
             files.push(path.clone());
         }

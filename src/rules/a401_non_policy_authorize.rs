@@ -22,7 +22,9 @@ use crate::registry::{Authority, Class};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (i, node) in cx.doc.nodes.iter().enumerate() {
-        let Some(prim) = cx.model.prim(i) else { continue };
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
         if prim.authority == Authority::Authorize && prim.class != Class::Policy {
             out.push(
                 Diagnostic::error(

@@ -29,7 +29,9 @@ fn is_authority(schema: &Value) -> bool {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for b in cx.bindings() {
-        let Some(target) = cx.target_schema(b.node, b.property) else { continue };
+        let Some(target) = cx.target_schema(b.node, b.property) else {
+            continue;
+        };
         if !is_authority(target) {
             continue;
         }

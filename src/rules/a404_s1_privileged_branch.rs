@@ -28,7 +28,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for (outcome, target) in node.branches.iter().flatten() {
-            let Some(&t) = cx.model.ids.get(target.as_str()) else { continue };
+            let Some(&t) = cx.model.ids.get(target.as_str()) else {
+                continue;
+            };
             let Some(prim) = cx.prim(t) else { continue };
             if prim.class == Class::Policy {
                 continue;

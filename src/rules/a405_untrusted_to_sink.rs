@@ -43,7 +43,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut edges = Vec::new();
     let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
     for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else { continue };
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
         let source_node = if from == INPUT_SOURCE {
             None
         } else {

@@ -28,7 +28,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     format!("/nodes/{i}/primitive"),
                     format!("`{}` is the alias of `{}`", node.primitive, prim.id),
                 )
-                .with_help(format!("write `\"primitive\": \"{}\"` to name it by ID", prim.id)),
+                .with_help(format!(
+                    "write `\"primitive\": \"{}\"` to name it by ID",
+                    prim.id
+                )),
             );
         }
     }

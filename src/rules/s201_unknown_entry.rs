@@ -20,11 +20,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.model.entry.is_some() {
         return;
     }
-    let suggestions = nearest(
-        &cx.doc.entry,
-        cx.doc.nodes.iter().map(|n| n.id.as_str()),
-        3,
-    );
+    let suggestions = nearest(&cx.doc.entry, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
     out.push(
         Diagnostic::error(
             "S201",

@@ -33,7 +33,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     Diagnostic::error(
                         "S206",
                         format!("/nodes/{i}/branches/{}", escape_pointer_token(key)),
-                        format!("`{key}` is not an outcome of `{}` (outcomes: {declared})", prim.id),
+                        format!(
+                            "`{key}` is not an outcome of `{}` (outcomes: {declared})",
+                            prim.id
+                        ),
                     )
                     .with_help("branch on the primitive's declared outcomes"),
                 );
@@ -53,7 +56,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         format!(
                             "`branches` of node `{}` does not cover outcome(s) {} of `{}`",
                             node.id,
-                            missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
+                            missing
+                                .iter()
+                                .map(|m| format!("`{m}`"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
                             prim.id
                         ),
                     )

@@ -66,7 +66,9 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
     }
     let mut total = if bounded(entry) { 0 } else { longest[entry] };
     for (b, node) in nodes.iter().enumerate() {
-        let Some(visits) = node.max_visits else { continue };
+        let Some(visits) = node.max_visits else {
+            continue;
+        };
         if !cx.model.reachable[b] {
             continue;
         }

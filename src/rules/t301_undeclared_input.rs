@@ -31,13 +31,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let declared: Vec<&str> = properties
             .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        let help = did_you_mean(&nearest(b.property, declared.iter().copied(), 3)).unwrap_or_else(|| {
-            if declared.is_empty() {
-                format!("`{}` takes no inputs", prim.id)
-            } else {
-                format!("declared inputs: {}", declared.join(", "))
-            }
-        });
+        let help =
+            did_you_mean(&nearest(b.property, declared.iter().copied(), 3)).unwrap_or_else(|| {
+                if declared.is_empty() {
+                    format!("`{}` takes no inputs", prim.id)
+                } else {
+                    format!("declared inputs: {}", declared.join(", "))
+                }
+            });
         out.push(
             Diagnostic::error(
                 "T301",

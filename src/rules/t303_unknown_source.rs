@@ -30,7 +30,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Diagnostic::error(
                 "T303",
                 format!("{}/from", b.pointer),
-                format!("input `{}` is bound from `{from}`, which names no node", b.property),
+                format!(
+                    "input `{}` is bound from `{from}`, which names no node",
+                    b.property
+                ),
             )
             .with_help(
                 did_you_mean(&suggestions)

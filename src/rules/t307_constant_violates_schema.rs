@@ -39,7 +39,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .take(3)
             .map(|e| {
                 let at = e.instance_path().to_string();
-                if at.is_empty() { e.to_string() } else { format!("at `{at}`: {e}") }
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("at `{at}`: {e}")
+                }
             })
             .collect();
         if errors.is_empty() {
@@ -57,7 +61,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_witness(crate::diagnostic::Witness::Value(value.clone()))
-            .with_help(format!("see `inputs.properties.{}` of `{prim}` in the registry", b.property)),
+            .with_help(format!(
+                "see `inputs.properties.{}` of `{prim}` in the registry",
+                b.property
+            )),
         );
     }
 }

@@ -25,7 +25,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Binding::From { from, .. } = b.binding else {
             continue;
         };
-        let Some(prim) = cx.prim(b.node) else { continue };
+        let Some(prim) = cx.prim(b.node) else {
+            continue;
+        };
         let required = prim
             .inputs
             .get("required")
