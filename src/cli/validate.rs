@@ -3,7 +3,7 @@
 //! Exit 0: no errors (warnings allowed unless `--deny-warnings`); 1: errors; 2: the command could
 //! not run (usage, unreadable path, unreadable registry).
 
-use primgraph::diagnostic::{FileReport, Severity};
+use primgraph::diagnostic::{self, CodeDoc, FileReport, Summary};
 use primgraph::registry::Registry;
 use primgraph::validate::{Options, collect_paths, try_check_paths};
 use std::io::IsTerminal;
@@ -36,34 +36,15 @@ pub struct ValidateArgs {
     pub jobs: usize,
 }
 
-#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
-struct Summary {
-    files: usize,
-    errors: usize,
-    warnings: usize,
-    infos: usize,
-}
-
-fn summarize(reports: &[FileReport]) -> Summary {
-    let mut summary = Summary {
-        files: reports.len(),
-        ..Summary::default()
-    };
-    for d in reports.iter().flat_map(|r| &r.diagnostics) {
-        match d.severity {
-            Severity::Error => summary.errors += 1,
-            Severity::Warning => summary.warnings += 1,
-            Severity::Info => summary.infos += 1,
+fn render(reports: &[FileReport], format: Format, color: bool) -> String {
+    match format {
+        Format::Human => diagnostic::human::render(reports, color),
+        Format::Json => diagnostic::json::render(reports),
+        Format::Sarif => {
+            let codes: Vec<CodeDoc> = super::explain::all_docs().into_iter().copied().collect();
+            diagnostic::sarif::render(reports, &codes)
         }
     }
-    summary
-}
-
-// TODO(merge main): replace with `primgraph::diagnostic::{human, json, sarif}` once the
-// diagnostics renderers land; until then every format prints the JSON document of SPEC §3.1.
-fn render(reports: &[FileReport], summary: Summary, _format: Format, _color: bool) -> String {
-    let document = serde_json::json!({"files": reports, "summary": summary});
-    serde_json::to_string_pretty(&document).unwrap_or_default()
 }
 
 pub fn run(args: ValidateArgs) -> ExitCode {
@@ -86,9 +67,9 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         Ok(reports) => reports,
         Err(e) => return super::usage_error(e),
     };
-    let summary = summarize(&reports);
+    let summary = Summary::of(&reports);
     let color = args.format == Format::Human && std::io::stdout().is_terminal();
-    println!("{}", render(&reports, summary, args.format, color));
+    print!("{}", render(&reports, args.format, color));
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
         ExitCode::from(1)
     } else {

@@ -10,11 +10,15 @@
 //!
 //! Fires (with a registry where `gen.approve` is `class: generation, authority: authorize`):
 //!
-//!     {"id": "gate", "primitive": "gen.approve", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```text
+//! {"id": "gate", "primitive": "gen.approve", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -12,13 +12,17 @@
 //!
 //! Fires:
 //!
-//!     draft → apply (mut.apply_patch), with gate (ctl.authorize_patch) branches {"allow": "apply"}
-//!     elsewhere: the path draft → apply skips the grant.
+//! ```text
+//! draft → apply (mut.apply_patch), with gate (ctl.authorize_patch) branches {"allow": "apply"}
+//! elsewhere: the path draft → apply skips the grant.
+//! ```
 //!
 //! Does not fire:
 //!
-//!     draft → gate, gate branches {"allow": "apply", "deny": "give_up"}: apply is reached only
-//!     through the `allow` grant.
+//! ```text
+//! draft → gate, gate branches {"allow": "apply", "deny": "give_up"}: apply is reached only
+//! through the `allow` grant.
+//! ```
 
 use super::Context;
 use crate::diagnostic::{Diagnostic, Witness};

@@ -10,11 +10,15 @@
 //!
 //! Fires:
 //!
-//!     "inputs": {"grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}
+//! ```text
+//! "inputs": {"grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
+//! ```text
+//! "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
+//! ```
 
 use super::schema_walk::select;
 use super::{Context, INPUT_SOURCE};

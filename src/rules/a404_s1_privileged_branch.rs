@@ -10,11 +10,15 @@
 //!
 //! Fires (`route.delegate` crosses workspaces):
 //!
-//!     {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "delegate", ...}}
+//! ```text
+//! {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "delegate", ...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "gate", ...}}
+//! ```text
+//! {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "gate", ...}}
+//! ```
 //!
 //! (where `gate` is a policy node that then grants `delegate`).
 

@@ -13,12 +13,16 @@
 //!
 //! Fires:
 //!
-//!     plan (plan.propose_command, outputs an untrusted `command`) → run (exec.run_command) binds
-//!     {"command": {"from": "plan", "at": "/command"}}
+//! ```text
+//! plan (plan.propose_command, outputs an untrusted `command`) → run (exec.run_command) binds
+//! {"command": {"from": "plan", "at": "/command"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     the command passes a policy gate first, and `run` binds it from the gate's output.
+//! ```text
+//! the command passes a policy gate first, and `run` binds it from the gate's output.
+//! ```
 
 use super::schema_walk::select;
 use super::{Context, INPUT_SOURCE};

@@ -10,8 +10,10 @@
 //!
 //! Fires:
 //!
-//!     {"id": "read", "workspace": "sandbox", ...}, {"id": "apply", "primitive": "mut.apply_patch",
-//!      "inputs": {"patch": {"from": "read", "at": "/text"}}, ...}
+//! ```text
+//! {"id": "read", "workspace": "sandbox", ...}, {"id": "apply", "primitive": "mut.apply_patch",
+//!  "inputs": {"patch": {"from": "read", "at": "/text"}}, ...}
+//! ```
 //!
 //! Does not fire: both nodes in the same workspace, or the consumer is `route.delegate`
 //! (which has `crosses_workspace`).

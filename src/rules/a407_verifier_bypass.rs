@@ -14,11 +14,15 @@
 //!
 //! Fires:
 //!
-//!     apply (mut.apply_patch) → done (done.finish_success)
+//! ```text
+//! apply (mut.apply_patch) → done (done.finish_success)
+//! ```
 //!
 //! Does not fire:
 //!
-//!     apply → test (ver.run_target_tests), test branches {"pass": "done", "fail": "give_up"}
+//! ```text
+//! apply → test (ver.run_target_tests), test branches {"pass": "done", "fail": "give_up"}
+//! ```
 
 use super::Context;
 use crate::diagnostic::{Diagnostic, Witness};

@@ -8,11 +8,15 @@
 //!
 //! Fires:
 //!
-//!     {"id": "gate", "primitive": "AUTHORIZE_PATCH", "branches": {...}}
+//! ```text
+//! {"id": "gate", "primitive": "AUTHORIZE_PATCH", "branches": {...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {...}}
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {...}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -7,11 +7,15 @@
 //!
 //! Fires:
 //!
-//!     "entry": "start", "nodes": [{"id": "read_task", ...}]
+//! ```text
+//! "entry": "start", "nodes": [{"id": "read_task", ...}]
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "entry": "read_task", "nodes": [{"id": "read_task", ...}]
+//! ```text
+//! "entry": "read_task", "nodes": [{"id": "read_task", ...}]
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;

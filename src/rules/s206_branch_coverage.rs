@@ -9,11 +9,15 @@
 //!
 //! Fires (`ver.run_target_tests` has outcomes `pass`, `fail`):
 //!
-//!     {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "failed": "fix"}}
+//! ```text
+//! {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "failed": "fix"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "fail": "fix"}}
+//! ```text
+//! {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "fail": "fix"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};

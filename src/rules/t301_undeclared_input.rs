@@ -9,11 +9,15 @@
 //!
 //! Fires (`mut.apply_patch` declares `patch` and `grant`):
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"diff": {"from": "draft", "at": "/patch"}, ...}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"diff": {"from": "draft", "at": "/patch"}, ...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, ...}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, ...}}
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;

@@ -7,11 +7,15 @@
 //!
 //! Fires:
 //!
-//!     "inputs": {"patch": {"from": "drfat", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "drfat", "at": "/patch"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 
 use super::{Context, INPUT_SOURCE, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;

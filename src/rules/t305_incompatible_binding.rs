@@ -12,13 +12,17 @@
 //!
 //! Fires (`text` is any string; `mut.apply_patch` wants a non-empty `patch`):
 //!
-//!     "inputs": {"patch": {"from": "read_task", "at": "/text"}}
+//! ```text
+//! "inputs": {"patch": {"from": "read_task", "at": "/text"}}
+//! ```
 //!
 //! (witness: `""`).
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 
 use super::Context;
 use super::schema_walk::select;

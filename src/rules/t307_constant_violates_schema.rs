@@ -7,11 +7,15 @@
 //!
 //! Fires (`command` must be a non-empty string):
 //!
-//!     "inputs": {"command": {"const": ""}}
+//! ```text
+//! "inputs": {"command": {"const": ""}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"command": {"const": "cargo test"}}
+//! ```text
+//! "inputs": {"command": {"const": "cargo test"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

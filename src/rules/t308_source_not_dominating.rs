@@ -12,8 +12,10 @@
 //!
 //! Fires:
 //!
-//!     entry → triage, triage branches {"bug": "draft", "question": "apply"}, draft → apply,
-//!     apply binds {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! entry → triage, triage branches {"bug": "draft", "question": "apply"}, draft → apply,
+//! apply binds {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 //!
 //! (the path triage → apply skips draft).
 //!

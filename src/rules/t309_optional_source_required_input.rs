@@ -10,7 +10,9 @@
 //!
 //! Fires (`loc.localize_failure` may omit `line`; the consumer requires it):
 //!
-//!     "inputs": {"line": {"from": "locate", "at": "/line"}}
+//! ```text
+//! "inputs": {"line": {"from": "locate", "at": "/line"}}
+//! ```
 //!
 //! Does not fire: a binding from a property the source's schema lists in `required`.
 
