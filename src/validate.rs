@@ -5,7 +5,6 @@
 //! the reports in a stable order.
 
 use crate::diagnostic::{Diagnostic, FileReport};
-use crate::json::Parsed;
 use crate::registry::Registry;
 use crate::rules;
 use rayon::prelude::*;
@@ -33,38 +32,7 @@ pub enum ValidateError {
 
 /// The deterministic order of diagnostics: line, column, code, pointer, message.
 pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        (a.line, a.column, a.code, &a.pointer, &a.message)
-            .cmp(&(b.line, b.column, b.code, &b.pointer, &b.message))
-    });
-}
-
-/// The line and column of `pointer`: the value it names, or else its nearest existing ancestor
-/// (a missing field is reported at the object that lacks it).
-fn locate(parsed: &Parsed, pointer: &str) -> (u32, u32) {
-    let mut current = pointer;
-    loop {
-        if let Some(span) = parsed.locate(current) {
-            return (span.line, span.column);
-        }
-        match current.rfind('/') {
-            Some(cut) => current = &current[..cut],
-            None => return (1, 1),
-        }
-    }
-}
-
-fn resolve_locations(parsed: &Parsed, diagnostics: &mut [Diagnostic]) {
-    for d in diagnostics.iter_mut() {
-        (d.line, d.column) = locate(parsed, &d.pointer);
-        for related in &mut d.related {
-            if related.line.is_none() {
-                let (line, column) = locate(parsed, &related.pointer);
-                related.line = Some(line);
-                related.column = Some(column);
-            }
-        }
-    }
+    crate::diagnostic::sort(diagnostics);
 }
 
 /// Check one graph document given as bytes; `file` is the name reported.
@@ -74,12 +42,11 @@ pub fn check_source(
     registry: &Registry,
     options: &Options,
 ) -> FileReport {
-    let source: Arc<str> = Arc::from(String::from_utf8_lossy(bytes).as_ref());
     let mut report = FileReport {
         file: file.to_string(),
         graph: None,
         diagnostics: Vec::new(),
-        source,
+        source: Arc::from(String::from_utf8_lossy(bytes).as_ref()),
     };
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
@@ -102,19 +69,29 @@ pub fn check_source(
             .collect(),
         Ok(doc) => rules::run_all(&doc, registry),
     };
-    resolve_locations(&parsed, &mut diagnostics);
+    crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);
+    report.source = parsed.source_arc();
     report.diagnostics = diagnostics;
     report
 }
 
 /// Read and check one file.
-pub fn check_file(path: &Path, registry: &Registry, options: &Options) -> Result<FileReport, ValidateError> {
+pub fn check_file(
+    path: &Path,
+    registry: &Registry,
+    options: &Options,
+) -> Result<FileReport, ValidateError> {
     let bytes = std::fs::read(path).map_err(|source| ValidateError::Read {
         path: path.display().to_string(),
         source,
     })?;
-    Ok(check_source(&path.display().to_string(), &bytes, registry, options))
+    Ok(check_source(
+        &path.display().to_string(),
+        &bytes,
+        registry,
+        options,
+    ))
 }
 
 /// Check every file in parallel on `jobs` threads (0: one per core); the reports come back in
@@ -196,13 +173,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn collect_paths(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
-        let metadata = std::fs::metadata(path).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-        })?;
+        let metadata = std::fs::metadata(path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         if metadata.is_dir() {
-            walk(path, &mut files).map_err(|e| {
-                std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-            })?;
+            walk(path, &mut files)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         } else {
             files.push(path.clone());
         }

@@ -80,9 +80,10 @@ pub fn is_json_pointer(pointer: &str) -> bool {
         return false;
     }
     let bytes = pointer.as_bytes();
-    bytes.iter().enumerate().all(|(i, &b)| {
-        b != b'~' || matches!(bytes.get(i + 1), Some(b'0') | Some(b'1'))
-    })
+    bytes
+        .iter()
+        .enumerate()
+        .all(|(i, &b)| b != b'~' || matches!(bytes.get(i + 1), Some(b'0') | Some(b'1')))
 }
 
 struct Loader {
@@ -109,16 +110,25 @@ impl Loader {
     fn unknown_fields(&mut self, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) {
         for key in object.keys() {
             if !allowed.contains(&key.as_str()) {
-                self.error(
-                    child(pointer, key),
-                    format!(
-                        "unknown field `{key}`; expected one of {}",
+                let suggestions = crate::rules::nearest(
+                    key,
+                    allowed.iter().copied().filter(|a| *a != "$schema"),
+                    1,
+                );
+                let expected = match suggestions.first() {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => format!(
+                        "expected one of {}",
                         allowed
                             .iter()
                             .map(|a| format!("`{a}`"))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
+                };
+                self.error(
+                    child(pointer, key),
+                    format!("unknown field `{key}`; {expected}"),
                 );
             }
         }
@@ -149,9 +159,19 @@ impl Loader {
         }
     }
 
-    fn string_map(&mut self, pointer: &str, what: &str, value: &Value) -> Option<BTreeMap<String, String>> {
+    fn string_map(
+        &mut self,
+        pointer: &str,
+        what: &str,
+        value: &Value,
+    ) -> Option<BTreeMap<String, String>> {
         let Value::Object(object) = value else {
-            self.mistyped(pointer.to_string(), what, "an object from names to node IDs", value);
+            self.mistyped(
+                pointer.to_string(),
+                what,
+                "an object from names to node IDs",
+                value,
+            );
             return None;
         };
         let mut map = BTreeMap::new();
@@ -163,7 +183,12 @@ impl Loader {
                 }
                 other => {
                     ok = false;
-                    self.mistyped(child(pointer, key), &format!("{what}.{key}"), "a node ID (a string)", other);
+                    self.mistyped(
+                        child(pointer, key),
+                        &format!("{what}.{key}"),
+                        "a node ID (a string)",
+                        other,
+                    );
                 }
             }
         }
@@ -219,7 +244,11 @@ impl Loader {
                     );
                     return None;
                 }
-                if clean { from.map(|from| Binding::From { from, at }) } else { None }
+                if clean {
+                    from.map(|from| Binding::From { from, at })
+                } else {
+                    None
+                }
             }
         }
     }
@@ -256,7 +285,10 @@ impl Loader {
         let primitive = self.string(pointer, object, "primitive", true);
         let workspace = self.string(pointer, object, "workspace", false);
         if workspace.as_deref() == Some("") {
-            self.error(child(pointer, "workspace"), "`workspace` must not be empty".to_string());
+            self.error(
+                child(pointer, "workspace"),
+                "`workspace` must not be empty".to_string(),
+            );
         }
         let mut inputs = BTreeMap::new();
         match object.get("inputs") {
@@ -441,7 +473,12 @@ impl Loader {
                 Some(schema.clone())
             }
             Some(other) => {
-                self.mistyped("/input".to_string(), "input", "a JSON Schema (an object or a boolean)", other);
+                self.mistyped(
+                    "/input".to_string(),
+                    "input",
+                    "a JSON Schema (an object or a boolean)",
+                    other,
+                );
                 None
             }
         };
@@ -454,7 +491,10 @@ impl Loader {
             ),
             Some(Value::Array(items)) => {
                 if items.is_empty() {
-                    self.error("/nodes".to_string(), "`nodes` must not be empty".to_string());
+                    self.error(
+                        "/nodes".to_string(),
+                        "`nodes` must not be empty".to_string(),
+                    );
                 }
                 for (i, item) in items.iter().enumerate() {
                     if let Some(node) = self.node(&format!("/nodes/{i}"), item) {
@@ -462,7 +502,12 @@ impl Loader {
                     }
                 }
             }
-            Some(other) => self.mistyped("/nodes".to_string(), "nodes", "an array of node objects", other),
+            Some(other) => self.mistyped(
+                "/nodes".to_string(),
+                "nodes",
+                "an array of node objects",
+                other,
+            ),
         }
         if !self.errors.is_empty() {
             return None;

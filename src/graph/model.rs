@@ -209,9 +209,7 @@ impl<'a> Model<'a> {
     pub fn dominates(&self, x: usize, y: usize) -> bool {
         let Some(dom) = &self.dom else { return false };
         match (dom.in_tree.get(x), dom.in_tree.get(y)) {
-            (Some(true), Some(true)) => {
-                dom.enter[x] <= dom.enter[y] && dom.exit[y] <= dom.exit[x]
-            }
+            (Some(true), Some(true)) => dom.enter[x] <= dom.enter[y] && dom.exit[y] <= dom.exit[x],
             _ => false,
         }
     }

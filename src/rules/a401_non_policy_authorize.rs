@@ -10,11 +10,15 @@
 //!
 //! Fires (with a registry where `gen.approve` is `class: generation, authority: authorize`):
 //!
-//!     {"id": "gate", "primitive": "gen.approve", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```text
+//! {"id": "gate", "primitive": "gen.approve", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;
@@ -22,7 +26,9 @@ use crate::registry::{Authority, Class};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (i, node) in cx.doc.nodes.iter().enumerate() {
-        let Some(prim) = cx.model.prim(i) else { continue };
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
         if prim.authority == Authority::Authorize && prim.class != Class::Policy {
             out.push(
                 Diagnostic::error(

@@ -12,13 +12,17 @@
 //!
 //! Fires:
 //!
-//!     draft → apply (mut.apply_patch), with gate (ctl.authorize_patch) branches {"allow": "apply"}
-//!     elsewhere: the path draft → apply skips the grant.
+//! ```text
+//! draft → apply (mut.apply_patch), with gate (ctl.authorize_patch) branches {"allow": "apply"}
+//! elsewhere: the path draft → apply skips the grant.
+//! ```
 //!
 //! Does not fire:
 //!
-//!     draft → gate, gate branches {"allow": "apply", "deny": "give_up"}: apply is reached only
-//!     through the `allow` grant.
+//! ```text
+//! draft → gate, gate branches {"allow": "apply", "deny": "give_up"}: apply is reached only
+//! through the `allow` grant.
+//! ```
 
 use super::Context;
 use crate::diagnostic::{Diagnostic, Witness};
@@ -31,7 +35,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(entry) = cx.model.entry else { return };
     let is_grant = |source: usize, kind: &EdgeKind| match (kind, cx.model.prim(source)) {
         (EdgeKind::Branch { outcome }, Some(prim)) => {
-            prim.authority == Authority::Authorize && outcome != "*" && prim.grants.contains(outcome)
+            prim.authority == Authority::Authorize
+                && outcome != "*"
+                && prim.grants.contains(outcome)
         }
         _ => false,
     };
@@ -39,7 +45,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         !is_grant(e.source().index(), e.weight())
     });
     for (i, node) in cx.doc.nodes.iter().enumerate() {
-        let Some(prim) = cx.model.prim(i) else { continue };
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
         if !prim.requires_authorization || !seen[i] {
             continue;
         }
@@ -56,7 +64,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_witness(Witness::Path(path))
-            .with_help("route every path to it through a granting branch of a policy gate (e.g. `allow`)"),
+            .with_help(
+                "route every path to it through a granting branch of a policy gate (e.g. `allow`)",
+            ),
         );
     }
 }

@@ -10,11 +10,15 @@
 //!
 //! Fires:
 //!
-//!     "inputs": {"grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}
+//! ```text
+//! "inputs": {"grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
+//! ```text
+//! "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
+//! ```
 
 use super::schema_walk::select;
 use super::{Context, INPUT_SOURCE};
@@ -29,7 +33,9 @@ fn is_authority(schema: &Value) -> bool {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for b in cx.bindings() {
-        let Some(target) = cx.target_schema(b.node, b.property) else { continue };
+        let Some(target) = cx.target_schema(b.node, b.property) else {
+            continue;
+        };
         if !is_authority(target) {
             continue;
         }

@@ -10,11 +10,15 @@
 //!
 //! Fires (`route.delegate` crosses workspaces):
 //!
-//!     {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "delegate", ...}}
+//! ```text
+//! {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "delegate", ...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "gate", ...}}
+//! ```text
+//! {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "gate", ...}}
+//! ```
 //!
 //! (where `gate` is a policy node that then grants `delegate`).
 
@@ -28,7 +32,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for (outcome, target) in node.branches.iter().flatten() {
-            let Some(&t) = cx.model.ids.get(target.as_str()) else { continue };
+            let Some(&t) = cx.model.ids.get(target.as_str()) else {
+                continue;
+            };
             let Some(prim) = cx.prim(t) else { continue };
             if prim.class == Class::Policy {
                 continue;

@@ -13,12 +13,16 @@
 //!
 //! Fires:
 //!
-//!     plan (plan.propose_command, outputs an untrusted `command`) → run (exec.run_command) binds
-//!     {"command": {"from": "plan", "at": "/command"}}
+//! ```text
+//! plan (plan.propose_command, outputs an untrusted `command`) → run (exec.run_command) binds
+//! {"command": {"from": "plan", "at": "/command"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     the command passes a policy gate first, and `run` binds it from the gate's output.
+//! ```text
+//! the command passes a policy gate first, and `run` binds it from the gate's output.
+//! ```
 
 use super::schema_walk::select;
 use super::{Context, INPUT_SOURCE};
@@ -43,7 +47,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut edges = Vec::new();
     let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
     for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else { continue };
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
         let source_node = if from == INPUT_SOURCE {
             None
         } else {

@@ -10,8 +10,10 @@
 //!
 //! Fires:
 //!
-//!     {"id": "read", "workspace": "sandbox", ...}, {"id": "apply", "primitive": "mut.apply_patch",
-//!      "inputs": {"patch": {"from": "read", "at": "/text"}}, ...}
+//! ```text
+//! {"id": "read", "workspace": "sandbox", ...}, {"id": "apply", "primitive": "mut.apply_patch",
+//!  "inputs": {"patch": {"from": "read", "at": "/text"}}, ...}
+//! ```
 //!
 //! Does not fire: both nodes in the same workspace, or the consumer is `route.delegate`
 //! (which has `crosses_workspace`).
@@ -23,11 +25,15 @@ use crate::registry::Effect;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else { continue };
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
         if from == INPUT_SOURCE {
             continue;
         }
-        let Some(&source) = cx.model.ids.get(from.as_str()) else { continue };
+        let Some(&source) = cx.model.ids.get(from.as_str()) else {
+            continue;
+        };
         let (Some(source_node), Some(consumer_node)) =
             (cx.doc.nodes.get(source), cx.doc.nodes.get(b.node))
         else {
@@ -36,7 +42,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if source_node.workspace() == consumer_node.workspace() {
             continue;
         }
-        let Some(prim) = cx.prim(b.node) else { continue };
+        let Some(prim) = cx.prim(b.node) else {
+            continue;
+        };
         if prim.has_effect(Effect::CrossesWorkspace) {
             continue;
         }

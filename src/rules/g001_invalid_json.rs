@@ -10,13 +10,17 @@
 //!
 //! Fires:
 //!
-//!     {"graph": "demo", "abi": "1.0.0",
+//! ```text
+//! {"graph": "demo", "abi": "1.0.0",
+//! ```
 //!
 //! (the document ends inside an object).
 //!
 //! Does not fire:
 //!
-//!     {"graph": "demo", "abi": "1.0.0", "capabilities": [], "entry": "a", "nodes": []}
+//! ```text
+//! {"graph": "demo", "abi": "1.0.0", "capabilities": [], "entry": "a", "nodes": []}
+//! ```
 //!
 //! (well-formed JSON; the shape is G003's business).
 

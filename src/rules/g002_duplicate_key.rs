@@ -9,11 +9,15 @@
 //!
 //! Fires:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "next": "test", "next": "done"}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "next": "test", "next": "done"}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
+//! ```
 
 use crate::diagnostic::{Diagnostic, Related};
 use crate::json::{JsonError, JsonErrorKind};

@@ -13,13 +13,17 @@
 //!
 //! Fires:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 0, "on_eror": {"*": "done"}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 0, "on_eror": {"*": "done"}}
+//! ```
 //!
 //! (`max_visits` is not positive; `on_eror` is unknown).
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 3, "on_error": {"*": "done"}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 3, "on_error": {"*": "done"}}
+//! ```
 
 use crate::diagnostic::Diagnostic;
 use crate::graph::ShapeError;

@@ -8,13 +8,17 @@
 //!
 //! Fires:
 //!
-//!     "nodes": [{"id": "a", "primitive": "done.finish_success"},
-//!               {"id": "a", "primitive": "done.report_failure"}]
+//! ```text
+//! "nodes": [{"id": "a", "primitive": "done.finish_success"},
+//!           {"id": "a", "primitive": "done.report_failure"}]
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "nodes": [{"id": "a", "primitive": "done.finish_success"},
-//!               {"id": "b", "primitive": "done.report_failure"}]
+//! ```text
+//! "nodes": [{"id": "a", "primitive": "done.finish_success"},
+//!           {"id": "b", "primitive": "done.report_failure"}]
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

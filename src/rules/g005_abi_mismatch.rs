@@ -9,11 +9,15 @@
 //!
 //! Fires (against Kernel ABI 1.0.0):
 //!
-//!     {"graph": "demo", "abi": "1.1.0", ...}
+//! ```text
+//! {"graph": "demo", "abi": "1.1.0", ...}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"graph": "demo", "abi": "1.0.0", ...}
+//! ```text
+//! {"graph": "demo", "abi": "1.0.0", ...}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

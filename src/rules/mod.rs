@@ -82,40 +82,198 @@ macro_rules! rule {
 
 /// Every validation code, in code order.
 pub const RULES: &[Rule] = &[
-    rule!("G001", Error, "the file is not valid JSON (line, column)", g001_invalid_json, None),
-    rule!("G002", Error, "duplicate object key", g002_duplicate_key, None),
-    rule!("G003", Error, "document shape: missing, unknown or mistyped field", g003_document_shape, None),
+    rule!(
+        "G001",
+        Error,
+        "the file is not valid JSON (line, column)",
+        g001_invalid_json,
+        None
+    ),
+    rule!(
+        "G002",
+        Error,
+        "duplicate object key",
+        g002_duplicate_key,
+        None
+    ),
+    rule!(
+        "G003",
+        Error,
+        "document shape: missing, unknown or mistyped field",
+        g003_document_shape,
+        None
+    ),
     rule!("G004", Error, "duplicate node id", g004_duplicate_node_id),
-    rule!("G005", Error, "`abi` not satisfied by the registry", g005_abi_mismatch),
-    rule!("R101", Error, "unknown primitive (with the nearest IDs as suggestions)", r101_unknown_primitive),
-    rule!("R102", Info, "primitive referenced by alias", r102_alias_reference),
-    rule!("R103", Warning, "capability pattern matches no primitive", r103_capability_matches_nothing),
-    rule!("R104", Error, "node primitive outside the graph's capabilities", r104_outside_capabilities),
+    rule!(
+        "G005",
+        Error,
+        "`abi` not satisfied by the registry",
+        g005_abi_mismatch
+    ),
+    rule!(
+        "R101",
+        Error,
+        "unknown primitive (with the nearest IDs as suggestions)",
+        r101_unknown_primitive
+    ),
+    rule!(
+        "R102",
+        Info,
+        "primitive referenced by alias",
+        r102_alias_reference
+    ),
+    rule!(
+        "R103",
+        Warning,
+        "capability pattern matches no primitive",
+        r103_capability_matches_nothing
+    ),
+    rule!(
+        "R104",
+        Error,
+        "node primitive outside the graph's capabilities",
+        r104_outside_capabilities
+    ),
     rule!("S201", Error, "`entry` names no node", s201_unknown_entry),
-    rule!("S202", Error, "`next`/`branches`/`on_error` names no node", s202_unknown_target),
-    rule!("S203", Warning, "node unreachable from `entry`", s203_unreachable_node),
-    rule!("S204", Error, "non-terminal primitive with no successor", s204_missing_successor),
+    rule!(
+        "S202",
+        Error,
+        "`next`/`branches`/`on_error` names no node",
+        s202_unknown_target
+    ),
+    rule!(
+        "S203",
+        Warning,
+        "node unreachable from `entry`",
+        s203_unreachable_node
+    ),
+    rule!(
+        "S204",
+        Error,
+        "non-terminal primitive with no successor",
+        s204_missing_successor
+    ),
     rule!("S205", Error, "unbounded cycle", s205_unbounded_cycle),
-    rule!("S206", Error, "`branches` does not cover the outcomes, or names an undeclared outcome", s206_branch_coverage),
-    rule!("S207", Error, "`next` on a decision primitive, or `branches` on one without outcomes", s207_next_branches_mismatch),
-    rule!("S208", Error, "`on_error` names an undeclared failure mode", s208_undeclared_failure_mode),
-    rule!("S209", Error, "worst-case steps exceed `budget.max_steps`", s209_step_budget),
-    rule!("T301", Error, "input property the primitive does not declare", t301_undeclared_input),
-    rule!("T302", Error, "required input not bound", t302_required_input_unbound),
-    rule!("T303", Error, "binding from an unknown node", t303_unknown_source),
-    rule!("T304", Error, "binding pointer not in the source's output schema", t304_pointer_not_in_schema),
-    rule!("T305", Error, "incompatible binding (witness value)", t305_incompatible_binding),
-    rule!("T306", Warning, "compatibility could not be decided", t306_undecided_compatibility),
-    rule!("T307", Error, "constant violates the input schema", t307_constant_violates_schema),
-    rule!("T308", Error, "binding source does not dominate its consumer", t308_source_not_dominating),
-    rule!("T309", Error, "optional source bound to a required input", t309_optional_source_required_input),
-    rule!("A401", Error, "non-policy primitive with `authorize` authority", a401_non_policy_authorize),
-    rule!("A402", Error, "authorization-requiring node reachable without a grant (witness path)", a402_grant_bypass),
-    rule!("A403", Error, "authority input bound from a non-policy source", a403_authority_data),
-    rule!("A404", Error, "S1 branch targets a privileged node", a404_s1_privileged_branch),
-    rule!("A405", Error, "untrusted data reaches a sink (witness path)", a405_untrusted_to_sink),
-    rule!("A406", Error, "workspace crossing outside a crossing primitive", a406_workspace_crossing),
-    rule!("A407", Error, "verifier bypass (witness path)", a407_verifier_bypass),
+    rule!(
+        "S206",
+        Error,
+        "`branches` does not cover the outcomes, or names an undeclared outcome",
+        s206_branch_coverage
+    ),
+    rule!(
+        "S207",
+        Error,
+        "`next` on a decision primitive, or `branches` on one without outcomes",
+        s207_next_branches_mismatch
+    ),
+    rule!(
+        "S208",
+        Error,
+        "`on_error` names an undeclared failure mode",
+        s208_undeclared_failure_mode
+    ),
+    rule!(
+        "S209",
+        Error,
+        "worst-case steps exceed `budget.max_steps`",
+        s209_step_budget
+    ),
+    rule!(
+        "T301",
+        Error,
+        "input property the primitive does not declare",
+        t301_undeclared_input
+    ),
+    rule!(
+        "T302",
+        Error,
+        "required input not bound",
+        t302_required_input_unbound
+    ),
+    rule!(
+        "T303",
+        Error,
+        "binding from an unknown node",
+        t303_unknown_source
+    ),
+    rule!(
+        "T304",
+        Error,
+        "binding pointer not in the source's output schema",
+        t304_pointer_not_in_schema
+    ),
+    rule!(
+        "T305",
+        Error,
+        "incompatible binding (witness value)",
+        t305_incompatible_binding
+    ),
+    rule!(
+        "T306",
+        Warning,
+        "compatibility could not be decided",
+        t306_undecided_compatibility
+    ),
+    rule!(
+        "T307",
+        Error,
+        "constant violates the input schema",
+        t307_constant_violates_schema
+    ),
+    rule!(
+        "T308",
+        Error,
+        "binding source does not dominate its consumer",
+        t308_source_not_dominating
+    ),
+    rule!(
+        "T309",
+        Error,
+        "optional source bound to a required input",
+        t309_optional_source_required_input
+    ),
+    rule!(
+        "A401",
+        Error,
+        "non-policy primitive with `authorize` authority",
+        a401_non_policy_authorize
+    ),
+    rule!(
+        "A402",
+        Error,
+        "authorization-requiring node reachable without a grant (witness path)",
+        a402_grant_bypass
+    ),
+    rule!(
+        "A403",
+        Error,
+        "authority input bound from a non-policy source",
+        a403_authority_data
+    ),
+    rule!(
+        "A404",
+        Error,
+        "S1 branch targets a privileged node",
+        a404_s1_privileged_branch
+    ),
+    rule!(
+        "A405",
+        Error,
+        "untrusted data reaches a sink (witness path)",
+        a405_untrusted_to_sink
+    ),
+    rule!(
+        "A406",
+        Error,
+        "workspace crossing outside a crossing primitive",
+        a406_workspace_crossing
+    ),
+    rule!(
+        "A407",
+        Error,
+        "verifier bypass (witness path)",
+        a407_verifier_bypass
+    ),
 ];
 
 /// The `//!` header of a source file with the `//! ` prefixes stripped.
@@ -152,7 +310,9 @@ pub fn code_docs() -> &'static [CodeDoc] {
 
 /// The documentation of one code, if it is a validation code.
 pub fn code_doc(code: &str) -> Option<&'static CodeDoc> {
-    code_docs().iter().find(|d| d.code.eq_ignore_ascii_case(code))
+    code_docs()
+        .iter()
+        .find(|d| d.code.eq_ignore_ascii_case(code))
 }
 
 /// What a rule sees: the loaded document, the registry and the shared model.
@@ -207,12 +367,14 @@ impl<'a> Context<'a> {
     pub fn bindings(&self) -> impl Iterator<Item = BindingRef<'a>> + '_ {
         let doc: &'a GraphDoc = self.doc;
         doc.nodes.iter().enumerate().flat_map(|(i, node)| {
-            node.inputs.iter().map(move |(property, binding)| BindingRef {
-                node: i,
-                property: property.as_str(),
-                binding,
-                pointer: format!("/nodes/{i}/inputs/{}", escape_pointer_token(property)),
-            })
+            node.inputs
+                .iter()
+                .map(move |(property, binding)| BindingRef {
+                    node: i,
+                    property: property.as_str(),
+                    binding,
+                    pointer: format!("/nodes/{i}/inputs/{}", escape_pointer_token(property)),
+                })
         })
     }
 
@@ -298,7 +460,11 @@ pub fn nearest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>, k: usi
         .collect();
     scored.sort_unstable();
     scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(k).map(|(_, c)| c.to_string()).collect()
+    scored
+        .into_iter()
+        .take(k)
+        .map(|(_, c)| c.to_string())
+        .collect()
 }
 
 /// "did you mean `a`, `b`?" or `None`.

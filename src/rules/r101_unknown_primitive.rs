@@ -8,13 +8,17 @@
 //!
 //! Fires:
 //!
-//!     {"id": "apply", "primitive": "mut.aply_patch", "next": "test"}
+//! ```text
+//! {"id": "apply", "primitive": "mut.aply_patch", "next": "test"}
+//! ```
 //!
 //! (help: did you mean `mut.apply_patch`?).
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;

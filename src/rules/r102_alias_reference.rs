@@ -8,11 +8,15 @@
 //!
 //! Fires:
 //!
-//!     {"id": "gate", "primitive": "AUTHORIZE_PATCH", "branches": {...}}
+//! ```text
+//! {"id": "gate", "primitive": "AUTHORIZE_PATCH", "branches": {...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {...}}
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {...}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;
@@ -28,7 +32,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     format!("/nodes/{i}/primitive"),
                     format!("`{}` is the alias of `{}`", node.primitive, prim.id),
                 )
-                .with_help(format!("write `\"primitive\": \"{}\"` to name it by ID", prim.id)),
+                .with_help(format!(
+                    "write `\"primitive\": \"{}\"` to name it by ID",
+                    prim.id
+                )),
             );
         }
     }

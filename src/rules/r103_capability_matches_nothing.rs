@@ -8,11 +8,15 @@
 //!
 //! Fires:
 //!
-//!     "capabilities": ["obs.*", "mut.aply_patch"]
+//! ```text
+//! "capabilities": ["obs.*", "mut.aply_patch"]
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "capabilities": ["obs.*", "mut.apply_patch"]
+//! ```text
+//! "capabilities": ["obs.*", "mut.apply_patch"]
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

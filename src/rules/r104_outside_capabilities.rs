@@ -8,13 +8,17 @@
 //!
 //! Fires:
 //!
-//!     "capabilities": ["obs.*"],
-//!     "nodes": [{"id": "run", "primitive": "exec.run_command", ...}]
+//! ```text
+//! "capabilities": ["obs.*"],
+//! "nodes": [{"id": "run", "primitive": "exec.run_command", ...}]
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "capabilities": ["obs.*", "exec.run_command"],
-//!     "nodes": [{"id": "run", "primitive": "exec.run_command", ...}]
+//! ```text
+//! "capabilities": ["obs.*", "exec.run_command"],
+//! "nodes": [{"id": "run", "primitive": "exec.run_command", ...}]
+//! ```
 
 use super::Context;
 use super::r103_capability_matches_nothing::admits;

@@ -7,11 +7,15 @@
 //!
 //! Fires:
 //!
-//!     "entry": "start", "nodes": [{"id": "read_task", ...}]
+//! ```text
+//! "entry": "start", "nodes": [{"id": "read_task", ...}]
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "entry": "read_task", "nodes": [{"id": "read_task", ...}]
+//! ```text
+//! "entry": "read_task", "nodes": [{"id": "read_task", ...}]
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;
@@ -20,11 +24,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.model.entry.is_some() {
         return;
     }
-    let suggestions = nearest(
-        &cx.doc.entry,
-        cx.doc.nodes.iter().map(|n| n.id.as_str()),
-        3,
-    );
+    let suggestions = nearest(&cx.doc.entry, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
     out.push(
         Diagnostic::error(
             "S201",

@@ -8,11 +8,15 @@
 //!
 //! Fires:
 //!
-//!     {"id": "apply", ..., "next": "tset"}
+//! ```text
+//! {"id": "apply", ..., "next": "tset"}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", ..., "next": "test"}, {"id": "test", ...}
+//! ```text
+//! {"id": "apply", ..., "next": "test"}, {"id": "test", ...}
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::{Diagnostic, escape_pointer_token};

@@ -8,13 +8,17 @@
 //!
 //! Fires:
 //!
-//!     "entry": "a", "nodes": [{"id": "a", "primitive": "done.finish_success"},
-//!                             {"id": "b", "primitive": "done.report_failure"}]
+//! ```text
+//! "entry": "a", "nodes": [{"id": "a", "primitive": "done.finish_success"},
+//!                         {"id": "b", "primitive": "done.report_failure"}]
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "entry": "a", "nodes": [{"id": "a", ..., "on_error": {"*": "b"}},
-//!                             {"id": "b", "primitive": "done.report_failure"}]
+//! ```text
+//! "entry": "a", "nodes": [{"id": "a", ..., "on_error": {"*": "b"}},
+//!                         {"id": "b", "primitive": "done.report_failure"}]
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -8,11 +8,15 @@
 //!
 //! Fires:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}, "next": "test"}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}, "next": "test"}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -11,13 +11,17 @@
 //!
 //! Fires:
 //!
-//!     {"id": "draft", ..., "next": "test"},
-//!     {"id": "test", ..., "branches": {"pass": "done", "fail": "draft"}}
+//! ```text
+//! {"id": "draft", ..., "next": "test"},
+//! {"id": "test", ..., "branches": {"pass": "done", "fail": "draft"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "draft", ..., "max_visits": 3, "next": "test"},
-//!     {"id": "test", ..., "branches": {"pass": "done", "fail": "draft"}}
+//! ```text
+//! {"id": "draft", ..., "max_visits": 3, "next": "test"},
+//! {"id": "test", ..., "branches": {"pass": "done", "fail": "draft"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::{Diagnostic, Witness};

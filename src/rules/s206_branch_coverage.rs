@@ -9,11 +9,15 @@
 //!
 //! Fires (`ver.run_target_tests` has outcomes `pass`, `fail`):
 //!
-//!     {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "failed": "fix"}}
+//! ```text
+//! {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "failed": "fix"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "fail": "fix"}}
+//! ```text
+//! {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "fail": "fix"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
@@ -33,7 +37,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     Diagnostic::error(
                         "S206",
                         format!("/nodes/{i}/branches/{}", escape_pointer_token(key)),
-                        format!("`{key}` is not an outcome of `{}` (outcomes: {declared})", prim.id),
+                        format!(
+                            "`{key}` is not an outcome of `{}` (outcomes: {declared})",
+                            prim.id
+                        ),
                     )
                     .with_help("branch on the primitive's declared outcomes"),
                 );
@@ -53,7 +60,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         format!(
                             "`branches` of node `{}` does not cover outcome(s) {} of `{}`",
                             node.id,
-                            missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
+                            missing
+                                .iter()
+                                .map(|m| format!("`{m}`"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
                             prim.id
                         ),
                     )

@@ -9,11 +9,15 @@
 //!
 //! Fires:
 //!
-//!     {"id": "gate", "primitive": "ctl.authorize_patch", "next": "apply"}
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "next": "apply"}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -8,11 +8,15 @@
 //!
 //! Fires (`mut.apply_patch` fails with `patch_conflict`, ...):
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "on_error": {"conflict": "draft"}, ...}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "on_error": {"conflict": "draft"}, ...}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "on_error": {"patch_conflict": "draft"}, ...}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "on_error": {"patch_conflict": "draft"}, ...}
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::{Diagnostic, escape_pointer_token};

@@ -4,7 +4,9 @@
 //! `budget.max_steps`, an upper bound on the number of node entries of any run is computed and
 //! compared with it. The bound is
 //!
-//!     bound = L(entry) + Σ over bounded nodes b reachable from entry of max_visits(b) × (1 + Lout(b))
+//! ```text
+//! bound = L(entry) + Σ over bounded nodes b reachable from entry of max_visits(b) × (1 + Lout(b))
+//! ```
 //!
 //! where, in the subgraph of unbounded nodes (no `max_visits`, acyclic once S205 is clean),
 //! L(v) is the number of nodes on the longest path starting at v (L(entry) = 0 when the entry is
@@ -25,9 +27,11 @@
 //!
 //! Fires:
 //!
-//!     "budget": {"max_steps": 5},
-//!     "nodes": [{"id": "fix", ..., "max_visits": 3, "next": "test"},
-//!               {"id": "test", ..., "branches": {"pass": "done", "fail": "fix"}}, {"id": "done", ...}]
+//! ```text
+//! "budget": {"max_steps": 5},
+//! "nodes": [{"id": "fix", ..., "max_visits": 3, "next": "test"},
+//!           {"id": "test", ..., "branches": {"pass": "done", "fail": "fix"}}, {"id": "done", ...}]
+//! ```
 //!
 //! (entry `fix`: bound = 3 × (1 + 2) = 9 > 5).
 //!
@@ -66,7 +70,9 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
     }
     let mut total = if bounded(entry) { 0 } else { longest[entry] };
     for (b, node) in nodes.iter().enumerate() {
-        let Some(visits) = node.max_visits else { continue };
+        let Some(visits) = node.max_visits else {
+            continue;
+        };
         if !cx.model.reachable[b] {
             continue;
         }

@@ -161,9 +161,7 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
                             return Err(missing(if declared.is_empty() {
                                 format!("property `{token}` is not declared (no properties)")
                             } else {
-                                format!(
-                                    "property `{token}` is not declared (declared: {declared})"
-                                )
+                                format!("property `{token}` is not declared (declared: {declared})")
                             }));
                         }
                         Some(sub) => {
@@ -176,9 +174,7 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
                         }
                     }
                 } else if arrayish {
-                    return Err(missing(format!(
-                        "`{token}` is not an array index"
-                    )));
+                    return Err(missing(format!("`{token}` is not an array index")));
                 } else if typed {
                     return Err(missing(format!(
                         "the value there is not an object or array (type {})",

@@ -9,11 +9,15 @@
 //!
 //! Fires (`mut.apply_patch` declares `patch` and `grant`):
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"diff": {"from": "draft", "at": "/patch"}, ...}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"diff": {"from": "draft", "at": "/patch"}, ...}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, ...}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, ...}}
+//! ```
 
 use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;
@@ -31,13 +35,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let declared: Vec<&str> = properties
             .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        let help = did_you_mean(&nearest(b.property, declared.iter().copied(), 3)).unwrap_or_else(|| {
-            if declared.is_empty() {
-                format!("`{}` takes no inputs", prim.id)
-            } else {
-                format!("declared inputs: {}", declared.join(", "))
-            }
-        });
+        let help =
+            did_you_mean(&nearest(b.property, declared.iter().copied(), 3)).unwrap_or_else(|| {
+                if declared.is_empty() {
+                    format!("`{}` takes no inputs", prim.id)
+                } else {
+                    format!("declared inputs: {}", declared.join(", "))
+                }
+            });
         out.push(
             Diagnostic::error(
                 "T301",

@@ -8,12 +8,16 @@
 //!
 //! Fires (`mut.apply_patch` requires `patch` and `grant`):
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     {"id": "apply", "primitive": "mut.apply_patch",
-//!      "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}}
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch",
+//!  "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -7,11 +7,15 @@
 //!
 //! Fires:
 //!
-//!     "inputs": {"patch": {"from": "drfat", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "drfat", "at": "/patch"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 
 use super::{Context, INPUT_SOURCE, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;
@@ -30,7 +34,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Diagnostic::error(
                 "T303",
                 format!("{}/from", b.pointer),
-                format!("input `{}` is bound from `{from}`, which names no node", b.property),
+                format!(
+                    "input `{}` is bound from `{from}`, which names no node",
+                    b.property
+                ),
             )
             .with_help(
                 did_you_mean(&suggestions)

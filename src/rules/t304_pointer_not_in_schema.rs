@@ -10,11 +10,15 @@
 //!
 //! Fires (`synth.patch` outputs `patch` and `rationale`):
 //!
-//!     "inputs": {"patch": {"from": "draft", "at": "/diff"}}
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/diff"}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 
 use super::Context;
 use super::schema_walk::select;

@@ -12,13 +12,17 @@
 //!
 //! Fires (`text` is any string; `mut.apply_patch` wants a non-empty `patch`):
 //!
-//!     "inputs": {"patch": {"from": "read_task", "at": "/text"}}
+//! ```text
+//! "inputs": {"patch": {"from": "read_task", "at": "/text"}}
+//! ```
 //!
 //! (witness: `""`).
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 
 use super::Context;
 use super::schema_walk::select;
@@ -51,9 +55,7 @@ fn confirm(verdict: Verdict, source: &Value, target: &Value) -> Verdict {
                 Verdict::No { witness, reason }
             } else {
                 Verdict::Unknown {
-                    reason: format!(
-                        "the checker's witness {witness} did not check out ({reason})"
-                    ),
+                    reason: format!("the checker's witness {witness} did not check out ({reason})"),
                 }
             }
         }
@@ -70,7 +72,8 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
         let Binding::From { from, .. } = b.binding else {
             continue;
         };
-        let (Some(source), Some(target)) = (cx.source(b.binding), cx.target_schema(b.node, b.property))
+        let (Some(source), Some(target)) =
+            (cx.source(b.binding), cx.target_schema(b.node, b.property))
         else {
             continue;
         };
@@ -80,7 +83,13 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
         let key = (selected.schema as *const Value, target as *const Value);
         let verdict = cache
             .entry(key)
-            .or_insert_with(|| confirm(schema_check(selected.schema, target), selected.schema, target))
+            .or_insert_with(|| {
+                confirm(
+                    schema_check(selected.schema, target),
+                    selected.schema,
+                    target,
+                )
+            })
             .clone();
         findings.push(CompatFinding {
             node: b.node,

@@ -9,11 +9,15 @@
 //!
 //! Fires (different patterns cannot be compared):
 //!
-//!     source {"type": "string", "pattern": "^[a-z]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9]+$"}
+//! ```text
+//! source {"type": "string", "pattern": "^[a-z]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9]+$"}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     source {"type": "string", "minLength": 1}  →  target {"type": "string"}
+//! ```text
+//! source {"type": "string", "minLength": 1}  →  target {"type": "string"}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;

@@ -7,11 +7,15 @@
 //!
 //! Fires (`command` must be a non-empty string):
 //!
-//!     "inputs": {"command": {"const": ""}}
+//! ```text
+//! "inputs": {"command": {"const": ""}}
+//! ```
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"command": {"const": "cargo test"}}
+//! ```text
+//! "inputs": {"command": {"const": "cargo test"}}
+//! ```
 
 use super::Context;
 use crate::diagnostic::Diagnostic;
@@ -39,7 +43,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .take(3)
             .map(|e| {
                 let at = e.instance_path().to_string();
-                if at.is_empty() { e.to_string() } else { format!("at `{at}`: {e}") }
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("at `{at}`: {e}")
+                }
             })
             .collect();
         if errors.is_empty() {
@@ -57,7 +65,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_witness(crate::diagnostic::Witness::Value(value.clone()))
-            .with_help(format!("see `inputs.properties.{}` of `{prim}` in the registry", b.property)),
+            .with_help(format!(
+                "see `inputs.properties.{}` of `{prim}` in the registry",
+                b.property
+            )),
         );
     }
 }

@@ -12,8 +12,10 @@
 //!
 //! Fires:
 //!
-//!     entry → triage, triage branches {"bug": "draft", "question": "apply"}, draft → apply,
-//!     apply binds {"patch": {"from": "draft", "at": "/patch"}}
+//! ```text
+//! entry → triage, triage branches {"bug": "draft", "question": "apply"}, draft → apply,
+//! apply binds {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
 //!
 //! (the path triage → apply skips draft).
 //!
@@ -46,9 +48,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let consumer = cx.model.id(b.node).to_string();
         let message = if source == b.node {
-            format!("node `{consumer}` binds input `{}` from its own output, which does not exist on its first visit", b.property)
+            format!(
+                "node `{consumer}` binds input `{}` from its own output, which does not exist on its first visit",
+                b.property
+            )
         } else {
-            format!("`{from}` does not dominate `{consumer}`: some path reaches `{consumer}` without running `{from}`")
+            format!(
+                "`{from}` does not dominate `{consumer}`: some path reaches `{consumer}` without running `{from}`"
+            )
         };
         let mut d = Diagnostic::error("T308", format!("{}/from", b.pointer), message)
             .with_related(format!("/nodes/{source}"), format!("`{from}` is defined here"))

@@ -10,7 +10,9 @@
 //!
 //! Fires (`loc.localize_failure` may omit `line`; the consumer requires it):
 //!
-//!     "inputs": {"line": {"from": "locate", "at": "/line"}}
+//! ```text
+//! "inputs": {"line": {"from": "locate", "at": "/line"}}
+//! ```
 //!
 //! Does not fire: a binding from a property the source's schema lists in `required`.
 
@@ -25,7 +27,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Binding::From { from, .. } = b.binding else {
             continue;
         };
-        let Some(prim) = cx.prim(b.node) else { continue };
+        let Some(prim) = cx.prim(b.node) else {
+            continue;
+        };
         let required = prim
             .inputs
             .get("required")
