@@ -129,7 +129,7 @@ struct Walker<'a, 'r> {
     latest: Vec<Option<Value>>,
     error_rate: f64,
     max_steps: u64,
-    /// Ignore `max_visits` (the D611 fault).
+    /// Ignore `max_visits` and take the loops (the D611 fault), until a bound is passed.
     ignore_bounds: bool,
 }
 
@@ -287,9 +287,22 @@ impl Walker<'_, '_> {
                                 .iter()
                                 .filter(|o| self.can_enter(target(o)))
                                 .collect();
+                            let over_a_bound = g.nodes.iter().enumerate().any(|(i, n)| {
+                                n.max_visits
+                                    .is_some_and(|m| self.visits.get(i).copied().unwrap_or(0) > m)
+                            });
+                            if self.ignore_bounds && !over_a_bound {
+                                let far = choices
+                                    .iter()
+                                    .map(|o| self.dist(target(o)))
+                                    .max()
+                                    .unwrap_or(0);
+                                choices.retain(|o| self.dist(target(o)) == far);
+                            }
                             let tight =
                                 choices.iter().any(|o| self.dist(target(o)) + 4 > remaining);
-                            if tight || choices.len() > 1 && seq > self.max_steps / 2 {
+                            let late = seq > self.max_steps / 2 || over_a_bound;
+                            if tight || choices.len() > 1 && late {
                                 let best = choices
                                     .iter()
                                     .map(|o| self.dist(target(o)))
