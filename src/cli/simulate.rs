@@ -3,7 +3,7 @@
 //! one known defect each plus a `NAME.expected.json` sidecar naming it.
 
 use primgraph::replay::Replayer;
-use primgraph::replay::simulate::{SimOptions, simulate_run};
+use primgraph::replay::simulate::{SimOptions, simulate_run, simulate_stream};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +25,13 @@ pub struct SimulateArgs {
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
     #[arg(long)]
     pub registry: Option<PathBuf>,
+    /// Take loops (within their bounds) until each run has this many steps.
+    #[arg(long, default_value_t = 0)]
+    pub min_steps: u64,
+    /// Write each run straight to disk without keeping it in memory or replaying it first
+    /// (for very long benchmark traces; no error steps, no faults).
+    #[arg(long)]
+    pub stream: bool,
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -46,8 +53,12 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     let options = SimOptions {
         seed: args.seed,
         fault_rate: args.faults,
+        min_steps: args.min_steps,
         ..SimOptions::default()
     };
+    if args.stream {
+        return stream(&replayer, &options, &args);
+    }
     let result: Result<u64, String> = (0..args.runs)
         .into_par_iter()
         .map(|i| {
@@ -80,4 +91,19 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         }
         Err(e) => super::usage_error(e),
     }
+}
+
+fn stream(replayer: &Replayer<'_>, options: &SimOptions, args: &SimulateArgs) -> ExitCode {
+    for i in 0..args.runs {
+        let path = args.out.join(format!("run-{:06}.trace.jsonl", i + 1));
+        let file = match std::fs::File::create(&path) {
+            Ok(f) => std::io::BufWriter::with_capacity(1 << 20, f),
+            Err(e) => return super::usage_error(format!("cannot write {}: {e}", path.display())),
+        };
+        match simulate_stream(replayer, options, i, file) {
+            Ok(steps) => eprintln!("wrote {} ({steps} steps)", path.display()),
+            Err(e) => return super::usage_error(e),
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -37,6 +37,9 @@ pub struct SimOptions {
     pub error_rate: f64,
     /// Step cap when the graph has no `budget.max_steps`.
     pub default_max_steps: u64,
+    /// Take loops (within their bounds) until a run has this many steps: long traces for
+    /// benchmarks.
+    pub min_steps: u64,
 }
 
 impl Default for SimOptions {
@@ -46,6 +49,7 @@ impl Default for SimOptions {
             fault_rate: 0.0,
             error_rate: 0.15,
             default_max_steps: 200,
+            min_steps: 0,
         }
     }
 }
@@ -131,6 +135,8 @@ struct Walker<'a, 'r> {
     max_steps: u64,
     /// Ignore `max_visits` and take the loops (the D611 fault), until a bound is passed.
     ignore_bounds: bool,
+    /// Take the loops (within bounds) until the run has this many steps.
+    min_steps: u64,
 }
 
 impl Walker<'_, '_> {
@@ -196,12 +202,28 @@ impl Walker<'_, '_> {
     }
 
     fn walk(&mut self, run_input: &Value) -> Option<(Vec<Step>, EndStatus)> {
+        let mut steps = Vec::new();
+        let (_, end) = self.walk_into(run_input, &mut |s| {
+            steps.push(s);
+            true
+        })?;
+        Some((steps, end))
+    }
+
+    /// Walk, handing each step to `sink` (which returns `false` to stop); returns the number of
+    /// steps and the end status.
+    fn walk_into(
+        &mut self,
+        run_input: &Value,
+        sink: &mut dyn FnMut(Step) -> bool,
+    ) -> Option<(u64, EndStatus)> {
         let replayer = self.replayer;
         let g = replayer.graph();
         let registry = replayer.registry();
         let budget_nanos = g.max_spend_usd.map(super::engine::nanos);
         let mut spent: u64 = 0;
-        let mut steps = Vec::new();
+        let mut count: u64 = 0;
+        let mut last = String::new();
         let mut expected = Expected::start(g);
         loop {
             let (node, prim, fallback) = match expected {
@@ -211,10 +233,6 @@ impl Walker<'_, '_> {
                     fallback,
                 } => (node, primitive, fallback),
                 Expected::End { must_fail } => {
-                    let last = steps
-                        .last()
-                        .map(|s: &Step| s.primitive.as_str())
-                        .unwrap_or("");
                     let failing = ["fail", "give_up", "escalat", "abort"]
                         .iter()
                         .any(|w| last.contains(w));
@@ -223,11 +241,11 @@ impl Walker<'_, '_> {
                     } else {
                         EndStatus::Success
                     };
-                    return Some((steps, status));
+                    return Some((count, status));
                 }
                 Expected::Stuck { .. } | Expected::Free => return None,
             };
-            let seq = steps.len() as u64 + 1;
+            let seq = count + 1;
             if seq > self.max_steps {
                 return None;
             }
@@ -291,7 +309,7 @@ impl Walker<'_, '_> {
                                 n.max_visits
                                     .is_some_and(|m| self.visits.get(i).copied().unwrap_or(0) > m)
                             });
-                            if self.ignore_bounds && !over_a_bound {
+                            if (self.ignore_bounds && !over_a_bound) || seq < self.min_steps {
                                 let far = choices
                                     .iter()
                                     .map(|o| self.dist(target(o)))
@@ -302,7 +320,7 @@ impl Walker<'_, '_> {
                             let tight =
                                 choices.iter().any(|o| self.dist(target(o)) + 4 > remaining);
                             let late = seq > self.max_steps / 2 || over_a_bound;
-                            if tight || choices.len() > 1 && late {
+                            if (tight || choices.len() > 1 && late) && seq >= self.min_steps {
                                 let best = choices
                                     .iter()
                                     .map(|o| self.dist(target(o)))
@@ -380,7 +398,11 @@ impl Walker<'_, '_> {
                     StepResult::Error(_) => None,
                 };
             }
-            steps.push(step);
+            count += 1;
+            last.clone_from(&step.primitive);
+            if !sink(step) {
+                return None;
+            }
             expected = next;
         }
     }
@@ -430,6 +452,7 @@ pub fn simulate_run(
             error_rate: options.error_rate * scale,
             max_steps: g.max_steps.unwrap_or(options.default_max_steps),
             ignore_bounds: false,
+            min_steps: options.min_steps,
         };
         let Some((steps, end)) = walker.walk(&run_input) else {
             last_reason = "the walk found no way to a terminal node within the bounds".into();
@@ -457,6 +480,7 @@ pub fn simulate_run(
                     error_rate: 0.0,
                     max_steps: 10 * g.max_steps.unwrap_or(options.default_max_steps),
                     ignore_bounds: true,
+                    min_steps: 0,
                 };
                 w.walk(&plan.header.input).map(|(steps, end)| Plan {
                     header: plan.header.clone(),
@@ -795,4 +819,62 @@ fn candidate(
         }
         _ => None,
     }
+}
+
+/// Write one long run straight to `out` without holding it in memory and without the replay
+/// check `simulate_run` makes (for benchmark traces of any size; replay it to check it). Errors
+/// are off so the walk cannot end early; returns the number of steps.
+pub fn simulate_stream<W: std::io::Write>(
+    replayer: &Replayer<'_>,
+    options: &SimOptions,
+    index: u64,
+    out: W,
+) -> Result<u64, SimError> {
+    let dist = distances_to_end(replayer);
+    let g = replayer.graph();
+    let mut rng = Rng::derive(options.seed, index, 0);
+    let run_input = match &g.input_schema {
+        Some(s) => generate(s, &mut rng),
+        None => Value::Object(Map::new()),
+    };
+    let header = TraceHeader {
+        trace: TRACE_VERSION.into(),
+        run: format!("sim-{}-{:06}", options.seed, index + 1),
+        graph: g.name.clone(),
+        graph_digest: g.digest.clone(),
+        abi: g.abi.clone(),
+        input: run_input.clone(),
+    };
+    let mut writer = TraceWriter::new(out, &header)?;
+    let mut walker = Walker {
+        replayer,
+        dist: &dist,
+        rng,
+        visits: vec![0; g.nodes.len()],
+        latest: vec![None; g.nodes.len()],
+        error_rate: 0.0,
+        max_steps: g.max_steps.unwrap_or(options.default_max_steps),
+        ignore_bounds: false,
+        min_steps: options.min_steps,
+    };
+    let mut failure = None;
+    let walked = walker.walk_into(&run_input, &mut |step| match writer.step(&step) {
+        Ok(_) => true,
+        Err(e) => {
+            failure = Some(e);
+            false
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let Some((steps, end)) = walked else {
+        return Err(SimError::NoFaithfulRun {
+            run: index + 1,
+            reason: "the walk found no way to a terminal node within the bounds".into(),
+        });
+    };
+    writer.end(end)?;
+    writer.finish()?;
+    Ok(steps)
 }
