@@ -138,7 +138,7 @@ impl RunState<'_, '_> {
         };
         let show = |v: Option<&Value>| v.map_or_else(|| "absent".to_string(), |v| v.to_string());
         let message = format!(
-            "the recorded input differs from the recomputed one at `{at}`: recomputed {}, recorded {}",
+            "the recorded input differs from the recomputed one at `/input{at}`: recomputed {}, recorded {}",
             show(expected),
             show(actual)
         );
