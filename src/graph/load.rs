@@ -435,11 +435,8 @@ impl Loader {
         let description = self.string("", object, "description", false);
         let mut capabilities = Vec::new();
         match object.get("capabilities") {
-            None => self.error(
-                String::new(),
-                "missing required field `capabilities` (an array of primitive IDs, aliases or `prefix.*` patterns)"
-                    .to_string(),
-            ),
+            // Absent means an empty tool boundary: R104 then flags every node.
+            None => {}
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
                     match item {

@@ -1,7 +1,8 @@
 //! G003: document shape: a missing, unknown or mistyped field.
 //!
 //! What it checks: the document has the shape of SPEC §2. Required fields (`graph`, `abi`,
-//! `capabilities`, `entry`, `nodes`; per node `id` and `primitive`) are present; no unknown field
+//! `entry`, `nodes`; per node `id` and `primitive`) are present (an absent `capabilities` is an
+//! empty tool boundary, which R104 reports node by node); no unknown field
 //! appears (`$schema`, for editors, is allowed); every field has its type; `graph` matches
 //! `^[a-z0-9][a-z0-9-]*$`, node IDs `^[a-z][a-z0-9_]*$`, `abi` is `MAJOR.MINOR.PATCH`,
 //! `max_visits` is a positive integer, `budget` values are non-negative, `input` is a JSON Schema,

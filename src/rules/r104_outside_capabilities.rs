@@ -3,6 +3,9 @@
 //! What it checks: every node's primitive is admitted by some entry of `capabilities` (an exact
 //! ID, an alias of the same primitive, or `prefix.*` covering its ID).
 //!
+//! A graph without `capabilities` (or with an empty list) declares an empty boundary: every node
+//! is outside it.
+//!
 //! Why it matters: `capabilities` is the graph's tool boundary, the list a reviewer approves. A
 //! node outside it is a tool the graph uses without having declared it.
 //!
@@ -44,7 +47,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         prim.id, node.id
                     ),
                 )
-                .with_related("/capabilities", "the graph's tool boundary")
+                .with_related(
+                    "/capabilities",
+                    if cx.doc.capabilities.is_empty() {
+                        "the graph declares no capabilities"
+                    } else {
+                        "the graph's tool boundary"
+                    },
+                )
                 .with_help(format!(
                     "add `{}` (or `{}.*`) to `capabilities`",
                     prim.id,
