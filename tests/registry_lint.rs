@@ -371,3 +371,17 @@ fn the_cli_lists_and_shows_a_loaded_registry() {
         1
     );
 }
+
+#[test]
+fn findings_name_their_primitive_as_the_build_reports_them() {
+    // build.rs prints each finding with its Display: the code, the primitive and the pointer.
+    let text = std::fs::read_to_string(fixture("l509_unauthorized_effect.json")).expect("fixture");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let findings = registry::lint::lint_value(&value).expect("usable");
+    assert_eq!(findings.len(), 1);
+    let shown = findings[0].to_string();
+    assert!(
+        shown.starts_with("L509 primitive `mut.write_file` (/primitives/5/requires_authorization)"),
+        "{shown}"
+    );
+}
