@@ -5,6 +5,21 @@
 //! G001–G003 are produced by the validation driver while parsing and loading (their files build
 //! the diagnostics); every other rule runs on a loaded document. The documentation of a code is
 //! the `//!` header of its file, so `primgraph explain CODE` prints exactly that text.
+//!
+//! Choices where SPEC is silent (each also stated in the rule's own doc):
+//! - An absent `capabilities` is an empty tool boundary: R104 flags every node.
+//! - G004: the rules resolve a duplicated ID to its first node; the later ones get no S203.
+//! - Control-flow rules use every edge kind (`next`, `branches`, `on_error`). A407 ignores only
+//!   the `on_error` edges leaving the `requires_verifier` node itself (its step did not complete).
+//! - A pointer into an object schema that neither declares the property nor closes it
+//!   (`additionalProperties` absent) selects "anything, optionally"; T304 fires only where the
+//!   schema rules the value out. Array elements are optional unless below `minItems`.
+//! - T308 requires strict dominance: a node binding its own output fires (nothing to read on the
+//!   first visit).
+//! - A405 is data flow over bindings regardless of control flow (a sound over-approximation).
+//! - S209's bound (see its file) counts node entries; it is skipped while S205 fires.
+//! - A "no" from the schema checker is re-validated here; a witness that does not check out is
+//!   reported as T306 (unknown), never as T305.
 
 use crate::diagnostic::{CodeDoc, Diagnostic, Severity, escape_pointer_token};
 use crate::graph::{Binding, GraphDoc, Model};
