@@ -236,7 +236,7 @@ fn cli_simulate_then_replay() {
     let broken = dir.path().join("broken.graph.json");
     std::fs::write(
         &broken,
-        r#"{"graph":"x","abi":"1.0.0","entry":"a","nodes":[{"id":"a","primitive":"nope"}]}"#,
+        r#"{"graph":"x","abi":"1.0.0","capabilities":["nope"],"entry":"a","nodes":[{"id":"a","primitive":"nope"}]}"#,
     )
     .unwrap();
     let (code, _) = primgraph(&[

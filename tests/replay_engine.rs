@@ -698,11 +698,15 @@ fn garbage_never_panics() {
 #[test]
 fn replay_bytes_refuses_a_graph_that_does_not_load() {
     let bad =
-        br#"{"graph":"x","abi":"1.0.0","entry":"a","nodes":[{"id":"a","primitive":"no.such"}]}"#;
+        br#"{"graph":"x","abi":"1.0.0","capabilities":["no.*"],"entry":"a","nodes":[{"id":"a","primitive":"no.such"}]}"#;
     let e = primgraph::replay::replay_bytes(registry(), bad, b"").unwrap_err();
     assert!(e.to_string().contains("R101"), "{e}");
     let e = primgraph::replay::replay_bytes(registry(), b"{", b"").unwrap_err();
     assert!(e.to_string().contains("G001"), "{e}");
+    let dup =
+        br#"{"graph":"x","graph":"y","abi":"1.0.0","capabilities":[],"entry":"a","nodes":[]}"#;
+    let e = primgraph::replay::replay_bytes(registry(), dup, b"").unwrap_err();
+    assert!(e.to_string().contains("G002"), "{e}");
     let graph = serde_json::to_vec(&graph_value()).unwrap();
     let r = primgraph::replay::replay_bytes(
         registry(),
