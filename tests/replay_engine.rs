@@ -553,6 +553,20 @@ fn a_header_of_another_graph_is_d601() {
 }
 
 #[test]
+fn a_header_with_a_malformed_digest_or_a_field_missing_is_d601() {
+    let mut v = values(&write(&happy_steps(), EndStatus::Success));
+    v[0]["graph_digest"] = json!("md5:abc");
+    let r = replay(&rechain(v.clone()));
+    assert_eq!(codes(&r), ["D601"]);
+    assert_eq!(r.diagnostics[0].diagnostic.pointer, "/graph_digest");
+    v[0].as_object_mut().unwrap().remove("run");
+    let r = replay(&rechain(v));
+    assert_eq!(codes(&r), ["D601"]);
+    assert!(r.diagnostics[0].diagnostic.message.contains("run"));
+    assert_eq!(r.run, None);
+}
+
+#[test]
 fn invalid_json_mid_file_keeps_what_came_before() {
     let bytes = write(&happy_steps(), EndStatus::Success);
     let mut l = lines(&bytes);

@@ -1,7 +1,8 @@
 //! D601 (error): the trace header is invalid or names another graph.
 //!
 //! What it checks: the first line of a trace is a header — a JSON object with the string fields
-//! `trace` (the format version, `"1"`), `run`, `graph`, `graph_digest` and `abi`, and an optional
+//! `trace` (the format version, `"1"`), `run`, `graph`, `graph_digest` (`sha256:` and 64
+//! lowercase hex digits) and `abi`, and an optional
 //! object `input` (default `{}`) — whose `graph` is the name of the graph being replayed and whose
 //! `abi` the registry satisfies (same major, minor at least). An empty file fires it too.
 //!
@@ -44,6 +45,24 @@ impl RunState<'_, '_> {
                 return None;
             }
         };
+        let well_formed = header
+            .graph_digest
+            .strip_prefix("sha256:")
+            .is_some_and(|h| {
+                h.len() == 64
+                    && h.bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            });
+        if !well_formed {
+            self.error(
+                "D601",
+                "/graph_digest",
+                "`graph_digest` must be `sha256:` and 64 lowercase hex digits",
+                Value::from("sha256:<64 hex digits>"),
+                Value::from(header.graph_digest.clone()),
+            );
+            return None;
+        }
         let graph = self.graph();
         if header.graph != graph.name {
             self.error(
