@@ -3,8 +3,10 @@
 //! petgraph graph with reachability, SCCs and dominators shared by the rules.
 
 pub mod doc;
+pub mod generate;
 pub mod load;
 pub mod model;
+pub mod render;
 
 pub use doc::{Binding, Budget, GraphDoc, NodeDoc};
 pub use load::{ShapeError, load};
