@@ -1,13 +1,89 @@
-//! `primgraph schema` (SKELETON: filled in by the issue that owns it).
+//! `primgraph schema check SOURCE.json TARGET.json [--format human|json]` (SPEC §3.2): reads the
+//! two schema files, asks the library's checker whether source ⊆ target, and prints the verdict.
+//! Exit 0 yes, 1 no, 3 unknown, 2 unusable input.
 
 use std::process::ExitCode;
 
+use primgraph::schema::{Checker, Decision, SchemaFile, Side};
+
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
-    /// Arguments (skeleton).
-    pub rest: Vec<String>,
+    #[command(subcommand)]
+    pub command: SchemaCommand,
 }
 
-pub fn run(_args: SchemaArgs) -> ExitCode {
-    super::usage_error("`primgraph schema` is not built yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum SchemaCommand {
+    /// Does every value SOURCE admits satisfy TARGET? (yes / no with a witness / unknown)
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The schema of the values that flow (an upstream output).
+    pub source: std::path::PathBuf,
+    /// The schema they must satisfy (a downstream input).
+    pub target: std::path::PathBuf,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+}
+
+pub fn run(args: SchemaArgs) -> ExitCode {
+    match args.command {
+        SchemaCommand::Check(args) => check(args),
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<SchemaFile, String> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    SchemaFile::parse(&shown, &bytes).map_err(|e| format!("{e}"))
+}
+
+fn check(args: CheckArgs) -> ExitCode {
+    let (source, target) = match (read(&args.source), read(&args.target)) {
+        (Ok(source), Ok(target)) => (source, target),
+        (Err(error), _) | (_, Err(error)) => return super::usage_error(error),
+    };
+    let decision = match Checker::new().check(&source.parsed.value, &target.parsed.value) {
+        Ok(decision) => decision,
+        Err(error) => {
+            let file = match error.side() {
+                Side::Source => &source,
+                Side::Target => &target,
+            };
+            return super::usage_error(format!("{}: {error}", file.locate(error.pointer())));
+        }
+    };
+    match args.format {
+        Format::Json => println!("{}", decision.to_document()),
+        Format::Human => print_human(&decision),
+    }
+    match decision {
+        Decision::Yes { .. } => ExitCode::SUCCESS,
+        Decision::No { .. } => ExitCode::from(1),
+        Decision::Unknown { .. } => ExitCode::from(3),
+    }
+}
+
+fn print_human(decision: &Decision) {
+    match decision {
+        Decision::Yes { reason } => println!("compatible: {reason}"),
+        Decision::No { witness, reason } => {
+            println!("incompatible: {reason}");
+            let shown =
+                serde_json::to_string_pretty(witness).unwrap_or_else(|_| witness.to_string());
+            println!("witness (admitted by the source, rejected by the target):");
+            for line in shown.lines() {
+                println!("  {line}");
+            }
+        }
+        Decision::Unknown { reason } => println!("unknown: {reason}"),
+    }
 }

@@ -1,9 +1,56 @@
-//! Schema compatibility (SPEC §3.2): does every value the source schema admits satisfy the target?
+//! Schema compatibility (SPEC §3.2): does every value the source schema admit satisfy the target?
+//! The answer is `Yes`, `No` with a witness value, or `Unknown`, each with a [`Reason`] naming the
+//! keyword and the JSON pointer on each side. Draft 2020-12 semantics throughout.
 //!
-//! SKELETON: filled in by the schema-compatibility work; the API keeps its shape.
+//! # What comes from `jsonschema` and what is added here
+//!
+//! `jsonschema` is pinned to `=0.61.2`. That release ships a public, experimental `canonical`
+//! module (no feature flag; it is compiled with `default-features = false`): `canonicalize`
+//! reduces a schema to a normal form (annotations dropped, `allOf` folded, local `$ref`/`$defs`
+//! kept as shared definitions, recursive definitions supported, contradictions collapsed to
+//! `false`), `CanonicalSchema::covers` decides containment as `Yes`/`No`/`Unknown`,
+//! `subtract` builds the difference `source \ target` as a schema, and `satisfiability` asks
+//! whether a schema admits anything. It is documented as sound in the directions used here: only
+//! its `Yes` of `covers` and its `No` of `satisfiability` are read as proofs. Schemas it cannot
+//! model come back as `Raw` and are answered `Unknown` here, with its `RawReason` and pointer.
+//!
+//! Taken from it: the containment decision (`covers`), emptiness of the source
+//! (`satisfiability`), and the difference schema (`subtract`) as a guide to a witness.
+//!
+//! Added here, because the library does not provide them:
+//! - **Witness values.** `subtract` yields a schema, not a value; [`instance`] writes down
+//!   candidate values of that difference (and, failing that, of the source), and a candidate is
+//!   reported only after a `jsonschema` validator accepts it under the source and rejects it under
+//!   the target. A `No` from `covers` with no confirmed witness is reported as `Unknown`; an
+//!   `Unknown` from `covers` for which a confirmed witness is found is reported as `No` (the
+//!   witness proves it).
+//! - **Reasons with pointers.** The target-side keyword and pointer come from the validator's
+//!   error for the witness (its keyword location); the source-side pointer is the source
+//!   subschema constraining the same instance location ([`walk::schema_pointer_for_instance`]).
+//! - **A closed vocabulary.** The canonicalizer, like a validator, ignores keywords it does not
+//!   know. Here a keyword outside Draft 2020-12 (other than an `x-` extension) makes the verdict
+//!   `Unknown`, so a misspelt or vendor keyword can never produce a silent `Yes`. Annotations
+//!   (`title`, `description`, `default`, `examples`, `$comment`, `format`, `x-*`) are ignored.
+//! - **Input checks** with locations: a document that is not a 2020-12 schema (meta-schema
+//!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
+//! - **Fast paths** that need no validator: a `false` or contradictory source, a `true` target,
+//!   and identical schemas (modulo annotations) are `Yes` at once.
+//! - **Caching.** A [`Checker`] keeps canonical forms and compiled validators per schema, so the
+//!   graph rules check many bindings against few distinct schemas cheaply. Validators are
+//!   compiled only on the path that confirms a witness.
 
+pub mod instance;
+pub mod walk;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use jsonschema::canonical::{CanonicalSchema, CanonicalView, Containment, Satisfiability};
+use jsonschema::{CanonicalizationError, Draft, Validator};
 use serde_json::Value;
 
+/// The verdict of a compatibility check; `reason` is the [`Reason`] rendered as text.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     Yes,
@@ -11,9 +58,604 @@ pub enum Verdict {
     Unknown { reason: String },
 }
 
-/// Decide source ⊆ target.
-pub fn check(_source: &Value, _target: &Value) -> Verdict {
-    Verdict::Unknown {
-        reason: "not implemented".into(),
+impl Verdict {
+    /// `"yes"`, `"no"` or `"unknown"`, as in the §3.2 document.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Yes => "yes",
+            Verdict::No { .. } => "no",
+            Verdict::Unknown { .. } => "unknown",
+        }
+    }
+}
+
+/// Why a verdict is what it is: the keyword that decided it and where it sits in each schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reason {
+    /// The keyword that decided (e.g. `type`, `required`), or empty when none single one did.
+    pub keyword: String,
+    /// JSON pointer into the source schema, when the reason concerns a place in it.
+    pub source_pointer: Option<String>,
+    /// JSON pointer into the target schema, when the reason concerns a place in it.
+    pub target_pointer: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        let mut places = Vec::new();
+        if !self.keyword.is_empty() {
+            places.push(format!("keyword `{}`", self.keyword));
+        }
+        if let Some(pointer) = &self.source_pointer {
+            places.push(format!("source at #{pointer}"));
+        }
+        if let Some(pointer) = &self.target_pointer {
+            places.push(format!("target at #{pointer}"));
+        }
+        if !places.is_empty() {
+            write!(f, " ({})", places.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// A verdict with its structured reason.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    Yes { reason: Reason },
+    No { witness: Value, reason: Reason },
+    Unknown { reason: Reason },
+}
+
+impl Decision {
+    pub fn reason(&self) -> &Reason {
+        match self {
+            Decision::Yes { reason }
+            | Decision::No { reason, .. }
+            | Decision::Unknown { reason } => reason,
+        }
+    }
+
+    /// The plain verdict (`reason` rendered with [`Reason`]'s `Display`).
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            Decision::Yes { .. } => Verdict::Yes,
+            Decision::No { witness, reason } => Verdict::No {
+                witness: witness.clone(),
+                reason: reason.to_string(),
+            },
+            Decision::Unknown { reason } => Verdict::Unknown {
+                reason: reason.to_string(),
+            },
+        }
+    }
+}
+
+/// Which of the two schemas an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Source,
+    Target,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Source => "source",
+            Side::Target => "target",
+        })
+    }
+}
+
+/// A schema the checker cannot use at all (the CLI's exit 2).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SchemaError {
+    #[error("{side} schema is not a valid Draft 2020-12 schema at \"{pointer}\": {message}")]
+    NotASchema {
+        side: Side,
+        pointer: String,
+        message: String,
+    },
+    #[error(
+        "{side} schema: `$ref` \"{reference}\" at \"{pointer}\" does not resolve in the document"
+    )]
+    UnresolvableRef {
+        side: Side,
+        pointer: String,
+        reference: String,
+    },
+}
+
+/// Decide source ⊆ target. A schema the checker cannot use is `Unknown` here; use
+/// [`check_with_reasons`] or a [`Checker`] to tell that apart.
+pub fn check(source: &Value, target: &Value) -> Verdict {
+    match check_with_reasons(source, target) {
+        Ok(decision) => decision.verdict(),
+        Err(error) => Verdict::Unknown {
+            reason: error.to_string(),
+        },
+    }
+}
+
+/// Decide source ⊆ target with a structured reason; unusable schemas are errors.
+pub fn check_with_reasons(source: &Value, target: &Value) -> Result<Decision, SchemaError> {
+    Checker::new().check(source, target)
+}
+
+/// One schema, read once: its annotation-free form, its canonical form, and what keeps it from
+/// being decided.
+struct Prepared {
+    document: Value,
+    stripped: Value,
+    canonical: Result<CanonicalSchema, String>,
+    unknown_keyword: Option<(String, String)>,
+}
+
+/// A compatibility checker that caches per-schema work (canonical forms, compiled validators)
+/// across checks. Safe to share between threads.
+#[derive(Default)]
+pub struct Checker {
+    prepared: Mutex<HashMap<String, Arc<Prepared>>>,
+    validators: Mutex<HashMap<String, Arc<Validator>>>,
+}
+
+fn cache_key(schema: &Value) -> String {
+    schema.to_string()
+}
+
+fn canonicalize(schema: &Value) -> Result<CanonicalSchema, CanonicalizationError> {
+    jsonschema::canonical::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(false)
+        .offline()
+        .canonicalize(schema)
+}
+
+fn compile(schema: &Value) -> Result<Validator, String> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(false)
+        .build(schema)
+        .map_err(|error| error.to_string())
+}
+
+fn reason(keyword: &str, source: Option<&str>, target: Option<&str>, message: String) -> Reason {
+    Reason {
+        keyword: keyword.to_string(),
+        source_pointer: source.map(String::from),
+        target_pointer: target.map(String::from),
+        message,
+    }
+}
+
+/// Keywords the canonical algebra often cannot decide; named in an `Unknown`'s reason.
+const HARD_KEYWORDS: &[&str] = &[
+    "pattern",
+    "patternProperties",
+    "propertyNames",
+    "not",
+    "oneOf",
+    "anyOf",
+    "uniqueItems",
+    "contains",
+    "if",
+    "dependentSchemas",
+    "dependentRequired",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$dynamicRef",
+    "multipleOf",
+    "$ref",
+];
+
+fn first_hard_keyword(schema: &Value) -> Option<(String, String)> {
+    for keyword in HARD_KEYWORDS {
+        for (pointer, subschema) in walk::subschemas(schema) {
+            if subschema.get(*keyword).is_some() {
+                return Some((keyword.to_string(), pointer));
+            }
+        }
+    }
+    None
+}
+
+impl Checker {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn prepare(&self, schema: &Value, side: Side) -> Result<Arc<Prepared>, SchemaError> {
+        let key = cache_key(schema);
+        if let Ok(cache) = self.prepared.lock()
+            && let Some(found) = cache.get(&key)
+        {
+            return Ok(Arc::clone(found));
+        }
+        if !matches!(schema, Value::Bool(_) | Value::Object(_)) {
+            return Err(SchemaError::NotASchema {
+                side,
+                pointer: String::new(),
+                message: "a schema is an object or a boolean".into(),
+            });
+        }
+        if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+            return Err(SchemaError::NotASchema {
+                side,
+                pointer: error.instance_path().to_string(),
+                message: error.to_string(),
+            });
+        }
+        let mut unknown_keyword = None;
+        for finding in walk::findings(schema) {
+            match finding {
+                walk::Finding::UnresolvableRef { reference, pointer } => {
+                    return Err(SchemaError::UnresolvableRef {
+                        side,
+                        pointer,
+                        reference,
+                    });
+                }
+                walk::Finding::UnknownKeyword { keyword, pointer } => {
+                    unknown_keyword.get_or_insert((keyword, pointer));
+                }
+            }
+        }
+        let canonical = match canonicalize(schema) {
+            Ok(canonical) => Ok(canonical),
+            Err(CanonicalizationError::ReferenceResolution(error)) => {
+                return Err(SchemaError::UnresolvableRef {
+                    side,
+                    pointer: String::new(),
+                    reference: error.to_string(),
+                });
+            }
+            Err(CanonicalizationError::InvalidPattern { pattern }) => {
+                let pointer = walk::subschemas(schema)
+                    .into_iter()
+                    .find(|(_, s)| s.get("pattern").and_then(Value::as_str) == Some(&pattern))
+                    .map(|(p, _)| format!("{p}/pattern"))
+                    .unwrap_or_default();
+                return Err(SchemaError::NotASchema {
+                    side,
+                    pointer,
+                    message: format!("invalid regular expression {pattern:?}"),
+                });
+            }
+            Err(other) => Err(other.to_string()),
+        };
+        let prepared = Arc::new(Prepared {
+            document: schema.clone(),
+            stripped: walk::strip_annotations(schema),
+            canonical,
+            unknown_keyword,
+        });
+        if let Ok(mut cache) = self.prepared.lock() {
+            cache.insert(key, Arc::clone(&prepared));
+        }
+        Ok(prepared)
+    }
+
+    fn validator(&self, schema: &Value) -> Result<Arc<Validator>, String> {
+        let key = cache_key(schema);
+        if let Ok(cache) = self.validators.lock()
+            && let Some(found) = cache.get(&key)
+        {
+            return Ok(Arc::clone(found));
+        }
+        let validator = Arc::new(compile(schema)?);
+        if let Ok(mut cache) = self.validators.lock() {
+            cache.insert(key, Arc::clone(&validator));
+        }
+        Ok(validator)
+    }
+
+    /// Decide source ⊆ target.
+    pub fn check(&self, source: &Value, target: &Value) -> Result<Decision, SchemaError> {
+        let source = self.prepare(source, Side::Source)?;
+        let target = self.prepare(target, Side::Target)?;
+        Ok(self.decide(&source, &target))
+    }
+
+    /// Decide source ⊆ target and return the plain verdict (unusable schemas are `Unknown`).
+    pub fn verdict(&self, source: &Value, target: &Value) -> Verdict {
+        match self.check(source, target) {
+            Ok(decision) => decision.verdict(),
+            Err(error) => Verdict::Unknown {
+                reason: error.to_string(),
+            },
+        }
+    }
+
+    fn decide(&self, source: &Prepared, target: &Prepared) -> Decision {
+        for (side, prepared) in [("source", source), ("target", target)] {
+            if let Some((keyword, pointer)) = &prepared.unknown_keyword {
+                let (s, t) = if side == "source" {
+                    (Some(pointer.as_str()), None)
+                } else {
+                    (None, Some(pointer.as_str()))
+                };
+                return Decision::Unknown {
+                    reason: reason(
+                        keyword,
+                        s,
+                        t,
+                        format!("the {side} schema uses `{keyword}`, outside Draft 2020-12"),
+                    ),
+                };
+            }
+        }
+        if source.stripped == Value::Bool(false) {
+            return Decision::Yes {
+                reason: reason("", Some(""), None, "the source admits no value".into()),
+            };
+        }
+        if target.stripped == Value::Bool(true)
+            || target.stripped == Value::Object(Default::default())
+        {
+            return Decision::Yes {
+                reason: reason("", None, Some(""), "the target admits every value".into()),
+            };
+        }
+        if source.stripped == target.stripped {
+            return Decision::Yes {
+                reason: reason("", Some(""), Some(""), "the schemas are identical".into()),
+            };
+        }
+        let canonical = match (&source.canonical, &target.canonical) {
+            (Ok(s), Ok(t)) => Some((s, t)),
+            _ => None,
+        };
+        let mut undecided = match canonical {
+            Some((s, t)) => match self.decide_canonical(s, t) {
+                Ok(decision) => return decision,
+                Err(reason) => reason,
+            },
+            None => {
+                let message = [&source.canonical, &target.canonical]
+                    .into_iter()
+                    .filter_map(|c| c.as_ref().err().cloned())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                reason(
+                    "",
+                    None,
+                    None,
+                    format!("the schemas could not be canonicalized: {message}"),
+                )
+            }
+        };
+        let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
+        let covers_said_no = undecided.keyword == "covers";
+        match self.find_witness(source, target, difference.as_ref()) {
+            Some(decision) => decision,
+            None => {
+                if covers_said_no {
+                    undecided.keyword = String::new();
+                }
+                if undecided.keyword.is_empty()
+                    && let Some((keyword, pointer)) = first_hard_keyword(&target.document)
+                        .map(|(k, p)| (k, (None, Some(p))))
+                        .or_else(|| {
+                            first_hard_keyword(&source.document).map(|(k, p)| (k, (Some(p), None)))
+                        })
+                {
+                    undecided.keyword = keyword;
+                    undecided.source_pointer = pointer.0;
+                    undecided.target_pointer = pointer.1;
+                }
+                Decision::Unknown { reason: undecided }
+            }
+        }
+    }
+
+    /// The canonical algebra's answer where it proves one; otherwise the reason it did not.
+    /// A `No` here only marks the reason (`keyword == "covers"`): it becomes a verdict once a
+    /// witness is confirmed.
+    fn decide_canonical(
+        &self,
+        source: &CanonicalSchema,
+        target: &CanonicalSchema,
+    ) -> Result<Decision, Reason> {
+        if source.satisfiability() == Satisfiability::No {
+            return Ok(Decision::Yes {
+                reason: reason(
+                    "",
+                    Some(""),
+                    None,
+                    "the source is contradictory and admits no value".into(),
+                ),
+            });
+        }
+        for (side, schema) in [("source", source), ("target", target)] {
+            if let CanonicalView::Raw(raw) = schema.view() {
+                let pointer = raw.pointer.unwrap_or_default();
+                let (s, t) = if side == "source" {
+                    (Some(pointer), None)
+                } else {
+                    (None, Some(pointer))
+                };
+                return Err(Reason {
+                    keyword: raw.reason.as_str().to_string(),
+                    source_pointer: s,
+                    target_pointer: t,
+                    message: format!(
+                        "the {side} schema uses a construct the canonical algebra does not model ({})",
+                        raw.reason.as_str()
+                    ),
+                });
+            }
+        }
+        match target.covers(source) {
+            Ok(Containment::Yes) => Ok(Decision::Yes {
+                reason: reason(
+                    "",
+                    Some(""),
+                    Some(""),
+                    "every value the source admits is admitted by the target".into(),
+                ),
+            }),
+            Ok(Containment::No) => Err(reason(
+                "covers",
+                None,
+                None,
+                "the canonical algebra finds the target narrower, but no witness value was confirmed"
+                    .into(),
+            )),
+            Ok(Containment::Unknown) => Err(reason(
+                "",
+                None,
+                None,
+                "containment could not be decided".into(),
+            )),
+            Err(error) => Err(reason(
+                "",
+                None,
+                None,
+                format!("containment could not be decided: {error}"),
+            )),
+        }
+    }
+
+    /// A value the source admits and the target rejects, confirmed by `jsonschema` validators.
+    fn find_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        difference: Option<&CanonicalSchema>,
+    ) -> Option<Decision> {
+        let source_validator = self.validator(&source.document).ok()?;
+        let target_validator = self.validator(&target.document).ok()?;
+        let mut pools = Vec::new();
+        if let Some(difference) = difference {
+            let schema = difference.to_json_schema();
+            pools.push(instance::candidates(&schema, &schema));
+        }
+        let from_source = instance::candidates(&source.document, &source.document);
+        let from_target = instance::candidates(&target.document, &target.document);
+        let mutated: Vec<Value> = from_target
+            .iter()
+            .chain(&from_source)
+            .flat_map(|value| instance::mutations(value, 3))
+            .collect();
+        pools.extend([from_source, from_target, mutated]);
+        for candidate in pools.into_iter().flatten() {
+            if !source_validator.is_valid(&candidate) {
+                continue;
+            }
+            let Some(error) = target_validator.iter_errors(&candidate).next() else {
+                continue;
+            };
+            let location = error.schema_path().to_string();
+            let (target_pointer, keyword) = match location.rsplit_once('/') {
+                Some((parent, keyword)) if !keyword.is_empty() => {
+                    (parent.to_string(), keyword.to_string())
+                }
+                _ => (location.clone(), String::new()),
+            };
+            let keyword = if keyword.parse::<usize>().is_ok() {
+                String::new()
+            } else {
+                keyword.replace("~1", "/").replace("~0", "~")
+            };
+            let instance_path = error.instance_path().to_string();
+            let source_pointer =
+                walk::schema_pointer_for_instance(&source.document, &instance_path);
+            let at = if instance_path.is_empty() {
+                "the value".to_string()
+            } else {
+                format!("the value at \"{instance_path}\"")
+            };
+            let message = format!("{at} is admitted by the source but not the target: {error}");
+            return Some(Decision::No {
+                witness: candidate,
+                reason: Reason {
+                    keyword,
+                    source_pointer,
+                    target_pointer: Some(target_pointer),
+                    message,
+                },
+            });
+        }
+        None
+    }
+}
+
+impl Decision {
+    /// The §3.2 document: `{"verdict", "witness"?, "reason"?}`.
+    pub fn to_document(&self) -> Value {
+        let mut document = serde_json::Map::new();
+        document.insert("verdict".into(), Value::from(self.verdict().label()));
+        if let Decision::No { witness, .. } = self {
+            document.insert("witness".into(), witness.clone());
+        }
+        if !matches!(self, Decision::Yes { .. }) {
+            document.insert("reason".into(), Value::from(self.reason().to_string()));
+        }
+        Value::Object(document)
+    }
+}
+
+/// A schema file that could not be read as JSON, located in the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{path}:{line}:{column}: {message}")]
+pub struct SchemaFileError {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// A schema file parsed with the spanned JSON parser, so that pointers into it can be located.
+pub struct SchemaFile {
+    pub path: String,
+    pub parsed: crate::json::Parsed,
+}
+
+impl SchemaFile {
+    /// Parse `bytes` (the contents of `path`) as a JSON document.
+    pub fn parse(path: &str, bytes: &[u8]) -> Result<Self, SchemaFileError> {
+        match crate::json::parse(bytes, &crate::json::Limits::default()) {
+            Ok(parsed) => Ok(SchemaFile {
+                path: path.to_string(),
+                parsed,
+            }),
+            Err(error) => Err(SchemaFileError {
+                path: path.to_string(),
+                line: error.span.line,
+                column: error.span.column,
+                message: match &error.kind {
+                    crate::json::JsonErrorKind::Syntax { message } => message.clone(),
+                    other => format!("{other:?}"),
+                },
+            }),
+        }
+    }
+
+    /// `path:line:column` of the value at `pointer` when the parser knows it, else `path`.
+    pub fn locate(&self, pointer: &str) -> String {
+        match self.parsed.locate(pointer) {
+            Some(span) if span.line > 0 => format!("{}:{}:{}", self.path, span.line, span.column),
+            _ => self.path.clone(),
+        }
+    }
+}
+
+impl SchemaError {
+    pub fn side(&self) -> Side {
+        match self {
+            SchemaError::NotASchema { side, .. } | SchemaError::UnresolvableRef { side, .. } => {
+                *side
+            }
+        }
+    }
+
+    /// The pointer in the schema the error is about.
+    pub fn pointer(&self) -> &str {
+        match self {
+            SchemaError::NotASchema { pointer, .. }
+            | SchemaError::UnresolvableRef { pointer, .. } => pointer,
+        }
     }
 }

@@ -1,0 +1,546 @@
+//! Candidate instances of a schema: a small, deterministic generator that reads the keywords of a
+//! Draft 2020-12 schema and writes down values likely to satisfy it (boundary values, the members
+//! of `enum`, minimal and full objects, short and long arrays). It proves nothing on its own:
+//! every candidate is checked with a `jsonschema` validator before anything relies on it, so a
+//! wrong guess costs a candidate, never a wrong verdict.
+
+use serde_json::{Map, Number, Value, json};
+
+use super::walk::resolve_local;
+
+/// How deep the generator follows nesting and `$ref`s.
+const MAX_DEPTH: usize = 6;
+/// How many candidates one node keeps.
+const MAX_CANDIDATES: usize = 32;
+
+/// Candidate instances of `schema`, read inside the document `root` (for `$ref`s).
+pub fn candidates(schema: &Value, root: &Value) -> Vec<Value> {
+    let mut out = generate(schema, root, 0);
+    for stock in stock_values() {
+        push_unique(&mut out, stock, MAX_CANDIDATES * 2);
+    }
+    out
+}
+
+/// Values of every type, tried when the keywords give nothing better (`not`, patterns).
+fn stock_values() -> Vec<Value> {
+    vec![
+        Value::Null,
+        json!(true),
+        json!(false),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(0.5),
+        json!(7),
+        json!(""),
+        json!("a"),
+        json!("abc"),
+        json!([]),
+        json!([null]),
+        json!({}),
+        json!({"a": null}),
+    ]
+}
+
+fn push_unique(out: &mut Vec<Value>, value: Value, limit: usize) {
+    if out.len() < limit && !out.contains(&value) {
+        out.push(value);
+    }
+}
+
+fn generate(schema: &Value, root: &Value, depth: usize) -> Vec<Value> {
+    let object = match schema {
+        Value::Bool(true) => return vec![Value::Null, json!(0), json!("")],
+        Value::Bool(false) => return Vec::new(),
+        Value::Object(object) => object,
+        _ => return Vec::new(),
+    };
+    if depth > MAX_DEPTH {
+        return vec![Value::Null, json!({}), json!([]), json!(0), json!("")];
+    }
+    if let Some(constant) = object.get("const") {
+        return vec![constant.clone()];
+    }
+    if let Some(Value::Array(members)) = object.get("enum") {
+        return members.iter().take(MAX_CANDIDATES).cloned().collect();
+    }
+    let mut out = Vec::new();
+    if let Some(Value::String(reference)) = object.get("$ref")
+        && let Some(target) = resolve_local(root, reference)
+    {
+        let merged = merge_without(object, "$ref", target);
+        for value in generate(&merged, root, depth + 1) {
+            push_unique(&mut out, value, MAX_CANDIDATES);
+        }
+        return out;
+    }
+    if let Some(Value::Array(branches)) = object.get("allOf") {
+        let mut merged = Value::Object(without(object, "allOf"));
+        for branch in branches {
+            merged = merge_schemas(&merged, branch);
+        }
+        return generate(&merged, root, depth + 1);
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = object.get(keyword) {
+            let rest = without(object, keyword);
+            for branch in branches {
+                let merged = merge_schemas(&Value::Object(rest.clone()), branch);
+                for value in generate(&merged, root, depth + 1) {
+                    push_unique(&mut out, value, MAX_CANDIDATES);
+                }
+            }
+            return out;
+        }
+    }
+    for ty in types_of(object) {
+        let values = match ty {
+            "null" => vec![Value::Null],
+            "boolean" => vec![json!(false), json!(true)],
+            "integer" => numbers(object, true),
+            "number" => numbers(object, false),
+            "string" => strings(object),
+            "array" => arrays(object, root, depth),
+            "object" => objects(object, root, depth),
+            _ => Vec::new(),
+        };
+        for value in values {
+            push_unique(&mut out, value, MAX_CANDIDATES);
+        }
+    }
+    out
+}
+
+fn without(object: &Map<String, Value>, keyword: &str) -> Map<String, Value> {
+    let mut rest = object.clone();
+    rest.remove(keyword);
+    rest
+}
+
+fn merge_without(object: &Map<String, Value>, keyword: &str, other: &Value) -> Value {
+    merge_schemas(&Value::Object(without(object, keyword)), other)
+}
+
+/// A rough conjunction of two schemas for generating values: keywords of `right` override those
+/// of `left`, except `type` (intersected), `required` (united) and `properties` (merged).
+fn merge_schemas(left: &Value, right: &Value) -> Value {
+    match (left, right) {
+        (Value::Object(l), Value::Object(r)) => {
+            let mut out = l.clone();
+            for (keyword, value) in r {
+                let merged = match (keyword.as_str(), out.get(keyword)) {
+                    ("required", Some(Value::Array(existing))) => {
+                        let mut all = existing.clone();
+                        if let Value::Array(more) = value {
+                            all.extend(more.iter().cloned());
+                        }
+                        Value::Array(all)
+                    }
+                    ("properties", Some(Value::Object(existing))) => {
+                        let mut all = existing.clone();
+                        if let Value::Object(more) = value {
+                            for (name, schema) in more {
+                                let combined = match all.get(name) {
+                                    Some(prior) => merge_schemas(prior, schema),
+                                    None => schema.clone(),
+                                };
+                                all.insert(name.clone(), combined);
+                            }
+                        }
+                        Value::Object(all)
+                    }
+                    ("type", Some(existing)) => intersect_types(existing, value),
+                    _ => value.clone(),
+                };
+                out.insert(keyword.clone(), merged);
+            }
+            Value::Object(out)
+        }
+        (Value::Bool(true), other) | (other, Value::Bool(true)) => other.clone(),
+        _ => Value::Bool(false),
+    }
+}
+
+fn type_list(value: &Value) -> Vec<String> {
+    match value {
+        Value::String(ty) => vec![ty.clone()],
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .map(String::from)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn intersect_types(left: &Value, right: &Value) -> Value {
+    let right = type_list(right);
+    let kept: Vec<Value> = type_list(left)
+        .into_iter()
+        .filter_map(|ty| {
+            if right.contains(&ty) {
+                Some(ty)
+            } else if ty == "number" && right.iter().any(|r| r == "integer") {
+                Some("integer".to_string())
+            } else if ty == "integer" && right.iter().any(|r| r == "number") {
+                Some(ty)
+            } else {
+                None
+            }
+        })
+        .map(Value::String)
+        .collect();
+    Value::Array(kept)
+}
+
+/// The types a schema object can take, guessed from `type` or from the keywords it uses.
+fn types_of(object: &Map<String, Value>) -> Vec<&'static str> {
+    const ALL: [&str; 7] = [
+        "object", "array", "string", "integer", "number", "boolean", "null",
+    ];
+    if let Some(declared) = object.get("type") {
+        let declared = type_list(declared);
+        return ALL
+            .into_iter()
+            .filter(|ty| declared.iter().any(|d| d == ty))
+            .collect();
+    }
+    let has = |keys: &[&str]| keys.iter().any(|k| object.contains_key(*k));
+    let mut guessed = Vec::new();
+    if has(&[
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+        "patternProperties",
+        "propertyNames",
+    ]) {
+        guessed.push("object");
+    }
+    if has(&["items", "prefixItems", "minItems", "maxItems", "contains"]) {
+        guessed.push("array");
+    }
+    if has(&["minLength", "maxLength", "pattern"]) {
+        guessed.push("string");
+    }
+    if has(&[
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ]) {
+        guessed.push("integer");
+        guessed.push("number");
+    }
+    for ty in ALL {
+        if !guessed.contains(&ty) {
+            guessed.push(ty);
+        }
+    }
+    guessed
+}
+
+fn number_value(value: f64, integral: bool) -> Option<Value> {
+    if !value.is_finite() {
+        return None;
+    }
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        return Some(json!(value as i64));
+    }
+    if integral {
+        return None;
+    }
+    Number::from_f64(value).map(Value::Number)
+}
+
+fn numbers(object: &Map<String, Value>, integral: bool) -> Vec<Value> {
+    let get = |k: &str| object.get(k).and_then(Value::as_f64);
+    let step = get("multipleOf").filter(|m| *m > 0.0);
+    let unit = if integral { 1.0 } else { 0.5 };
+    let lower = match (get("minimum"), get("exclusiveMinimum")) {
+        (Some(min), Some(ex)) if ex >= min => Some((ex, true)),
+        (Some(min), _) => Some((min, false)),
+        (None, Some(ex)) => Some((ex, true)),
+        (None, None) => None,
+    };
+    let upper = match (get("maximum"), get("exclusiveMaximum")) {
+        (Some(max), Some(ex)) if ex <= max => Some((ex, true)),
+        (Some(max), _) => Some((max, false)),
+        (None, Some(ex)) => Some((ex, true)),
+        (None, None) => None,
+    };
+    let mut seeds = vec![0.0, 1.0, -1.0, 2.0, 0.5, 1.5];
+    if let Some((bound, exclusive)) = lower {
+        seeds.extend([bound, bound + unit, bound.ceil(), bound + 1.0]);
+        if exclusive {
+            seeds.push(bound + 0.25);
+        }
+    }
+    if let Some((bound, exclusive)) = upper {
+        seeds.extend([bound, bound - unit, bound.floor(), bound - 1.0]);
+        if exclusive {
+            seeds.push(bound - 0.25);
+        }
+    }
+    if let (Some((lo, _)), Some((hi, _))) = (lower, upper) {
+        seeds.push((lo + hi) / 2.0);
+    }
+    let mut candidates: Vec<f64> = Vec::new();
+    for seed in seeds {
+        match step {
+            Some(step) => {
+                let below = (seed / step).floor() * step;
+                candidates.extend([below, below + step, step, -step, step * 2.0, step * 3.0]);
+                candidates.push(step * 1.5);
+            }
+            None => candidates.push(seed),
+        }
+    }
+    let admits = |value: f64| {
+        let above = match lower {
+            Some((bound, true)) => value > bound,
+            Some((bound, false)) => value >= bound,
+            None => true,
+        };
+        let below = match upper {
+            Some((bound, true)) => value < bound,
+            Some((bound, false)) => value <= bound,
+            None => true,
+        };
+        above && below
+    };
+    let mut out = Vec::new();
+    // Values inside the window first; the rest still help find values the target refuses.
+    for inside in [true, false] {
+        for &value in &candidates {
+            if admits(value) == inside
+                && let Some(value) = number_value(value, integral)
+            {
+                push_unique(&mut out, value, MAX_CANDIDATES);
+            }
+        }
+    }
+    out
+}
+
+fn strings(object: &Map<String, Value>) -> Vec<Value> {
+    let get = |k: &str| object.get(k).and_then(Value::as_u64);
+    let min = get("minLength").unwrap_or(0).min(4096) as usize;
+    let max = get("maxLength").map(|m| m.min(4096) as usize);
+    let mut lengths = vec![min, min + 1, min + 3];
+    if let Some(max) = max {
+        lengths.extend([max, max.saturating_sub(1), max + 1]);
+    }
+    let mut out = Vec::new();
+    for length in lengths {
+        push_unique(&mut out, json!("a".repeat(length)), MAX_CANDIDATES);
+    }
+    for stock in ["", "0", "abc", "A-1", "hello world", "2020-01-01"] {
+        push_unique(&mut out, json!(stock), MAX_CANDIDATES);
+    }
+    out
+}
+
+fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value> {
+    let get = |k: &str| object.get(k).and_then(Value::as_u64);
+    let min = get("minItems").unwrap_or(0).min(64) as usize;
+    let max = get("maxItems").map(|m| m.min(64) as usize);
+    let prefix: Vec<Vec<Value>> = match object.get("prefixItems") {
+        Some(Value::Array(schemas)) => schemas
+            .iter()
+            .map(|schema| generate(schema, root, depth + 1))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let rest = match object.get("items") {
+        Some(schema) => generate(schema, root, depth + 1),
+        None => vec![Value::Null, json!(0), json!("a")],
+    };
+    let contains = object
+        .get("contains")
+        .map(|schema| generate(schema, root, depth + 1))
+        .unwrap_or_default();
+    let mut lengths = vec![min, min.max(prefix.len()), min + 1, prefix.len() + 1];
+    if let Some(max) = max {
+        lengths.extend([max, max + 1]);
+    }
+    let mut out = Vec::new();
+    // One element varied at a time, the rest minimal: finds a single offending element.
+    let base_length = min.max(prefix.len()).max(1);
+    for position in 0..base_length.min(4) {
+        let pool = prefix.get(position).unwrap_or(&rest);
+        for varied in pool.iter().take(8) {
+            let array: Vec<Value> = (0..base_length)
+                .filter_map(|index| {
+                    if index == position {
+                        return Some(varied.clone());
+                    }
+                    prefix.get(index).unwrap_or(&rest).first().cloned()
+                })
+                .collect();
+            push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
+        }
+    }
+    // A repeated element, for `uniqueItems`.
+    if let Some(first) = rest.first() {
+        let mut array: Vec<Value> = prefix.iter().filter_map(|p| p.first().cloned()).collect();
+        array.extend([first.clone(), first.clone()]);
+        push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
+    }
+    for variant in 0..3 {
+        for &length in &lengths {
+            let mut array = Vec::new();
+            for index in 0..length {
+                let pool = prefix.get(index).unwrap_or(&rest);
+                let pick = pool.get(variant + index).or_else(|| pool.first());
+                if let Some(value) = pick {
+                    array.push(value.clone());
+                }
+            }
+            if let Some(first) = contains.get(variant).or_else(|| contains.first()) {
+                if array.len() > prefix.len() {
+                    array.pop();
+                }
+                array.push(first.clone());
+            }
+            push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
+        }
+    }
+    out
+}
+
+fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value> {
+    let properties = match object.get("properties") {
+        Some(Value::Object(properties)) => properties.clone(),
+        _ => Map::new(),
+    };
+    let required: Vec<String> = match object.get("required") {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(String::from)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let additional = object.get("additionalProperties");
+    let values_of = |name: &str| -> Vec<Value> {
+        match properties.get(name).or(additional) {
+            Some(schema) => generate(schema, root, depth + 1),
+            None => vec![Value::Null, json!(0), json!("a")],
+        }
+    };
+    let min_properties = object
+        .get("minProperties")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(32) as usize;
+    let mut out = Vec::new();
+    let pattern_keys: Vec<(String, Value)> = match object.get("patternProperties") {
+        Some(Value::Object(patterns)) => patterns
+            .iter()
+            .map(|(pattern, schema)| (key_for_pattern(pattern), schema.clone()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let minimal: Map<String, Value> = required
+        .iter()
+        .filter_map(|name| values_of(name).first().map(|v| (name.clone(), v.clone())))
+        .collect();
+    // One property varied at a time over its candidates, the rest minimal.
+    for name in required.iter().chain(properties.keys()) {
+        for varied in values_of(name).into_iter().take(8) {
+            let mut instance = minimal.clone();
+            instance.insert(name.clone(), varied);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+        }
+    }
+    for (key, schema) in &pattern_keys {
+        for varied in generate(schema, root, depth + 1).into_iter().take(4) {
+            let mut instance = minimal.clone();
+            instance.insert(key.clone(), varied);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+        }
+    }
+    for variant in 0..3 {
+        for with_optional in [false, true] {
+            for with_extra in [false, true] {
+                let mut instance = Map::new();
+                let mut names: Vec<String> = required.clone();
+                if with_optional {
+                    names.extend(properties.keys().cloned());
+                }
+                for name in names {
+                    if instance.contains_key(&name) {
+                        continue;
+                    }
+                    let pool = values_of(&name);
+                    if let Some(value) = pool.get(variant).or_else(|| pool.first()) {
+                        instance.insert(name, value.clone());
+                    }
+                }
+                let mut extra_index = 0;
+                while instance.len() < min_properties || (with_extra && extra_index == 0) {
+                    let name = format!("extra{extra_index}");
+                    extra_index += 1;
+                    let pool = values_of(&name);
+                    let value = pool.first().cloned().unwrap_or(Value::Null);
+                    instance.insert(name, value);
+                }
+                push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+            }
+        }
+    }
+    out
+}
+
+/// A key likely to match `pattern`: its literal prefix after `^` (letters, digits, `-`, `_`),
+/// followed by a letter.
+fn key_for_pattern(pattern: &str) -> String {
+    let literal: String = pattern
+        .trim_start_matches('^')
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    format!("{literal}k")
+}
+
+/// Variations of `value` with one nested member or element (up to `depth` levels down) replaced
+/// by a value of another type: finds a witness where a target constrains a member the source
+/// leaves open.
+pub fn mutations(value: &Value, depth: usize) -> Vec<Value> {
+    let mut out = Vec::new();
+    if depth == 0 {
+        return out;
+    }
+    match value {
+        Value::Object(object) => {
+            for (key, member) in object {
+                let replacements = stock_values()
+                    .into_iter()
+                    .chain(mutations(member, depth - 1));
+                for replacement in replacements {
+                    let mut changed = object.clone();
+                    changed.insert(key.clone(), replacement);
+                    push_unique(&mut out, Value::Object(changed), MAX_CANDIDATES * 4);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate().take(4) {
+                let replacements = stock_values().into_iter().chain(mutations(item, depth - 1));
+                for replacement in replacements {
+                    let mut changed = items.clone();
+                    if let Some(slot) = changed.get_mut(index) {
+                        *slot = replacement;
+                    }
+                    push_unique(&mut out, Value::Array(changed), MAX_CANDIDATES * 4);
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}

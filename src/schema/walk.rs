@@ -1,0 +1,285 @@
+//! The Draft 2020-12 vocabulary as this checker reads it: which keywords hold subschemas, which
+//! are annotations that never change what a schema admits, and a walk over every subschema of a
+//! document that finds keywords outside that vocabulary and `$ref`s that do not resolve locally.
+
+use serde_json::{Map, Value};
+
+/// Keywords whose value is one subschema.
+const SINGLE_SUBSCHEMA: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contentSchema",
+];
+
+/// Keywords whose value is an array of subschemas.
+const SUBSCHEMA_ARRAY: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf"];
+
+/// Keywords whose value is an object of subschemas.
+const SUBSCHEMA_MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Assertion and core keywords whose value is data, not a subschema.
+const VALUE_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "type",
+    "enum",
+    "const",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "contentEncoding",
+    "contentMediaType",
+];
+
+/// Keywords that annotate and never change which values a schema admits. `format` is one of them
+/// under Draft 2020-12's default format-annotation vocabulary; so is every `x-` extension.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "format",
+];
+
+/// Whether `keyword` is an annotation (it never affects a verdict).
+pub fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+}
+
+/// Whether `keyword` is part of the vocabulary this checker knows.
+pub fn is_known(keyword: &str) -> bool {
+    is_annotation(keyword)
+        || SINGLE_SUBSCHEMA.contains(&keyword)
+        || SUBSCHEMA_ARRAY.contains(&keyword)
+        || SUBSCHEMA_MAP.contains(&keyword)
+        || VALUE_KEYWORDS.contains(&keyword)
+}
+
+/// Escape one reference token of a JSON pointer (RFC 6901).
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Something in a document the checker cannot read as a schema it understands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    /// A keyword outside the vocabulary, at the pointer of the schema object holding it.
+    UnknownKeyword { keyword: String, pointer: String },
+    /// A `$ref` that names nothing in this document.
+    UnresolvableRef { reference: String, pointer: String },
+}
+
+/// Every subschema of `root` with its pointer, the root first.
+pub fn subschemas(root: &Value) -> Vec<(String, &Value)> {
+    let mut out = Vec::new();
+    collect(root, String::new(), &mut out);
+    out
+}
+
+fn collect<'a>(schema: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
+    let Value::Object(object) = schema else {
+        out.push((pointer, schema));
+        return;
+    };
+    out.push((pointer.clone(), schema));
+    for (keyword, value) in object {
+        let here = format!("{pointer}/{}", escape_token(keyword));
+        if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+            collect(value, here, out);
+        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
+            if let Value::Array(items) = value {
+                for (index, item) in items.iter().enumerate() {
+                    collect(item, format!("{here}/{index}"), out);
+                }
+            }
+        } else if SUBSCHEMA_MAP.contains(&keyword.as_str())
+            && let Value::Object(members) = value
+        {
+            for (name, member) in members {
+                collect(member, format!("{here}/{}", escape_token(name)), out);
+            }
+        }
+    }
+}
+
+/// Keywords outside the vocabulary and unresolvable references, in document order.
+pub fn findings(root: &Value) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (pointer, schema) in subschemas(root) {
+        let Value::Object(object) = schema else {
+            continue;
+        };
+        for (keyword, value) in object {
+            if !is_known(keyword) {
+                found.push(Finding::UnknownKeyword {
+                    keyword: keyword.clone(),
+                    pointer: pointer.clone(),
+                });
+            }
+            if keyword == "$ref"
+                && let Value::String(reference) = value
+                && resolve_local(root, reference).is_none()
+            {
+                found.push(Finding::UnresolvableRef {
+                    reference: reference.clone(),
+                    pointer: format!("{pointer}/$ref"),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The subschema a local reference (`#`, `#/json/pointer` or `#anchor`) names in `root`.
+pub fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    if fragment.is_empty() {
+        return Some(root);
+    }
+    if fragment.starts_with('/') {
+        let decoded = percent_decode(fragment)?;
+        return root.pointer(&decoded);
+    }
+    subschemas(root).into_iter().find_map(|(_, schema)| {
+        let anchor = schema.get("$anchor").and_then(Value::as_str);
+        (anchor == Some(fragment)).then_some(schema)
+    })
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        if byte == b'%' {
+            let hex = text.get(index + 1..index + 3)?;
+            decoded.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            decoded.push(byte);
+            index += 1;
+        }
+    }
+    String::from_utf8(decoded).ok()
+}
+
+/// `schema` with every annotation removed, so that two schemas differing only in annotations
+/// compare equal. Data-valued keywords (`enum`, `const`) are kept verbatim.
+pub fn strip_annotations(schema: &Value) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (keyword, value) in object {
+        if is_annotation(keyword) {
+            continue;
+        }
+        let stripped = if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+            strip_annotations(value)
+        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
+            match value {
+                Value::Array(items) => Value::Array(items.iter().map(strip_annotations).collect()),
+                other => other.clone(),
+            }
+        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
+            match value {
+                Value::Object(members) => Value::Object(
+                    members
+                        .iter()
+                        .map(|(name, member)| (name.clone(), strip_annotations(member)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            }
+        } else {
+            value.clone()
+        };
+        out.insert(keyword.clone(), stripped);
+    }
+    Value::Object(out)
+}
+
+/// The pointer of the subschema of `root` that constrains the value at `instance_path` (an RFC
+/// 6901 pointer into an instance), following `properties`, `prefixItems` and `items` (and local
+/// `$ref`s on the way). `None` when no single such subschema exists.
+pub fn schema_pointer_for_instance(root: &Value, instance_path: &str) -> Option<String> {
+    let mut pointer = String::new();
+    let mut schema = root;
+    let tokens = instance_path
+        .split('/')
+        .skip(1)
+        .map(|token| token.replace("~1", "/").replace("~0", "~"));
+    for token in tokens {
+        // A `$ref` hop keeps the walk in the document, at the referenced schema.
+        let mut hops = 0;
+        while let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            hops += 1;
+            if hops > 32 {
+                return None;
+            }
+            schema = resolve_local(root, reference)?;
+            pointer = reference.trim_start_matches('#').to_string();
+        }
+        let escaped = escape_token(&token);
+        if let Some(next) = schema.get("properties").and_then(|p| p.get(&token)) {
+            pointer = format!("{pointer}/properties/{escaped}");
+            schema = next;
+        } else if let Ok(index) = token.parse::<usize>()
+            && let Some(next) = schema
+                .get("prefixItems")
+                .and_then(Value::as_array)
+                .and_then(|items| items.get(index))
+        {
+            pointer = format!("{pointer}/prefixItems/{index}");
+            schema = next;
+        } else if token.parse::<usize>().is_ok()
+            && let Some(next) = schema.get("items")
+        {
+            pointer = format!("{pointer}/items");
+            schema = next;
+        } else if let Some(next) = schema.get("additionalProperties") {
+            pointer = format!("{pointer}/additionalProperties");
+            schema = next;
+        } else {
+            return Some(pointer);
+        }
+    }
+    Some(pointer)
+}

@@ -1,0 +1,338 @@
+//! Property tests of the compatibility checker against the `jsonschema` crate as oracle:
+//! a `Yes` never meets a source instance the target rejects, a `No` witness is admitted by the
+//! source and rejected by the target, and every schema is compatible with itself.
+
+use primgraph::schema::{Checker, Verdict, instance};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(schema)
+        .unwrap_or_else(|e| panic!("generated schema does not compile: {e}: {schema}"))
+}
+
+fn type_name() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ])
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-6i64..12).prop_map(Value::from),
+        prop::sample::select(vec![0.5f64, -1.5, 2.25]).prop_map(Value::from),
+        prop::sample::select(vec!["", "a", "ab", "abc", "xyz1"]).prop_map(Value::from),
+    ]
+}
+
+/// Schemas without subschemas: types, bounds, lengths, enums, consts, booleans.
+fn leaf_schema() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<bool>().prop_map(Value::Bool),
+        Just(json!({})),
+        type_name().prop_map(|t| json!({ "type": t })),
+        (type_name(), type_name())
+            .prop_filter("distinct types", |(a, b)| a != b)
+            .prop_map(|(a, b)| json!({ "type": [a, b] })),
+        (
+            prop::sample::select(vec!["integer", "number"]),
+            prop::option::of(-5i64..5),
+            prop::option::of(0i64..10),
+            prop::option::of(prop::sample::select(vec![1i64, 2, 3, 4, 6])),
+            any::<bool>(),
+        )
+            .prop_map(|(ty, min, max, multiple, exclusive)| {
+                let mut schema = json!({ "type": ty });
+                let min_key = if exclusive {
+                    "exclusiveMinimum"
+                } else {
+                    "minimum"
+                };
+                if let Some(min) = min {
+                    schema[min_key] = json!(min);
+                }
+                if let Some(max) = max {
+                    schema["maximum"] = json!(max);
+                }
+                if let Some(multiple) = multiple {
+                    schema["multipleOf"] = json!(multiple);
+                }
+                schema
+            }),
+        (prop::option::of(0u64..4), prop::option::of(0u64..5)).prop_map(|(min, max)| {
+            let mut schema = json!({ "type": "string" });
+            if let Some(min) = min {
+                schema["minLength"] = json!(min);
+            }
+            if let Some(max) = max {
+                schema["maxLength"] = json!(max);
+            }
+            schema
+        }),
+        prop::collection::vec(scalar(), 1..4).prop_map(|values| json!({ "enum": values })),
+        scalar().prop_map(|value| json!({ "const": value })),
+        Just(json!({"type": "string", "pattern": "^a"})),
+    ]
+}
+
+/// Schemas over the covered keywords: plain ones, and ones whose body refers (through `$ref`) to
+/// a definition of the document, possibly recursive.
+fn schema() -> impl Strategy<Value = Value> {
+    let recursive_definition = prop_oneof![
+        leaf_schema(),
+        Just(
+            json!({"type": "object", "properties": {"v": {"type": "integer"}, "next": {"$ref": "#/$defs/d"}}})
+        ),
+        Just(json!({"type": ["array", "integer"], "items": {"$ref": "#/$defs/d"}, "maxItems": 2})),
+    ];
+    prop_oneof![
+        2 => body(leaf_schema().boxed()),
+        1 => (
+            body(prop_oneof![leaf_schema(), Just(json!({"$ref": "#/$defs/d"}))].boxed()),
+            recursive_definition,
+        )
+            .prop_map(|(body, definition)| json!({
+                "$defs": { "d": definition },
+                "allOf": [body],
+                "description": "annotated"
+            })),
+    ]
+}
+
+fn body(leaf: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    leaf.prop_recursive(3, 24, 3, |inner| {
+        let names = prop::sample::select(vec!["a", "b", "c"]);
+        prop_oneof![
+            (
+                prop::collection::btree_map(names.clone(), inner.clone(), 0..3),
+                prop::collection::btree_set(names, 0..3),
+                prop::option::of(prop_oneof![
+                    any::<bool>().prop_map(Value::Bool),
+                    inner.clone()
+                ]),
+            )
+                .prop_map(|(properties, required, additional)| {
+                    let mut schema = json!({ "type": "object", "properties": properties });
+                    schema["required"] = json!(required);
+                    if let Some(additional) = additional {
+                        schema["additionalProperties"] = additional;
+                    }
+                    schema
+                }),
+            (
+                prop::option::of(inner.clone()),
+                prop::collection::vec(inner.clone(), 0..2),
+                prop::option::of(0u64..3),
+                prop::option::of(1u64..4),
+            )
+                .prop_map(|(items, prefix, min, max)| {
+                    let mut schema = json!({ "type": "array" });
+                    if let Some(items) = items {
+                        schema["items"] = items;
+                    }
+                    if !prefix.is_empty() {
+                        schema["prefixItems"] = json!(prefix);
+                    }
+                    if let Some(min) = min {
+                        schema["minItems"] = json!(min);
+                    }
+                    if let Some(max) = max {
+                        schema["maxItems"] = json!(max);
+                    }
+                    schema
+                }),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|b| json!({ "anyOf": b })),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|b| json!({ "allOf": b })),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|b| json!({ "oneOf": b })),
+            inner.prop_map(|s| json!({ "not": s })),
+        ]
+    })
+}
+
+/// Arbitrary JSON values, small.
+fn json_value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(3, 16, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop::sample::select(vec!["a".to_string(), "b".into(), "c".into(), "z".into()]),
+                inner,
+                0..3
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn plain() -> BoxedStrategy<Value> {
+    body(leaf_schema().boxed()).boxed()
+}
+
+fn recursive_definition() -> BoxedStrategy<Value> {
+    prop_oneof![
+        leaf_schema(),
+        Just(json!({"type": "object", "properties": {"v": {"type": "integer"}, "next": {"$ref": "#/$defs/d"}}})),
+        Just(json!({"type": ["array", "integer"], "items": {"$ref": "#/$defs/d"}, "maxItems": 2})),
+    ]
+    .boxed()
+}
+
+fn referring_body() -> BoxedStrategy<Value> {
+    body(prop_oneof![leaf_schema(), Just(json!({"$ref": "#/$defs/d"}))].boxed()).boxed()
+}
+
+/// Pairs where the target is related to the source, so that `Yes` answers are common.
+fn pair() -> impl Strategy<Value = (Value, Value)> {
+    prop_oneof![
+        (schema(), schema()),
+        (plain(), plain()).prop_map(|(s, x)| (s.clone(), json!({ "anyOf": [s, x] }))),
+        (plain(), plain()).prop_map(|(s, x)| (json!({ "allOf": [s.clone(), x] }), s)),
+        (recursive_definition(), referring_body(), referring_body()).prop_map(|(d, s, x)| {
+            (
+                json!({"$defs": {"d": d.clone()}, "allOf": [s.clone()]}),
+                json!({"$defs": {"d": d}, "anyOf": [{"allOf": [s]}, x]}),
+            )
+        }),
+        (leaf_schema(), leaf_schema()).prop_map(|(s, t)| {
+            (
+                json!({"type": "object", "properties": {"a": s}, "required": ["a"]}),
+                json!({"type": "object", "properties": {"a": t}}),
+            )
+        }),
+    ]
+}
+
+/// Instances of `source`: the generator's candidates and random values it admits.
+fn source_instances(source: &Value, random: &[Value]) -> Vec<Value> {
+    let admits = validator(source);
+    instance::candidates(source, source)
+        .into_iter()
+        .chain(random.iter().cloned())
+        .filter(|value| admits.is_valid(value))
+        .collect()
+}
+
+/// Runs a property on a thread with a large stack: the nested strategy types of the schema
+/// generator need more than a test thread's default stack in debug builds.
+fn run_property<S: Strategy + 'static>(
+    make_strategy: impl FnOnce() -> S + Send + 'static,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError> + Send + 'static,
+) where
+    S::Value: std::fmt::Debug,
+{
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(move || {
+            let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+                cases: 128,
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            });
+            runner
+                .run(&make_strategy(), test)
+                .map_err(|e| e.to_string())
+        })
+        .expect("spawn property thread");
+    match handle.join() {
+        Ok(Ok(())) => {}
+        Ok(Err(failure)) => panic!("{failure}"),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+static YES: AtomicUsize = AtomicUsize::new(0);
+static NO: AtomicUsize = AtomicUsize::new(0);
+static UNKNOWN: AtomicUsize = AtomicUsize::new(0);
+
+#[test]
+fn verdicts_agree_with_the_validator() {
+    let strategy = || (pair(), prop::collection::vec(json_value(), 0..24));
+    run_property(strategy, |((source, target), random)| {
+        let checker = Checker::new();
+        let verdict = checker.verdict(&source, &target);
+        let counter = match &verdict {
+            Verdict::Yes => &YES,
+            Verdict::No { .. } => &NO,
+            Verdict::Unknown { .. } => &UNKNOWN,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        match &verdict {
+            Verdict::Yes => {
+                let target_validator = validator(&target);
+                for value in source_instances(&source, &random) {
+                    prop_assert!(
+                        target_validator.is_valid(&value),
+                        "yes, but {value} is admitted by {source} and rejected by {target}"
+                    );
+                }
+            }
+            Verdict::No { witness, .. } => {
+                prop_assert!(
+                    validator(&source).is_valid(witness),
+                    "witness {witness} not in source"
+                );
+                prop_assert!(
+                    !validator(&target).is_valid(witness),
+                    "witness {witness} in target"
+                );
+            }
+            Verdict::Unknown { reason } => prop_assert!(!reason.is_empty()),
+        }
+        Ok(())
+    });
+    let (yes, no, unknown) = (
+        YES.load(Ordering::Relaxed),
+        NO.load(Ordering::Relaxed),
+        UNKNOWN.load(Ordering::Relaxed),
+    );
+    println!("generated pairs: yes {yes}, no {no}, unknown {unknown}");
+    // The property is only worth something if both decided answers occur.
+    assert!(
+        yes >= 10 && no >= 10,
+        "too few decided pairs: yes {yes}, no {no}"
+    );
+}
+
+#[test]
+fn every_schema_is_compatible_with_itself() {
+    run_property(schema, |source| {
+        let checker = Checker::new();
+        prop_assert_eq!(checker.verdict(&source, &source), Verdict::Yes);
+        // Annotations never change the verdict.
+        let annotated = json!({"allOf": [source.clone()], "title": "t", "x-trust": "untrusted"});
+        let plain = json!({"allOf": [source.clone()]});
+        prop_assert_eq!(
+            checker.verdict(&annotated, &plain),
+            checker.verdict(&plain, &plain)
+        );
+        Ok(())
+    });
+}
+
+#[test]
+fn a_source_with_a_witness_is_never_contained() {
+    // Independent of the checker's algebra: a value the source admits and the target rejects,
+    // found by brute force among generated instances, rules out `Yes`.
+    run_property(
+        || (pair(), prop::collection::vec(json_value(), 0..24)),
+        |((source, target), random)| {
+            let target_validator = validator(&target);
+            let counterexample = source_instances(&source, &random)
+                .into_iter()
+                .find(|value| !target_validator.is_valid(value));
+            if let Some(value) = counterexample {
+                let verdict = Checker::new().verdict(&source, &target);
+                prop_assert!(
+                    verdict != Verdict::Yes,
+                    "yes for {source} ⊆ {target}, but {value} separates them"
+                );
+            }
+            Ok(())
+        },
+    );
+}
