@@ -62,7 +62,6 @@ fn check_snapshot(graph: &Path, actual: &[Value]) -> Result<(), String> {
 }
 
 #[test]
-#[ignore = "TEMPORARY: needs the spanned parser and the schema checker from main"]
 fn every_code_has_a_firing_fixture_and_a_clean_twin() {
     let registry = registry();
     let mut failures = Vec::new();
@@ -104,7 +103,6 @@ fn every_code_has_a_firing_fixture_and_a_clean_twin() {
 }
 
 #[test]
-#[ignore = "TEMPORARY: needs the schema checker from main"]
 fn the_clean_base_graph_has_no_diagnostics_at_all() {
     let (listed, _) = summary(&fixtures_dir().join("a402_clean.graph.json"), &registry());
     assert!(listed.is_empty(), "{listed:?}");

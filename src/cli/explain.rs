@@ -12,9 +12,10 @@ pub struct ExplainArgs {
 
 /// Every documented code: validation (G, R, S, T, A), registry lint (L) and replay (D).
 pub fn all_docs() -> Vec<&'static CodeDoc> {
-    let docs: Vec<&'static CodeDoc> = primgraph::rules::code_docs().iter().collect();
-    // TODO(merge main): chain `primgraph::registry::lint::CODE_DOCS` (L5xx) and
-    // `primgraph::replay::CODE_DOCS` (D6xx) here once those modules land.
+    let mut docs: Vec<&'static CodeDoc> = primgraph::rules::code_docs().iter().collect();
+    // TODO(merge main): chain `primgraph::registry::lint::CODE_DOCS` (L5xx) here, between the
+    // validation and replay codes, once the registry lint lands.
+    docs.extend(primgraph::replay::CODE_DOCS.iter());
     docs
 }
 
