@@ -1,1 +1,60 @@
-fn main() {}
+//! Whole-file validation (`check_source`: parse, load, every rule) on generated graphs that
+//! validate clean (`primgraph::graph::generate`), against the floor of merely parsing the same
+//! bytes with `serde_json::from_slice` into a `Value`.
+//!
+//! Targets: `validate_10k` ≤ 3 × `parse_only_10k`; `validate_100k` / `validate_10k` ≤ 12 (near
+//! linear). Ratios are read from the medians of one run (`cargo bench --bench validate`).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use primgraph::graph::generate::generate;
+use primgraph::registry::Registry;
+use primgraph::validate::{Options, check_source};
+use serde_json::Value;
+use std::hint::black_box;
+
+const SEED: u64 = 2024;
+
+fn document(nodes: usize) -> Vec<u8> {
+    let registry = Registry::builtin();
+    let value = generate(nodes, SEED, registry)
+        .unwrap_or_else(|e| panic!("the built-in registry generates graphs: {e}"));
+    let bytes = serde_json::to_vec_pretty(&value).unwrap_or_default();
+    let report = check_source("bench.graph.json", &bytes, registry, &Options::default());
+    let errors = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == primgraph::diagnostic::Severity::Error)
+        .count();
+    assert_eq!(errors, 0, "the benchmark graph of {nodes} nodes is valid");
+    bytes
+}
+
+fn bench_validate(c: &mut Criterion) {
+    let registry = Registry::builtin();
+    let options = Options::default();
+    let small = document(1_000);
+    let medium = document(10_000);
+    let large = document(100_000);
+
+    let mut group = c.benchmark_group("validate");
+    group.bench_function("parse_only_10k", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(&medium)).map(|v| v.is_object()))
+    });
+    group.bench_function("validate_1k", |b| {
+        b.iter(|| check_source("bench.graph.json", black_box(&small), registry, &options))
+    });
+    group.bench_function("validate_10k", |b| {
+        b.iter(|| check_source("bench.graph.json", black_box(&medium), registry, &options))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("validate");
+    group.sample_size(10);
+    group.bench_function("validate_100k", |b| {
+        b.iter(|| check_source("bench.graph.json", black_box(&large), registry, &options))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_validate);
+criterion_main!(benches);

@@ -1,13 +1,40 @@
-//! `primgraph explain` (SKELETON: filled in by the issue that owns it).
+//! `primgraph explain CODE`: prints the documentation of a diagnostic code — the `//!` header of
+//! the file that implements it. Exit 2 with the list of known codes when the code is unknown.
 
+use primgraph::diagnostic::CodeDoc;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct ExplainArgs {
-    /// Arguments (skeleton).
-    pub rest: Vec<String>,
+    /// A diagnostic code, e.g. A402.
+    pub code: String,
 }
 
-pub fn run(_args: ExplainArgs) -> ExitCode {
-    super::usage_error("`primgraph explain` is not built yet")
+/// Every documented code: validation (G, R, S, T, A), registry lint (L) and replay (D).
+pub fn all_docs() -> Vec<&'static CodeDoc> {
+    let mut docs: Vec<&'static CodeDoc> = primgraph::rules::code_docs().iter().collect();
+    docs.extend(primgraph::registry::CODE_DOCS.iter());
+    docs.extend(primgraph::replay::CODE_DOCS.iter());
+    docs
+}
+
+pub fn run(args: ExplainArgs) -> ExitCode {
+    let docs = all_docs();
+    match docs
+        .iter()
+        .find(|d| d.code.eq_ignore_ascii_case(&args.code))
+    {
+        Some(doc) => {
+            print!("{}", doc.doc);
+            ExitCode::SUCCESS
+        }
+        None => {
+            let known: Vec<&str> = docs.iter().map(|d| d.code).collect();
+            super::usage_error(format!(
+                "unknown code `{}`; known codes: {}",
+                args.code,
+                known.join(", ")
+            ))
+        }
+    }
 }

@@ -1,13 +1,331 @@
-//! `primgraph registry` (SKELETON: filled in by the issue that owns it).
+//! `primgraph registry`: `list` (a table or a stable JSON array, filtered by family and class),
+//! `show ID|ALIAS` (a primitive's whole contract), `lint [FILE]` (the §1.3 invariants, L501–L510).
+//! Exit codes: 0 clean, 1 findings (lint) or an unknown primitive (show), 2 unusable input.
 
+use primgraph::diagnostic::{self, FileReport};
+use primgraph::registry::{self, Class, Filter, LintError, Primitive, Registry};
+use serde_json::{Value, json};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Debug, clap::Args)]
 pub struct RegistryArgs {
-    /// Arguments (skeleton).
-    pub rest: Vec<String>,
+    #[command(subcommand)]
+    pub command: RegistryCommand,
 }
 
-pub fn run(_args: RegistryArgs) -> ExitCode {
-    super::usage_error("`primgraph registry` is not built yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum RegistryCommand {
+    /// List the primitives: id, alias, family, class, authority.
+    List(ListArgs),
+    /// Show one primitive's whole contract, by dotted ID or alias.
+    Show(ShowArgs),
+    /// Check a registry file against the invariants of SPEC §1.3 (L501–L510).
+    Lint(LintArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ListFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Only this family (by name, e.g. `observation`).
+    #[arg(long)]
+    pub family: Option<String>,
+    /// Only this class (e.g. `s1_decision`).
+    #[arg(long)]
+    pub class: Option<String>,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+    /// Another registry file instead of the embedded Kernel ABI 1.0.0.
+    #[arg(long)]
+    pub registry: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// Dotted ID (`obs.list_files`) or alias (`LIST_FILES`).
+    pub key: String,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: OutputFormat,
+    /// Another registry file instead of the embedded Kernel ABI 1.0.0.
+    #[arg(long)]
+    pub registry: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// The registry file (default: the embedded Kernel ABI 1.0.0).
+    pub file: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: OutputFormat,
+}
+
+pub fn run(args: RegistryArgs) -> ExitCode {
+    match args.command {
+        RegistryCommand::List(a) => list(a),
+        RegistryCommand::Show(a) => show(a),
+        RegistryCommand::Lint(a) => lint(a),
+    }
+}
+
+enum Loaded {
+    Builtin(&'static Registry),
+    Owned(Registry),
+}
+
+impl Loaded {
+    fn get(&self) -> &Registry {
+        match self {
+            Loaded::Builtin(r) => r,
+            Loaded::Owned(r) => r,
+        }
+    }
+}
+
+fn load(path: &Option<PathBuf>) -> Result<Loaded, ExitCode> {
+    match path {
+        None => Ok(Loaded::Builtin(Registry::builtin())),
+        Some(path) => Registry::from_path(path)
+            .map(Loaded::Owned)
+            .map_err(super::usage_error),
+    }
+}
+
+fn list(args: ListArgs) -> ExitCode {
+    let loaded = match load(&args.registry) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let registry = loaded.get();
+    let class = match args.class.as_deref().map(|c| (c, Class::parse(c))) {
+        Some((name, None)) => {
+            let known: Vec<&str> = Class::ALL.iter().map(|c| c.as_str()).collect();
+            return super::usage_error(format!(
+                "unknown class `{name}` (one of {})",
+                known.join(", ")
+            ));
+        }
+        Some((_, class)) => class,
+        None => None,
+    };
+    if let Some(family) = &args.family
+        && registry.family(family).is_none()
+    {
+        let known: Vec<&str> = registry
+            .families()
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        return super::usage_error(format!(
+            "unknown family `{family}` (one of {})",
+            known.join(", ")
+        ));
+    }
+    let filter = Filter {
+        family: args.family.as_deref(),
+        class,
+        ..Filter::default()
+    };
+    let rows: Vec<&Primitive> = registry.filter(&filter).collect();
+    match args.format {
+        ListFormat::Json => {
+            let array: Vec<Value> = rows
+                .iter()
+                .map(|p| {
+                    json!({"id": p.id, "alias": p.alias, "family": p.family,
+                           "class": p.class.as_str(), "authority": p.authority.as_str()})
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&array).unwrap_or_default()
+            );
+        }
+        ListFormat::Table => print!("{}", table(&rows)),
+    }
+    ExitCode::SUCCESS
+}
+
+fn table(rows: &[&Primitive]) -> String {
+    let header = ["ID", "ALIAS", "FAMILY", "CLASS", "AUTHORITY"];
+    let cells: Vec<[&str; 5]> = rows
+        .iter()
+        .map(|p| {
+            [
+                p.id.as_str(),
+                p.alias.as_str(),
+                p.family.as_str(),
+                p.class.as_str(),
+                p.authority.as_str(),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(cells.iter()) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn show(args: ShowArgs) -> ExitCode {
+    let loaded = match load(&args.registry) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let registry = loaded.get();
+    let Some(p) = registry.lookup(&args.key) else {
+        eprintln!(
+            "error: no primitive `{}` in registry ABI {}",
+            args.key,
+            registry.abi()
+        );
+        return ExitCode::from(1);
+    };
+    match args.format {
+        OutputFormat::Json => {
+            println!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
+        }
+        OutputFormat::Human => print!("{}", describe(p)),
+    }
+    ExitCode::SUCCESS
+}
+
+fn list_or(items: &[String], none: &str) -> String {
+    if items.is_empty() {
+        none.to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+fn describe(p: &Primitive) -> String {
+    let effects: Vec<String> = p.effects.iter().map(|e| e.as_str().to_string()).collect();
+    let mut s = String::new();
+    s.push_str(&format!("{} ({})\n", p.id, p.alias));
+    s.push_str(&format!("  {}\n\n", p.summary));
+    let rows = [
+        ("family", p.family.clone()),
+        ("class", p.class.as_str().to_string()),
+        ("authority", p.authority.as_str().to_string()),
+        (
+            "outcomes",
+            p.outcomes
+                .as_deref()
+                .map_or_else(|| "none".to_string(), |o| list_or(o, "none")),
+        ),
+        ("grants", list_or(&p.grants, "none")),
+        ("effects", list_or(&effects, "none")),
+        ("evidence", list_or(&p.evidence, "none")),
+        ("failure modes", list_or(&p.failure_modes, "none")),
+        (
+            "fallback",
+            p.fallback.clone().unwrap_or_else(|| "none".to_string()),
+        ),
+        (
+            "evaluation",
+            format!("{} (metric: {})", p.evaluation.method, p.evaluation.metric),
+        ),
+        (
+            "requires authorization",
+            p.requires_authorization.to_string(),
+        ),
+        ("requires verifier", p.requires_verifier.to_string()),
+        ("terminal", p.terminal.to_string()),
+    ];
+    for (name, value) in rows {
+        s.push_str(&format!("{:<24}{value}\n", format!("{name}:")));
+    }
+    for (name, schema) in [("inputs", &p.inputs), ("outputs", &p.outputs)] {
+        s.push_str(&format!("\n{name}:\n"));
+        s.push_str(&indent(
+            &serde_json::to_string_pretty(schema).unwrap_or_default(),
+        ));
+    }
+    s
+}
+
+fn lint(args: LintArgs) -> ExitCode {
+    let (file, bytes) = match &args.file {
+        None => (
+            "<builtin kernel-abi-1.0.0.json>".to_string(),
+            registry::BUILTIN_JSON.as_bytes().to_vec(),
+        ),
+        Some(path) => {
+            let file = path.display().to_string();
+            // Refuse oversized files before reading them whole.
+            let limit = registry::LIMITS.max_bytes as u64;
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.len() > limit => {
+                    return super::usage_error(format!(
+                        "{file}:1:1: the file is {} bytes, over the limit of {limit} for a registry",
+                        meta.len()
+                    ));
+                }
+                Ok(_) => {}
+                Err(e) => return super::usage_error(format!("cannot read {file}: {e}")),
+            }
+            match std::fs::read(path) {
+                Ok(bytes) => (file, bytes),
+                Err(e) => return super::usage_error(format!("cannot read {file}: {e}")),
+            }
+        }
+    };
+    let diagnostics = match registry::lint_source(&bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            let (line, column) = e.location();
+            let what = match &e {
+                LintError::Json(_) => "not a JSON document",
+                LintError::Shape { .. } => "not a registry",
+            };
+            return super::usage_error(format!("{file}:{line}:{column}: {what}: {e}"));
+        }
+    };
+    let clean = diagnostics.is_empty();
+    let report = FileReport {
+        file,
+        graph: None,
+        diagnostics,
+        source: Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
+    };
+    let reports = [report];
+    match args.format {
+        OutputFormat::Json => println!("{}", diagnostic::json::render(&reports)),
+        OutputFormat::Human => {
+            let color = anstream::stdout().is_terminal();
+            print!("{}", diagnostic::human::render(&reports, color));
+        }
+    }
+    if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

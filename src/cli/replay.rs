@@ -1,13 +1,114 @@
-//! `primgraph replay` (SKELETON: filled in by the issue that owns it).
+//! `primgraph replay --graph G PATH…`: replay recorded runs (files and folders of
+//! `*.trace.jsonl`) against a graph and print per-run reports and the corpus summary.
+//! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run.
 
+use primgraph::registry::Registry;
+use primgraph::replay::corpus::{collect_traces, replay_corpus};
+use primgraph::replay::render;
+use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Jsonl,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// Arguments (skeleton).
-    pub rest: Vec<String>,
+    /// The graph the runs are replayed against.
+    #[arg(long)]
+    pub graph: PathBuf,
+    /// Trace files and folders (recursively `*.trace.jsonl`).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// A registry file instead of the embedded Kernel ABI 1.0.0.
+    #[arg(long)]
+    pub registry: Option<PathBuf>,
+    /// Replay threads (default: the machine's cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Longest line accepted, in bytes (a longer one is malformed, D616).
+    #[arg(long, default_value_t = primgraph::replay::trace::DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: usize,
 }
 
-pub fn run(_args: ReplayArgs) -> ExitCode {
-    super::usage_error("`primgraph replay` is not built yet")
+/// The registry for the whole process (a file-loaded one lives until exit).
+pub(crate) fn load_registry(path: &Option<PathBuf>) -> Result<&'static Registry, String> {
+    match path {
+        None => Ok(Registry::builtin()),
+        Some(p) => Registry::from_path(p)
+            .map(|r| &*Box::leak(Box::new(r)))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+pub(crate) fn load_graph(path: &PathBuf, registry: &Registry) -> Result<ReplayGraph, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    ReplayGraph::load(&path.display().to_string(), &bytes, registry)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn run(args: ReplayArgs) -> ExitCode {
+    let registry = match load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
+    };
+    let graph = match load_graph(&args.graph, registry) {
+        Ok(g) => g,
+        Err(e) => return super::usage_error(e),
+    };
+    let files = match collect_traces(&args.paths) {
+        Ok(f) => f,
+        Err(e) => return super::usage_error(e),
+    };
+    let options = ReplayOptions {
+        max_line_bytes: args.max_line_bytes,
+    };
+    let replayer = Replayer::new(registry, graph, options);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
+        let bar = indicatif::ProgressBar::new(files.len() as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let tick = || bar.inc(1);
+    let (runs, summary) = match replay_corpus(&replayer, &files, jobs, &tick) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
+    };
+    bar.finish_and_clear();
+    let mut out = anstream::stdout().lock();
+    let written = match args.format {
+        Format::Json => out.write_all(render::json_document(&runs, &summary).as_bytes()),
+        Format::Jsonl => runs
+            .iter()
+            .try_for_each(|r| out.write_all(render::jsonl_run(r).as_bytes()))
+            .and_then(|()| out.write_all(render::jsonl_summary(&summary).as_bytes())),
+        Format::Human => runs
+            .iter()
+            .try_for_each(|r| out.write_all(render::human_run(r).as_bytes()))
+            .and_then(|()| out.write_all(render::human_summary(&summary).as_bytes())),
+    };
+    if let Err(e) = written.and_then(|()| out.flush()) {
+        return super::usage_error(format!("cannot write the report: {e}"));
+    }
+    if summary.unfaithful() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

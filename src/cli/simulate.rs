@@ -1,13 +1,109 @@
-//! `primgraph simulate` (SKELETON: filled in by the issue that owns it).
+//! `primgraph simulate G --runs N --seed S --out DIR [--faults RATE]`: write synthetic faithful
+//! traces of a graph (deterministic for a seed), and with `--faults` a seeded share of runs with
+//! one known defect each plus a `NAME.expected.json` sidecar naming it.
 
+use primgraph::replay::Replayer;
+use primgraph::replay::simulate::{SimOptions, simulate_run, simulate_stream};
+use rayon::prelude::*;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
-    /// Arguments (skeleton).
-    pub rest: Vec<String>,
+    /// The graph to simulate.
+    pub graph: PathBuf,
+    #[arg(long, default_value_t = 10)]
+    pub runs: u64,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The folder the traces are written to (created when missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Share of runs (0 to 1) that get one seeded defect.
+    #[arg(long, default_value_t = 0.0)]
+    pub faults: f64,
+    /// A registry file instead of the embedded Kernel ABI 1.0.0.
+    #[arg(long)]
+    pub registry: Option<PathBuf>,
+    /// Take loops (within their bounds) until each run has this many steps.
+    #[arg(long, default_value_t = 0)]
+    pub min_steps: u64,
+    /// Write each run straight to disk without keeping it in memory or replaying it first
+    /// (for very long benchmark traces; no error steps, no faults).
+    #[arg(long)]
+    pub stream: bool,
 }
 
-pub fn run(_args: SimulateArgs) -> ExitCode {
-    super::usage_error("`primgraph simulate` is not built yet")
+pub fn run(args: SimulateArgs) -> ExitCode {
+    if !(0.0..=1.0).contains(&args.faults) {
+        return super::usage_error("--faults is a share of runs between 0 and 1");
+    }
+    let registry = match super::replay::load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
+    };
+    let graph = match super::replay::load_graph(&args.graph, registry) {
+        Ok(g) => g,
+        Err(e) => return super::usage_error(e),
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        return super::usage_error(format!("cannot create {}: {e}", args.out.display()));
+    }
+    let replayer = Replayer::new(registry, graph, Default::default());
+    let options = SimOptions {
+        seed: args.seed,
+        fault_rate: args.faults,
+        min_steps: args.min_steps,
+        ..SimOptions::default()
+    };
+    if args.stream {
+        return stream(&replayer, &options, &args);
+    }
+    let result: Result<u64, String> = (0..args.runs)
+        .into_par_iter()
+        .map(|i| {
+            let run = simulate_run(&replayer, &options, i).map_err(|e| e.to_string())?;
+            let path = args.out.join(format!("{}.trace.jsonl", run.name));
+            std::fs::write(&path, &run.trace)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let sidecar = args.out.join(format!("{}.expected.json", run.name));
+            match &run.fault {
+                Some(f) => std::fs::write(&sidecar, f.sidecar())
+                    .map_err(|e| format!("cannot write {}: {e}", sidecar.display()))?,
+                None => {
+                    if sidecar.exists() {
+                        std::fs::remove_file(&sidecar)
+                            .map_err(|e| format!("cannot remove {}: {e}", sidecar.display()))?;
+                    }
+                }
+            }
+            Ok(u64::from(run.fault.is_some()))
+        })
+        .try_reduce(|| 0, |a, b| Ok(a + b));
+    match result {
+        Ok(faulty) => {
+            eprintln!(
+                "wrote {} traces ({faulty} with a defect) to {}",
+                args.runs,
+                args.out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => super::usage_error(e),
+    }
+}
+
+fn stream(replayer: &Replayer<'_>, options: &SimOptions, args: &SimulateArgs) -> ExitCode {
+    for i in 0..args.runs {
+        let path = args.out.join(format!("run-{:06}.trace.jsonl", i + 1));
+        let file = match std::fs::File::create(&path) {
+            Ok(f) => std::io::BufWriter::with_capacity(1 << 20, f),
+            Err(e) => return super::usage_error(format!("cannot write {}: {e}", path.display())),
+        };
+        match simulate_stream(replayer, options, i, file) {
+            Ok(steps) => eprintln!("wrote {} ({steps} steps)", path.display()),
+            Err(e) => return super::usage_error(e),
+        }
+    }
+    ExitCode::SUCCESS
 }

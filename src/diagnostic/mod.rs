@@ -1,8 +1,12 @@
-//! Diagnostics: the one shape every check reports (SPEC §3.1), and their renderings
-//! (human, JSON, SARIF) in the submodules.
-//!
-//! SKELETON: renderers are filled in by the diagnostics work; the types keep their shape.
+//! Diagnostics: the one shape every check reports (SPEC §3.1), their resolution from JSON
+//! pointers to lines and columns, their deterministic order, and their renderings (human,
+//! JSON, SARIF) in the submodules.
 
+pub mod human;
+pub mod json;
+pub mod sarif;
+
+use crate::json::{Parsed, Span};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -146,4 +150,128 @@ pub struct FileReport {
     /// The source text, for renderers that quote it (not serialized).
     #[serde(skip)]
     pub source: std::sync::Arc<str>,
+}
+
+/// Where a diagnostic about `pointer` points in the source: the member's key when the value
+/// (or, for a pointer that names nothing, its nearest existing ancestor) is an object member —
+/// rustc-style, the name of the offending thing — else the value.
+pub fn anchor_span(parsed: &Parsed, pointer: &str) -> Span {
+    let nearest = parsed.nearest(pointer);
+    nearest.key.unwrap_or(nearest.value)
+}
+
+/// The span to underline for `pointer` (or its nearest existing ancestor): for a member, its
+/// key through the end of its value when the value ends on the key's line (else just the key);
+/// otherwise the value, cut to its opening char when it spans several lines.
+pub fn highlight_span(parsed: &Parsed, pointer: &str) -> Span {
+    let nearest = parsed.nearest(pointer);
+    let value = nearest.value;
+    if let Some(key) = nearest.key {
+        return if value.end_line == key.line {
+            parsed.span_of(key.start, value.end)
+        } else {
+            key
+        };
+    }
+    if value.end_line > value.line {
+        let first_char_end = parsed
+            .source()
+            .get(value.start..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(value.start, |c| value.start + c.len_utf8());
+        parsed.span_of(value.start, first_char_end)
+    } else {
+        value
+    }
+}
+
+/// Fill `line`/`column` of every diagnostic and related location from its pointer, falling back
+/// to the nearest existing ancestor when the pointer names nothing in `parsed`.
+pub fn resolve(diags: &mut [Diagnostic], parsed: &Parsed) {
+    for diag in diags.iter_mut() {
+        let span = anchor_span(parsed, &diag.pointer);
+        diag.line = span.line;
+        diag.column = span.column;
+        for related in diag.related.iter_mut() {
+            let span = anchor_span(parsed, &related.pointer);
+            related.line = Some(span.line);
+            related.column = Some(span.column);
+        }
+    }
+}
+
+/// Sort by (line, column, code, pointer, message): the deterministic order of every output.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (a.line, a.column, a.code, &a.pointer, &a.message)
+            .cmp(&(b.line, b.column, b.code, &b.pointer, &b.message))
+    });
+}
+
+/// How many diagnostics of each severity a set of reports holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Summary {
+    pub fn of(reports: &[FileReport]) -> Summary {
+        let mut summary = Summary {
+            files: reports.len(),
+            ..Summary::default()
+        };
+        for diag in reports.iter().flat_map(|r| &r.diagnostics) {
+            match diag.severity {
+                Severity::Error => summary.errors += 1,
+                Severity::Warning => summary.warnings += 1,
+                Severity::Info => summary.infos += 1,
+            }
+        }
+        summary
+    }
+}
+
+impl std::fmt::Display for Summary {
+    /// `2 errors, 1 warning in 3 files` (infos only when there are some).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn plural(n: usize, word: &str) -> String {
+            if n == 1 {
+                format!("{n} {word}")
+            } else {
+                format!("{n} {word}s")
+            }
+        }
+        write!(
+            f,
+            "{}, {}",
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        )?;
+        if self.infos > 0 {
+            write!(f, ", {}", plural(self.infos, "info"))?;
+        }
+        write!(f, " in {}", plural(self.files, "file"))
+    }
+}
+
+impl Witness {
+    /// One line: `a → b → c` for a path, the compact JSON for a value.
+    pub fn describe(&self) -> String {
+        match self {
+            Witness::Path(path) => path.join(" → "),
+            Witness::Value(value) => value.to_string(),
+        }
+    }
+}
+
+/// Parse a report's source again to locate its diagnostics (renderers only get the text).
+pub(crate) fn reparse(source: &str) -> Option<Parsed> {
+    let limits = crate::json::Limits {
+        max_bytes: usize::MAX,
+        max_depth: 4096,
+    };
+    crate::json::parse(source.as_bytes(), &limits).ok()
 }

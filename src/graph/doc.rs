@@ -1,4 +1,6 @@
-//! The graph document as written (SPEC §2), before resolution against a registry.
+//! The graph document as written (SPEC §2), before resolution against a registry. The serde
+//! derives are kept for embedders; validation loads through `graph::load`, which reports every
+//! shape error with its pointer.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -74,9 +76,15 @@ pub enum Binding {
 }
 
 impl GraphDoc {
-    /// SKELETON loader without locations; the validation work replaces it with one that reports
-    /// G003 with pointers.
+    /// Load a document from a parsed value; every shape error is joined into one message.
+    /// [`crate::graph::load::load`] gives them one by one, with their pointers.
     pub fn from_value(value: &Value) -> Result<GraphDoc, String> {
-        GraphDoc::deserialize(value).map_err(|e| e.to_string())
+        crate::graph::load::load(value).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| format!("{}: {}", e.pointer_display(), e.message))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
     }
 }

@@ -1,9 +1,13 @@
-//! Agent graph documents (SPEC §2): the typed document, its loading from spanned JSON, and the
-//! control-flow model (petgraph) with reachability, SCCs and dominators shared by the rules.
-//!
-//! SKELETON: `doc` holds the document types every part uses; the model and the loader are filled
-//! in by the validation work.
+//! Agent graph documents (SPEC §2): the typed document (`doc`), its loading from a parsed JSON
+//! value with every shape error located (`load`), and the control-flow model (`model`): a
+//! petgraph graph with reachability, SCCs and dominators shared by the rules.
 
 pub mod doc;
+pub mod generate;
+pub mod load;
+pub mod model;
+pub mod render;
 
 pub use doc::{Binding, Budget, GraphDoc, NodeDoc};
+pub use load::{ShapeError, load};
+pub use model::{EdgeKind, Model};

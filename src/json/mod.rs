@@ -2,12 +2,26 @@
 //! every value and key, rejecting duplicate keys, a BOM, invalid UTF-8, excessive nesting and
 //! oversized input with located errors.
 //!
-//! SKELETON: replaced by the JSON issue work; the API below keeps its shape.
+//! The locations live in a flat pre-order table (one entry per value, with its member key's
+//! range and its subtree size) built while parsing; `Parsed::locate` walks the `Value` and the
+//! table together, so parsing costs one push per value and no map of pointers is ever built.
+//! Lines and columns are computed on demand from a lazily built `LineIndex`.
+//!
 //! This module depends only on `std` and `serde_json` so that `build.rs` may include it by path.
 
+mod line_index;
+mod parser;
+pub mod pointer;
+
+pub use line_index::LineIndex;
+
+use parser::{NO_KEY, Node, Parser};
 use serde_json::Value;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// A location in the source: byte offsets and 1-based line and column (column counts chars).
+/// `end_line`/`end_column` are the position just after the last char (exclusive, as in SARIF).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Span {
     pub start: usize,
@@ -55,6 +69,30 @@ pub enum JsonErrorKind {
     },
 }
 
+impl fmt::Display for JsonErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonErrorKind::Empty => f.write_str("the document is empty"),
+            JsonErrorKind::Bom => {
+                f.write_str("the document starts with a byte order mark (BOM), which JSON forbids")
+            }
+            JsonErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            JsonErrorKind::TooLarge { size, limit } => {
+                write!(f, "the document is {size} bytes, over the limit of {limit}")
+            }
+            JsonErrorKind::TooDeep { limit } => {
+                write!(f, "nesting deeper than {limit} levels")
+            }
+            JsonErrorKind::Syntax { message } => f.write_str(message),
+            JsonErrorKind::DuplicateKey { key, first, .. } => write!(
+                f,
+                "duplicate key {key:?} (first at line {}, column {})",
+                first.line, first.column
+            ),
+        }
+    }
+}
+
 /// A parse failure, located at `span` (for a duplicate key: the second occurrence).
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonError {
@@ -62,35 +100,224 @@ pub struct JsonError {
     pub span: Span,
 }
 
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {}, column {}",
+            self.kind, self.span.line, self.span.column
+        )
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// What `Parsed::nearest` found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nearest {
+    pub value: Span,
+    pub key: Option<Span>,
+    /// Whether the pointer named this value (else it is the nearest existing ancestor).
+    pub exact: bool,
+}
+
 /// A parsed document: the value and an index from JSON pointers to spans.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub value: Value,
+    /// Every value in pre-order, index 0 being the root.
+    nodes: Vec<Node>,
+    source: Arc<str>,
+    lines: OnceLock<LineIndex>,
 }
 
 impl Parsed {
+    /// The source text the document was parsed from.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The source text, shared.
+    pub fn source_arc(&self) -> Arc<str> {
+        Arc::clone(&self.source)
+    }
+
+    /// The line table of the source (built on first use).
+    pub fn line_index(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.source))
+    }
+
+    /// The span of bytes `start..end` of the source.
+    pub fn span_of(&self, start: usize, end: usize) -> Span {
+        self.line_index().span(&self.source, start, end)
+    }
+
     /// The span of the value at `pointer` (RFC 6901), if it exists.
-    pub fn locate(&self, _pointer: &str) -> Option<Span> {
-        None
+    pub fn locate(&self, pointer: &str) -> Option<Span> {
+        match self.walk(pointer) {
+            (node, true) => Some(self.value_span(node)),
+            _ => None,
+        }
     }
 
     /// The span of the key of the member at `pointer` (its last segment), if it is an object member.
-    pub fn locate_key(&self, _pointer: &str) -> Option<Span> {
-        None
+    pub fn locate_key(&self, pointer: &str) -> Option<Span> {
+        match self.walk(pointer) {
+            (node, true) if node.key_start != NO_KEY => {
+                Some(self.span_of(node.key_start as usize, node.key_end as usize))
+            }
+            _ => None,
+        }
+    }
+
+    /// The span of the value at `pointer`, or of its nearest existing ancestor (at worst the
+    /// root) when the pointer names nothing or is malformed.
+    pub fn locate_nearest(&self, pointer: &str) -> Span {
+        self.value_span(self.walk(pointer).0)
+    }
+
+    /// The nearest existing value along `pointer` (the value itself when it exists): its span,
+    /// its member key's span when it is an object member, and whether it is the exact target.
+    pub fn nearest(&self, pointer: &str) -> Nearest {
+        let (node, exact) = self.walk(pointer);
+        Nearest {
+            value: self.value_span(node),
+            key: (node.key_start != NO_KEY)
+                .then(|| self.span_of(node.key_start as usize, node.key_end as usize)),
+            exact,
+        }
+    }
+
+    /// Whether `pointer` names a value of the document.
+    pub fn contains(&self, pointer: &str) -> bool {
+        self.walk(pointer).1
+    }
+
+    fn value_span(&self, node: Node) -> Span {
+        self.span_of(node.start as usize, node.end as usize)
+    }
+
+    /// The deepest node along `pointer`, and whether it is the one the whole pointer names.
+    fn walk(&self, pointer: &str) -> (Node, bool) {
+        let Some(root) = self.nodes.first().copied() else {
+            return (Node::default_root(), false);
+        };
+        let Some(tokens) = pointer::tokens(pointer) else {
+            return (root, false);
+        };
+        let mut value = &self.value;
+        let mut index = 0usize;
+        let mut node = root;
+        for token in tokens {
+            let Some(token) = token else {
+                return (node, false);
+            };
+            let found = match value {
+                Value::Object(map) => map
+                    .iter()
+                    .enumerate()
+                    .find(|(_, (k, _))| **k == *token)
+                    .map(|(i, (_, v))| (i, v)),
+                Value::Array(items) => {
+                    pointer::array_index(&token).and_then(|i| items.get(i).map(|v| (i, v)))
+                }
+                _ => None,
+            };
+            let Some((position, child_value)) = found else {
+                return (node, false);
+            };
+            let Some(child) = self.child(index, position) else {
+                return (node, false);
+            };
+            index = child;
+            value = child_value;
+            node = match self.nodes.get(index) {
+                Some(n) => *n,
+                None => return (node, false),
+            };
+        }
+        (node, true)
+    }
+
+    /// The table index of the `position`-th child of the node at `parent`.
+    fn child(&self, parent: usize, position: usize) -> Option<usize> {
+        let mut at = parent + 1;
+        for _ in 0..position {
+            at += 1 + self.nodes.get(at)?.descendants as usize;
+        }
+        (at < self.nodes.len()).then_some(at)
     }
 }
 
-pub fn parse(bytes: &[u8], _limits: &Limits) -> Result<Parsed, JsonError> {
-    serde_json::from_slice(bytes)
-        .map(|value| Parsed { value })
-        .map_err(|e| JsonError {
-            kind: JsonErrorKind::Syntax {
-                message: e.to_string(),
+impl Node {
+    fn default_root() -> Node {
+        Node {
+            start: 0,
+            end: 0,
+            key_start: NO_KEY,
+            key_end: NO_KEY,
+            descendants: 0,
+        }
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parse `bytes` as one strict JSON document (RFC 8259, no duplicate keys, no BOM), within
+/// `limits`.
+pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Parsed, JsonError> {
+    // Spans are stored as u32 offsets.
+    let hard_limit = limits.max_bytes.min(u32::MAX as usize - 1);
+    if bytes.len() > hard_limit {
+        return Err(JsonError {
+            kind: JsonErrorKind::TooLarge {
+                size: bytes.len(),
+                limit: hard_limit,
             },
             span: Span {
-                line: e.line() as u32,
-                column: e.column() as u32,
-                ..Span::default()
+                start: 0,
+                end: 0,
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 1,
             },
-        })
+        });
+    }
+    if bytes.starts_with(BOM) {
+        return Err(JsonError {
+            kind: JsonErrorKind::Bom,
+            span: Span {
+                start: 0,
+                end: BOM.len(),
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 2,
+            },
+        });
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(bytes.len() - at);
+            let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+            let mut span = line_index::span_in(valid, at, at);
+            span.end = at + len;
+            span.end_column = span.column + 1;
+            return Err(JsonError {
+                kind: JsonErrorKind::InvalidUtf8,
+                span,
+            });
+        }
+    };
+    let mut parser = Parser::new(text, limits);
+    let value = parser.parse_document()?;
+    Ok(Parsed {
+        value,
+        nodes: parser.nodes,
+        source: Arc::from(text),
+        lines: OnceLock::new(),
+    })
 }

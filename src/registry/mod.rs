@@ -1,20 +1,34 @@
 //! The primitive registry: the contracts of Kernel ABI 1.0.0 (embedded at build time) or of any
 //! other registry file loaded at run time, and lookup by dotted ID or alias.
 //!
-//! SKELETON: the registry issue replaces the runtime index below with the build-time generated
-//! ISA enum and perfect-hash tables; the public API (`Registry`, `Primitive`, `PrimIdx`,
-//! `lookup`, `get`) keeps its shape.
+//! `build.rs` checks the frozen file with the [`lint`] core and generates the [`Isa`] enum and a
+//! perfect-hash table over its 382 keys (191 IDs + 191 aliases) into `OUT_DIR`; the built-in
+//! [`Registry`] uses that table as is. A registry loaded with [`Registry::from_path`] builds the
+//! same kind of table at load ([`phash`]). Either way a lookup hashes the `&str` bytes once,
+//! reads two small arrays and compares one string: no allocation, no `String` hashing.
+//! Compiled `jsonschema` validators of every primitive's inputs and outputs are built on first
+//! use and cached. [`report`] turns lint findings into located diagnostics for
+//! `primgraph registry lint`.
 
-use serde::Deserialize;
+pub mod lint;
+pub mod phash;
+pub mod report;
+
+mod isa;
+
+pub use isa::Isa;
+pub use report::{CODE_DOCS, LintError, code_doc, lint_source};
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::OnceLock;
 
 /// Index of a primitive in its registry (for the built-in registry: the ISA enum discriminant).
 pub type PrimIdx = u16;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     Deterministic,
@@ -26,7 +40,42 @@ pub enum Class {
     Retrieval,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+impl Class {
+    pub const ALL: [Class; 7] = [
+        Class::Deterministic,
+        Class::S1Decision,
+        Class::Generation,
+        Class::Verification,
+        Class::Policy,
+        Class::Mutation,
+        Class::Retrieval,
+    ];
+
+    /// The name as the registry file spells it (`s1_decision`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Deterministic => "deterministic",
+            Class::S1Decision => "s1_decision",
+            Class::Generation => "generation",
+            Class::Verification => "verification",
+            Class::Policy => "policy",
+            Class::Mutation => "mutation",
+            Class::Retrieval => "retrieval",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Authority {
     Propose,
@@ -35,7 +84,24 @@ pub enum Authority {
     Authorize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+impl Authority {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Authority::Propose => "propose",
+            Authority::Decide => "decide",
+            Authority::Verify => "verify",
+            Authority::Authorize => "authorize",
+        }
+    }
+}
+
+impl std::fmt::Display for Authority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {
     ReadsWorkspace,
@@ -47,7 +113,21 @@ pub enum Effect {
     CrossesWorkspace,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+impl Effect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::ReadsWorkspace => "reads_workspace",
+            Effect::WritesWorkspace => "writes_workspace",
+            Effect::ExecutesCode => "executes_code",
+            Effect::Network => "network",
+            Effect::MintsPermission => "mints_permission",
+            Effect::RaisesSpend => "raises_spend",
+            Effect::CrossesWorkspace => "crosses_workspace",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Family {
     pub name: String,
     pub prefix: String,
@@ -55,14 +135,14 @@ pub struct Family {
     pub summary: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Evaluation {
     pub method: String,
     pub metric: String,
 }
 
 /// One primitive's contract (SPEC §1.2).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Primitive {
     #[serde(skip)]
     pub index: PrimIdx,
@@ -99,6 +179,11 @@ impl Primitive {
     pub fn has_effect(&self, effect: Effect) -> bool {
         self.effects.contains(&effect)
     }
+
+    /// The ISA variant of this primitive's ID in Kernel ABI 1.0.0, if it is one of its IDs.
+    pub fn isa(&self) -> Option<Isa> {
+        Isa::from_id(&self.id)
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -108,6 +193,12 @@ pub enum RegistryError {
         path: String,
         #[source]
         source: std::io::Error,
+    },
+    #[error("registry {origin} is not valid JSON: {error}")]
+    Json {
+        origin: String,
+        #[source]
+        error: Box<crate::json::JsonError>,
     },
     #[error("registry {origin} is not a valid registry: {message}")]
     Invalid { origin: String, message: String },
@@ -120,24 +211,51 @@ struct RegistryFile {
     primitives: Vec<Primitive>,
 }
 
+/// The lookup table of a registry: generated at build time for the built-in one, built at load
+/// for the others. Key `k < len` is the ID of primitive `k`, key `len + k` its alias.
+#[derive(Debug)]
+struct KeyTable {
+    seed: u64,
+    displacements: Cow<'static, [u16]>,
+    slots: Cow<'static, [u16]>,
+}
+
+/// A primitive's compiled schemas, built on first use (`None`: the schema does not compile).
+#[derive(Debug, Default)]
+struct Validators {
+    input: OnceLock<Option<jsonschema::Validator>>,
+    output: OnceLock<Option<jsonschema::Validator>>,
+}
+
 /// A loaded registry.
 #[derive(Debug)]
 pub struct Registry {
     abi: String,
     families: Vec<Family>,
     primitives: Vec<Primitive>,
-    index: HashMap<String, PrimIdx>,
+    table: KeyTable,
+    validators: Vec<Validators>,
+    builtin: bool,
 }
 
 pub const BUILTIN_JSON: &str = include_str!("../../registry/kernel-abi-1.0.0.json");
+
+/// The limits of a registry file (the frozen one is about 0.3 MB).
+pub const LIMITS: crate::json::Limits = crate::json::Limits {
+    max_bytes: 16 * 1024 * 1024,
+    max_depth: 64,
+};
 
 impl Registry {
     /// The embedded Kernel ABI 1.0.0.
     pub fn builtin() -> &'static Registry {
         static BUILTIN: OnceLock<Registry> = OnceLock::new();
         BUILTIN.get_or_init(|| {
-            Registry::from_slice(BUILTIN_JSON.as_bytes(), "<builtin>")
-                .expect("the frozen registry is checked at build time")
+            let mut registry = Registry::from_slice(BUILTIN_JSON.as_bytes(), "<builtin>")
+                .expect("the frozen registry is checked at build time");
+            registry.table = isa::static_table();
+            registry.builtin = true;
+            registry
         })
     }
 
@@ -149,24 +267,55 @@ impl Registry {
         Registry::from_slice(&bytes, &path.display().to_string())
     }
 
+    /// Load a registry from its bytes. The file must be strict JSON (no duplicate keys) of the
+    /// registry's shape, with distinct IDs and aliases; the other invariants of §1.3 are
+    /// `registry lint`'s business (validation reports what they break, e.g. A401).
     pub fn from_slice(bytes: &[u8], origin: &str) -> Result<Registry, RegistryError> {
+        let parsed = crate::json::parse(bytes, &LIMITS).map_err(|error| RegistryError::Json {
+            origin: origin.to_string(),
+            error: Box::new(error),
+        })?;
+        let invalid = |message: String| RegistryError::Invalid {
+            origin: origin.to_string(),
+            message,
+        };
+        if let Err(e) = lint::shape::check(&parsed.value) {
+            let span = parsed.locate_nearest(&e.pointer);
+            return Err(invalid(format!(
+                "{e} (line {}, column {})",
+                span.line, span.column
+            )));
+        }
         let file: RegistryFile =
-            serde_json::from_slice(bytes).map_err(|e| RegistryError::Invalid {
-                origin: origin.to_string(),
-                message: e.to_string(),
-            })?;
+            serde_json::from_value(parsed.value).map_err(|e| invalid(e.to_string()))?;
         let mut primitives = file.primitives;
-        let mut index = HashMap::new();
+        if primitives.len() >= phash::EMPTY as usize / 2 {
+            return Err(invalid(format!(
+                "{} primitives: too many",
+                primitives.len()
+            )));
+        }
         for (i, p) in primitives.iter_mut().enumerate() {
             p.index = i as PrimIdx;
-            index.insert(p.id.clone(), i as PrimIdx);
-            index.insert(p.alias.clone(), i as PrimIdx);
         }
+        let keys: Vec<&str> = primitives
+            .iter()
+            .map(|p| p.id.as_str())
+            .chain(primitives.iter().map(|p| p.alias.as_str()))
+            .collect();
+        let table = phash::build(&keys).map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
+        let validators = primitives.iter().map(|_| Validators::default()).collect();
         Ok(Registry {
             abi: file.abi,
             families: file.families,
             primitives,
-            index,
+            table: KeyTable {
+                seed: table.seed,
+                displacements: Cow::Owned(table.displacements),
+                slots: Cow::Owned(table.slots),
+            },
+            validators,
+            builtin: false,
         })
     }
 
@@ -178,17 +327,94 @@ impl Registry {
         &self.families
     }
 
+    pub fn family(&self, name: &str) -> Option<&Family> {
+        self.families.iter().find(|f| f.name == name)
+    }
+
     pub fn primitives(&self) -> &[Primitive] {
         &self.primitives
     }
 
-    /// Look a primitive up by dotted ID or alias.
-    pub fn lookup(&self, key: &str) -> Option<&Primitive> {
-        self.index.get(key).map(|&i| &self.primitives[i as usize])
+    /// Whether this is the embedded Kernel ABI 1.0.0.
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
     }
 
+    /// Look a primitive up by dotted ID or alias (no allocation, one hash of the bytes).
+    #[inline]
+    pub fn lookup(&self, key: &str) -> Option<&Primitive> {
+        self.lookup_index(key).map(|i| &self.primitives[i as usize])
+    }
+
+    /// The index of the primitive with this dotted ID or alias.
+    #[inline]
+    pub fn lookup_index(&self, key: &str) -> Option<PrimIdx> {
+        let t = &self.table;
+        let k = phash::probe(key.as_bytes(), t.seed, &t.displacements, &t.slots)?;
+        let n = self.primitives.len();
+        let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
+        let p = self.primitives.get(prim)?;
+        let candidate = if is_alias { &p.alias } else { &p.id };
+        (candidate.as_str() == key).then_some(prim as PrimIdx)
+    }
+
+    /// The primitive at `idx`. Panics when `idx` is not an index of this registry (indices come
+    /// from this registry's `lookup`); see [`Registry::try_get`].
     pub fn get(&self, idx: PrimIdx) -> &Primitive {
         &self.primitives[idx as usize]
+    }
+
+    pub fn try_get(&self, idx: PrimIdx) -> Option<&Primitive> {
+        self.primitives.get(idx as usize)
+    }
+
+    /// The primitive of an ISA variant: by index in the built-in registry, by ID in any other
+    /// (where the primitive may be missing).
+    pub fn get_isa(&self, isa: Isa) -> Option<&Primitive> {
+        if self.builtin {
+            self.primitives.get(isa.index() as usize)
+        } else {
+            self.lookup(isa.id()).filter(|p| p.id == isa.id())
+        }
+    }
+
+    /// The primitives of one family, in file order.
+    pub fn by_family<'a>(&'a self, family: &'a str) -> impl Iterator<Item = &'a Primitive> + 'a {
+        self.primitives.iter().filter(move |p| p.family == family)
+    }
+
+    /// The primitives of one class, in file order.
+    pub fn by_class(&self, class: Class) -> impl Iterator<Item = &Primitive> + '_ {
+        self.primitives.iter().filter(move |p| p.class == class)
+    }
+
+    /// The primitives matching every given criterion, in file order.
+    pub fn filter<'a>(
+        &'a self,
+        filter: &'a Filter<'a>,
+    ) -> impl Iterator<Item = &'a Primitive> + 'a {
+        self.primitives.iter().filter(move |p| filter.matches(p))
+    }
+
+    /// The compiled schema of a primitive's `inputs` (built on first use, then cached); `None`
+    /// when `idx` is out of range or the schema does not compile (lint L505).
+    pub fn input_validator(&self, idx: PrimIdx) -> Option<&jsonschema::Validator> {
+        let (cell, prim) = (
+            &self.validators.get(idx as usize)?.input,
+            self.try_get(idx)?,
+        );
+        cell.get_or_init(|| jsonschema::validator_for(&prim.inputs).ok())
+            .as_ref()
+    }
+
+    /// The compiled schema of a primitive's `outputs`; see [`Registry::input_validator`].
+    pub fn output_validator(&self, idx: PrimIdx) -> Option<&jsonschema::Validator> {
+        let (cell, prim) = (
+            &self.validators.get(idx as usize)?.output,
+            self.try_get(idx)?,
+        );
+        cell.get_or_init(|| jsonschema::validator_for(&prim.outputs).ok())
+            .as_ref()
     }
 
     pub fn len(&self) -> usize {
@@ -197,5 +423,23 @@ impl Registry {
 
     pub fn is_empty(&self) -> bool {
         self.primitives.is_empty()
+    }
+}
+
+/// Criteria for [`Registry::filter`]; `None` matches everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Filter<'a> {
+    pub family: Option<&'a str>,
+    pub class: Option<Class>,
+    pub authority: Option<Authority>,
+    pub effect: Option<Effect>,
+}
+
+impl Filter<'_> {
+    pub fn matches(&self, p: &Primitive) -> bool {
+        self.family.is_none_or(|f| p.family == f)
+            && self.class.is_none_or(|c| p.class == c)
+            && self.authority.is_none_or(|a| p.authority == a)
+            && self.effect.is_none_or(|e| p.has_effect(e))
     }
 }

@@ -1,3 +1,498 @@
-//! Validation rules (SPEC §3, §5): one file per rule, one table from codes to rules.
+//! Validation rules (SPEC §3, §5): one file per diagnostic code, one table ([`RULES`]) from codes
+//! to their checks and documentation. Every rule is a pure function of a [`Context`] (the loaded
+//! document, the registry and the shared control-flow [`Model`]); rules never do IO.
 //!
-//! SKELETON: filled in by the validation work.
+//! G001–G003 are produced by the validation driver while parsing and loading (their files build
+//! the diagnostics); every other rule runs on a loaded document. The documentation of a code is
+//! the `//!` header of its file, so `primgraph explain CODE` prints exactly that text.
+//!
+//! Choices where SPEC is silent (each also stated in the rule's own doc):
+//! - An absent `capabilities` is an empty tool boundary: R104 flags every node.
+//! - G004: the rules resolve a duplicated ID to its first node; the later ones get no S203.
+//! - Control-flow rules use every edge kind (`next`, `branches`, `on_error`). A407 ignores only
+//!   the `on_error` edges leaving the `requires_verifier` node itself (its step did not complete).
+//! - A pointer into an object schema that neither declares the property nor closes it
+//!   (`additionalProperties` absent) selects "anything, optionally"; T304 fires only where the
+//!   schema rules the value out. Array elements are optional unless below `minItems`.
+//! - T308 requires strict dominance: a node binding its own output fires (nothing to read on the
+//!   first visit).
+//! - A405 is data flow over bindings regardless of control flow (a sound over-approximation).
+//! - S209's bound (see its file) counts node entries; it is skipped while S205 fires.
+//! - A "no" from the schema checker is re-validated here; a witness that does not check out is
+//!   reported as T306 (unknown), never as T305.
+
+use crate::diagnostic::{CodeDoc, Diagnostic, Severity, escape_pointer_token};
+use crate::graph::{Binding, GraphDoc, Model};
+use crate::registry::{Primitive, Registry};
+use serde_json::Value;
+use std::cell::OnceCell;
+use std::sync::OnceLock;
+
+pub mod schema_walk;
+
+pub mod a401_non_policy_authorize;
+pub mod a402_grant_bypass;
+pub mod a403_authority_data;
+pub mod a404_s1_privileged_branch;
+pub mod a405_untrusted_to_sink;
+pub mod a406_workspace_crossing;
+pub mod a407_verifier_bypass;
+pub mod g001_invalid_json;
+pub mod g002_duplicate_key;
+pub mod g003_document_shape;
+pub mod g004_duplicate_node_id;
+pub mod g005_abi_mismatch;
+pub mod r101_unknown_primitive;
+pub mod r102_alias_reference;
+pub mod r103_capability_matches_nothing;
+pub mod r104_outside_capabilities;
+pub mod s201_unknown_entry;
+pub mod s202_unknown_target;
+pub mod s203_unreachable_node;
+pub mod s204_missing_successor;
+pub mod s205_unbounded_cycle;
+pub mod s206_branch_coverage;
+pub mod s207_next_branches_mismatch;
+pub mod s208_undeclared_failure_mode;
+pub mod s209_step_budget;
+pub mod t301_undeclared_input;
+pub mod t302_required_input_unbound;
+pub mod t303_unknown_source;
+pub mod t304_pointer_not_in_schema;
+pub mod t305_incompatible_binding;
+pub mod t306_undecided_compatibility;
+pub mod t307_constant_violates_schema;
+pub mod t308_source_not_dominating;
+pub mod t309_optional_source_required_input;
+
+/// A rule's check: appends its findings.
+pub type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
+
+/// One row of the rule table.
+#[derive(Clone, Copy)]
+pub struct Rule {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub title: &'static str,
+    /// The rule's source file; its `//!` header is the code's documentation.
+    pub source: &'static str,
+    /// `None` for the codes the driver produces while parsing and loading (G001–G003).
+    pub check: Option<Check>,
+}
+
+macro_rules! rule {
+    ($code:literal, $sev:ident, $title:literal, $module:ident, $check:expr) => {
+        Rule {
+            code: $code,
+            severity: Severity::$sev,
+            title: $title,
+            source: include_str!(concat!(stringify!($module), ".rs")),
+            check: $check,
+        }
+    };
+    ($code:literal, $sev:ident, $title:literal, $module:ident) => {
+        rule!($code, $sev, $title, $module, Some($module::check))
+    };
+}
+
+/// Every validation code, in code order.
+pub const RULES: &[Rule] = &[
+    rule!(
+        "G001",
+        Error,
+        "the file is not valid JSON (line, column)",
+        g001_invalid_json,
+        None
+    ),
+    rule!(
+        "G002",
+        Error,
+        "duplicate object key",
+        g002_duplicate_key,
+        None
+    ),
+    rule!(
+        "G003",
+        Error,
+        "document shape: missing, unknown or mistyped field",
+        g003_document_shape,
+        None
+    ),
+    rule!("G004", Error, "duplicate node id", g004_duplicate_node_id),
+    rule!(
+        "G005",
+        Error,
+        "`abi` not satisfied by the registry",
+        g005_abi_mismatch
+    ),
+    rule!(
+        "R101",
+        Error,
+        "unknown primitive (with the nearest IDs as suggestions)",
+        r101_unknown_primitive
+    ),
+    rule!(
+        "R102",
+        Info,
+        "primitive referenced by alias",
+        r102_alias_reference
+    ),
+    rule!(
+        "R103",
+        Warning,
+        "capability pattern matches no primitive",
+        r103_capability_matches_nothing
+    ),
+    rule!(
+        "R104",
+        Error,
+        "node primitive outside the graph's capabilities",
+        r104_outside_capabilities
+    ),
+    rule!("S201", Error, "`entry` names no node", s201_unknown_entry),
+    rule!(
+        "S202",
+        Error,
+        "`next`/`branches`/`on_error` names no node",
+        s202_unknown_target
+    ),
+    rule!(
+        "S203",
+        Warning,
+        "node unreachable from `entry`",
+        s203_unreachable_node
+    ),
+    rule!(
+        "S204",
+        Error,
+        "non-terminal primitive with no successor",
+        s204_missing_successor
+    ),
+    rule!("S205", Error, "unbounded cycle", s205_unbounded_cycle),
+    rule!(
+        "S206",
+        Error,
+        "`branches` does not cover the outcomes, or names an undeclared outcome",
+        s206_branch_coverage
+    ),
+    rule!(
+        "S207",
+        Error,
+        "`next` on a decision primitive, or `branches` on one without outcomes",
+        s207_next_branches_mismatch
+    ),
+    rule!(
+        "S208",
+        Error,
+        "`on_error` names an undeclared failure mode",
+        s208_undeclared_failure_mode
+    ),
+    rule!(
+        "S209",
+        Error,
+        "worst-case steps exceed `budget.max_steps`",
+        s209_step_budget
+    ),
+    rule!(
+        "T301",
+        Error,
+        "input property the primitive does not declare",
+        t301_undeclared_input
+    ),
+    rule!(
+        "T302",
+        Error,
+        "required input not bound",
+        t302_required_input_unbound
+    ),
+    rule!(
+        "T303",
+        Error,
+        "binding from an unknown node",
+        t303_unknown_source
+    ),
+    rule!(
+        "T304",
+        Error,
+        "binding pointer not in the source's output schema",
+        t304_pointer_not_in_schema
+    ),
+    rule!(
+        "T305",
+        Error,
+        "incompatible binding (witness value)",
+        t305_incompatible_binding
+    ),
+    rule!(
+        "T306",
+        Warning,
+        "compatibility could not be decided",
+        t306_undecided_compatibility
+    ),
+    rule!(
+        "T307",
+        Error,
+        "constant violates the input schema",
+        t307_constant_violates_schema
+    ),
+    rule!(
+        "T308",
+        Error,
+        "binding source does not dominate its consumer",
+        t308_source_not_dominating
+    ),
+    rule!(
+        "T309",
+        Error,
+        "optional source bound to a required input",
+        t309_optional_source_required_input
+    ),
+    rule!(
+        "A401",
+        Error,
+        "non-policy primitive with `authorize` authority",
+        a401_non_policy_authorize
+    ),
+    rule!(
+        "A402",
+        Error,
+        "authorization-requiring node reachable without a grant (witness path)",
+        a402_grant_bypass
+    ),
+    rule!(
+        "A403",
+        Error,
+        "authority input bound from a non-policy source",
+        a403_authority_data
+    ),
+    rule!(
+        "A404",
+        Error,
+        "S1 branch targets a privileged node",
+        a404_s1_privileged_branch
+    ),
+    rule!(
+        "A405",
+        Error,
+        "untrusted data reaches a sink (witness path)",
+        a405_untrusted_to_sink
+    ),
+    rule!(
+        "A406",
+        Error,
+        "workspace crossing outside a crossing primitive",
+        a406_workspace_crossing
+    ),
+    rule!(
+        "A407",
+        Error,
+        "verifier bypass (witness path)",
+        a407_verifier_bypass
+    ),
+];
+
+/// The `//!` header of a source file with the `//! ` prefixes stripped.
+pub fn module_doc(source: &str) -> String {
+    let mut doc = String::new();
+    for line in source.lines() {
+        let Some(rest) = line.strip_prefix("//!") else {
+            break;
+        };
+        doc.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+        doc.push('\n');
+    }
+    doc
+}
+
+/// The documentation of every validation code (G, R, S, T, A), in code order.
+pub fn code_docs() -> &'static [CodeDoc] {
+    static DOCS: OnceLock<Vec<CodeDoc>> = OnceLock::new();
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    DOCS.get_or_init(|| {
+        let texts = TEXTS.get_or_init(|| RULES.iter().map(|r| module_doc(r.source)).collect());
+        RULES
+            .iter()
+            .zip(texts.iter())
+            .map(|(rule, text)| CodeDoc {
+                code: rule.code,
+                severity: rule.severity,
+                title: rule.title,
+                doc: text.as_str(),
+            })
+            .collect()
+    })
+}
+
+/// The documentation of one code, if it is a validation code.
+pub fn code_doc(code: &str) -> Option<&'static CodeDoc> {
+    code_docs()
+        .iter()
+        .find(|d| d.code.eq_ignore_ascii_case(code))
+}
+
+/// What a rule sees: the loaded document, the registry and the shared model.
+pub struct Context<'a> {
+    pub doc: &'a GraphDoc,
+    pub registry: &'a Registry,
+    pub model: Model<'a>,
+    /// The graph's `input` schema, or "any object" when it declares none.
+    pub input_schema: Value,
+    compat: OnceCell<Vec<t305_incompatible_binding::CompatFinding>>,
+}
+
+/// One input binding of a node, with where it is written.
+pub struct BindingRef<'a> {
+    pub node: usize,
+    pub property: &'a str,
+    pub binding: &'a Binding,
+    /// `/nodes/{node}/inputs/{property}`.
+    pub pointer: String,
+}
+
+/// The schema a `from` binding reads, and who it is read from.
+pub struct Source<'a> {
+    /// The source node, `None` for `$input`.
+    pub node: Option<usize>,
+    /// The whole output schema of the source (or the graph's input schema).
+    pub schema: &'a Value,
+    pub at: &'a str,
+}
+
+pub const INPUT_SOURCE: &str = "$input";
+
+impl<'a> Context<'a> {
+    pub fn new(doc: &'a GraphDoc, registry: &'a Registry) -> Context<'a> {
+        Context {
+            doc,
+            registry,
+            model: Model::build(doc, registry),
+            input_schema: doc
+                .input
+                .clone()
+                .unwrap_or_else(|| serde_json::json!({"type": "object"})),
+            compat: OnceCell::new(),
+        }
+    }
+
+    pub fn node_pointer(i: usize) -> String {
+        format!("/nodes/{i}")
+    }
+
+    /// Every binding of every node, in document order (nodes, then properties sorted).
+    pub fn bindings(&self) -> impl Iterator<Item = BindingRef<'a>> + '_ {
+        let doc: &'a GraphDoc = self.doc;
+        doc.nodes.iter().enumerate().flat_map(|(i, node)| {
+            node.inputs
+                .iter()
+                .map(move |(property, binding)| BindingRef {
+                    node: i,
+                    property: property.as_str(),
+                    binding,
+                    pointer: format!("/nodes/{i}/inputs/{}", escape_pointer_token(property)),
+                })
+        })
+    }
+
+    /// The source a `from` binding reads, when its source exists and its primitive is known.
+    pub fn source(&self, binding: &'a Binding) -> Option<Source<'_>> {
+        let Binding::From { from, at } = binding else {
+            return None;
+        };
+        let at = at.as_deref().unwrap_or("");
+        if from == INPUT_SOURCE {
+            return Some(Source {
+                node: None,
+                schema: &self.input_schema,
+                at,
+            });
+        }
+        let &node = self.model.ids.get(from.as_str())?;
+        let prim = self.model.prim(node)?;
+        Some(Source {
+            node: Some(node),
+            schema: &prim.outputs,
+            at,
+        })
+    }
+
+    /// The schema of input property `property` of node `node`'s primitive, if declared.
+    pub fn target_schema(&self, node: usize, property: &str) -> Option<&'a Value> {
+        self.model
+            .prim(node)?
+            .inputs
+            .get("properties")?
+            .get(property)
+    }
+
+    /// The primitive of node `node`, if known.
+    pub fn prim(&self, node: usize) -> Option<&'a Primitive> {
+        self.model.prim(node)
+    }
+
+    /// The schema-compatibility verdict of every `from` binding whose both ends resolve (shared by
+    /// T305 and T306, computed once).
+    pub fn compat(&self) -> &[t305_incompatible_binding::CompatFinding] {
+        self.compat
+            .get_or_init(|| t305_incompatible_binding::compute(self))
+    }
+}
+
+/// Run every rule on a loaded document. The result is unsorted; the driver sorts.
+pub fn run_all(doc: &GraphDoc, registry: &Registry) -> Vec<Diagnostic> {
+    let cx = Context::new(doc, registry);
+    let mut out = Vec::new();
+    for rule in RULES {
+        if let Some(check) = rule.check {
+            check(&cx, &mut out);
+        }
+    }
+    out
+}
+
+/// Levenshtein distance over chars (two rows).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// The `k` candidates nearest to `word` by edit distance (ties by name), within a distance that
+/// still reads as a typo (at most half the word's length, at least 2).
+pub fn nearest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>, k: usize) -> Vec<String> {
+    let limit = (word.chars().count() / 2).max(2);
+    let mut scored: Vec<(usize, &str)> = candidates
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    scored.sort_unstable();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored
+        .into_iter()
+        .take(k)
+        .map(|(_, c)| c.to_string())
+        .collect()
+}
+
+/// "did you mean `a`, `b`?" or `None`.
+pub fn did_you_mean(suggestions: &[String]) -> Option<String> {
+    if suggestions.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "did you mean {}?",
+        suggestions
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}

@@ -1,0 +1,180 @@
+//! Human rendering, rustc-style (via `annotate-snippets`): `error[A407]: message`, `--> file:line:col`,
+//! the source line with the span underlined, related locations as secondary annotations, the
+//! witness and the help as notes, and a final summary line. Colour only when asked.
+
+use super::{Diagnostic, FileReport, Severity, Summary, highlight_span, reparse};
+use crate::json::{LineIndex, Parsed};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use std::ops::Range;
+
+/// Render every diagnostic of `reports`, in order, then the summary line.
+pub fn render(reports: &[FileReport], color: bool) -> String {
+    let mut out = String::new();
+    for report in reports {
+        out.push_str(&render_file(report, color));
+    }
+    out.push_str(&summary_line(reports));
+    out.push('\n');
+    out
+}
+
+/// `2 errors, 1 warning in 3 files`.
+pub fn summary_line(reports: &[FileReport]) -> String {
+    Summary::of(reports).to_string()
+}
+
+/// The diagnostics of one file, each followed by a blank line.
+pub fn render_file(report: &FileReport, color: bool) -> String {
+    if report.diagnostics.is_empty() {
+        return String::new();
+    }
+    let source: &str = &report.source;
+    let parsed = reparse(source);
+    let lines = LineIndex::new(source);
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for diag in &report.diagnostics {
+        let view = FileView {
+            file: &report.file,
+            source,
+            parsed: parsed.as_ref(),
+            lines: &lines,
+        };
+        out.push_str(&renderer.render(&view.groups(diag)));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+struct FileView<'a> {
+    file: &'a str,
+    source: &'a str,
+    parsed: Option<&'a Parsed>,
+    lines: &'a LineIndex,
+}
+
+/// A located range of the source, with the 1-based line it starts on.
+#[derive(Clone)]
+struct Located {
+    range: Range<usize>,
+    line: u32,
+}
+
+impl<'a> FileView<'a> {
+    /// Where `pointer` is, from the parsed source, else from a resolved line/column.
+    fn locate(&self, pointer: &str, line: u32, column: u32) -> Option<Located> {
+        if let Some(parsed) = self.parsed {
+            let span = highlight_span(parsed, pointer);
+            return Some(Located {
+                range: span.start..span.end,
+                line: span.line,
+            });
+        }
+        if line == 0 {
+            return None;
+        }
+        let start = self.lines.offset(self.source, line, column.max(1))?;
+        let end = self
+            .source
+            .get(start..)
+            .and_then(|rest| rest.chars().next())
+            .filter(|&c| c != '\n' && c != '\r')
+            .map_or(start, |c| start + c.len_utf8());
+        Some(Located {
+            range: start..end,
+            line,
+        })
+    }
+
+    fn groups(&self, diag: &'a Diagnostic) -> Vec<Group<'a>> {
+        let level = match diag.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Info => Level::INFO,
+        };
+        let title = level.primary_title(diag.message.as_str()).id(diag.code);
+        let primary = self.locate(&diag.pointer, diag.line, diag.column);
+        let related: Vec<(Option<Located>, &'a super::Related)> = diag
+            .related
+            .iter()
+            .map(|r| {
+                let located = self.locate(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0));
+                (located, r)
+            })
+            .collect();
+
+        let mut group = match &primary {
+            Some(primary) => {
+                let all =
+                    std::iter::once(primary).chain(related.iter().filter_map(|(l, _)| l.as_ref()));
+                let first_line = all.clone().map(|l| l.line).min().unwrap_or(primary.line);
+                let last_line = all.map(|l| l.line).max().unwrap_or(primary.line);
+                let window = self.window(first_line, last_line);
+                let clamp = |r: &Range<usize>| {
+                    let start = r.start.clamp(window.start, window.end) - window.start;
+                    let end = r.end.clamp(window.start, window.end) - window.start;
+                    start..end.max(start)
+                };
+                let text = self.source.get(window.clone()).unwrap_or_default();
+                let mut snippet = Snippet::source(text)
+                    .line_start(first_line as usize)
+                    .path(self.file)
+                    .fold(true)
+                    .annotation(
+                        AnnotationKind::Primary
+                            .span(clamp(&primary.range))
+                            .label(diag.pointer.as_str()),
+                    );
+                for (located, r) in &related {
+                    if let Some(located) = located {
+                        snippet = snippet.annotation(
+                            AnnotationKind::Context
+                                .span(clamp(&located.range))
+                                .label(r.message.as_str()),
+                        );
+                    }
+                }
+                title.element(snippet)
+            }
+            None => title.element(Origin::path(self.file)),
+        };
+        for (located, r) in &related {
+            if located.is_none() {
+                group =
+                    group.element(Level::NOTE.message(format!("{} (at {})", r.message, r.pointer)));
+            }
+        }
+        if primary.is_none() && !diag.pointer.is_empty() {
+            group = group.element(Level::NOTE.message(format!("at {}", diag.pointer)));
+        }
+        if let Some(witness) = &diag.witness {
+            group = group.element(Level::NOTE.message(format!("witness: {}", witness.describe())));
+        }
+        if let Some(seq) = diag.seq {
+            group = group.element(Level::NOTE.message(format!("event seq {seq}")));
+        }
+        if let Some(help) = &diag.help {
+            group = group.element(Level::HELP.message(help.as_str()));
+        }
+        vec![group]
+    }
+
+    /// The byte range of lines `first..=last` (without the last line's terminator).
+    fn window(&self, first: u32, last: u32) -> Range<usize> {
+        let start = self.lines.offset(self.source, first, 1).unwrap_or(0);
+        let end = self
+            .lines
+            .offset(self.source, last, 1)
+            .and_then(|line_start| {
+                self.lines
+                    .line_text(self.source, last)
+                    .map(|text| line_start + text.len())
+            })
+            .unwrap_or(self.source.len());
+        start..end.max(start)
+    }
+}

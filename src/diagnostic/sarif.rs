@@ -1,0 +1,280 @@
+//! SARIF 2.1.0 rendering, as GitHub code scanning ingests it: one run whose `tool.driver`
+//! describes every rule (from the caller's `CodeDoc` table), and one result per diagnostic
+//! with its rule, level, message, physical location (relative URI, 1-based region, columns
+//! in Unicode code points), related locations, a stable fingerprint, and the witness, pointer
+//! and help in `properties`.
+
+use super::{CodeDoc, Diagnostic, FileReport, Severity, reparse};
+use crate::json::{LineIndex, Parsed, Span};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The SARIF level of a severity.
+pub fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// The log as a value. Rules come in the order of `codes`, followed by any code a diagnostic
+/// uses that `codes` lacks (so every `ruleIndex` is valid).
+pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
+    let mut rules: Vec<Value> = Vec::new();
+    let mut rule_ids: Vec<&str> = Vec::new();
+    for doc in codes {
+        if !rule_ids.contains(&doc.code) {
+            rule_ids.push(doc.code);
+            rules.push(rule(doc));
+        }
+    }
+    let mut extra: Vec<(&str, Severity)> = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .filter(|d| !rule_ids.contains(&d.code))
+        .map(|d| (d.code, d.severity))
+        .collect();
+    extra.sort();
+    extra.dedup_by(|a, b| a.0 == b.0);
+    for (code, severity) in extra {
+        rule_ids.push(code);
+        rules.push(json!({
+            "id": code,
+            "name": code,
+            "shortDescription": {"text": code},
+            "fullDescription": {"text": code},
+            "help": {"text": format!("primgraph explain {code}")},
+            "defaultConfiguration": {"level": level(severity)},
+        }));
+    }
+
+    let mut results = Vec::new();
+    for report in reports {
+        if report.diagnostics.is_empty() {
+            continue;
+        }
+        let parsed = reparse(&report.source);
+        let lines = LineIndex::new(&report.source);
+        let file = FileLocator {
+            uri: artifact_uri(&report.file),
+            source: &report.source,
+            parsed: parsed.as_ref(),
+            lines: &lines,
+        };
+        for diag in &report.diagnostics {
+            let rule_index = rule_ids.iter().position(|&id| id == diag.code).unwrap_or(0);
+            results.push(file.result(diag, rule_index));
+        }
+    }
+
+    let mut driver = Map::new();
+    driver.insert("name".into(), Value::from("primgraph"));
+    driver.insert("version".into(), Value::from(env!("CARGO_PKG_VERSION")));
+    driver.insert(
+        "semanticVersion".into(),
+        Value::from(env!("CARGO_PKG_VERSION")),
+    );
+    // Only a real address: the package's repository, when Cargo.toml declares one.
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    if !repository.is_empty() {
+        driver.insert("informationUri".into(), Value::from(repository));
+    }
+    driver.insert("rules".into(), Value::Array(rules));
+
+    json!({
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// The log, pretty-printed, with a final newline.
+pub fn render(reports: &[FileReport], codes: &[CodeDoc]) -> String {
+    let mut out = serde_json::to_string_pretty(&to_value(reports, codes)).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+fn rule(doc: &CodeDoc) -> Value {
+    let full = first_paragraph(doc.doc).unwrap_or(doc.title);
+    json!({
+        "id": doc.code,
+        "name": rule_name(doc.title, doc.code),
+        "shortDescription": {"text": doc.title},
+        "fullDescription": {"text": full},
+        "help": {"text": doc.doc, "markdown": doc.doc},
+        "defaultConfiguration": {"level": level(doc.severity)},
+    })
+}
+
+fn first_paragraph(doc: &str) -> Option<&str> {
+    doc.split("\n\n").map(str::trim).find(|p| !p.is_empty())
+}
+
+/// An UpperCamelCase identifier from a title: `verifier bypass (witness path)` →
+/// `VerifierBypassWitnessPath`.
+pub fn rule_name(title: &str, code: &str) -> String {
+    let name: String = title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect();
+    if name.is_empty() {
+        code.to_string()
+    } else {
+        name
+    }
+}
+
+/// A relative URI reference for a path: forward slashes, no leading `./`, and
+/// percent-encoding of everything outside RFC 3986's unreserved set and `/`.
+pub fn artifact_uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut path = path.as_str();
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+struct FileLocator<'a> {
+    uri: String,
+    source: &'a str,
+    parsed: Option<&'a Parsed>,
+    lines: &'a LineIndex,
+}
+
+impl FileLocator<'_> {
+    fn span(&self, pointer: &str, line: u32, column: u32) -> Span {
+        if let Some(parsed) = self.parsed {
+            return super::highlight_span(parsed, pointer);
+        }
+        let (line, column) = (line.max(1), column.max(1));
+        let start = self.lines.offset(self.source, line, column).unwrap_or(0);
+        let end = self
+            .source
+            .get(start..)
+            .and_then(|rest| rest.chars().next())
+            .filter(|&c| c != '\n' && c != '\r')
+            .map_or(start, |c| start + c.len_utf8());
+        self.lines.span(self.source, start, end)
+    }
+
+    fn physical_location(&self, span: Span) -> Value {
+        // SARIF regions are 1-based; an empty region still covers one column for viewers.
+        let start_line = span.line.max(1);
+        let start_column = span.column.max(1);
+        let end_line = span.end_line.max(start_line);
+        let end_column = if end_line == start_line {
+            span.end_column.max(start_column + 1)
+        } else {
+            span.end_column.max(1)
+        };
+        json!({
+            "artifactLocation": {"uri": self.uri},
+            "region": {
+                "startLine": start_line,
+                "startColumn": start_column,
+                "endLine": end_line,
+                "endColumn": end_column,
+            },
+        })
+    }
+
+    fn result(&self, diag: &Diagnostic, rule_index: usize) -> Value {
+        let span = self.span(&diag.pointer, diag.line, diag.column);
+        let related: Vec<Value> = diag
+            .related
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let span = self.span(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0));
+                json!({
+                    "id": i + 1,
+                    "physicalLocation": self.physical_location(span),
+                    "message": {"text": non_empty(&r.message, &r.pointer)},
+                })
+            })
+            .collect();
+        let mut properties = Map::new();
+        properties.insert("pointer".into(), Value::String(diag.pointer.clone()));
+        if let Some(witness) = &diag.witness {
+            properties.insert(
+                "witness".into(),
+                serde_json::to_value(witness).unwrap_or(Value::Null),
+            );
+        }
+        if let Some(help) = &diag.help {
+            properties.insert("help".into(), Value::String(help.clone()));
+        }
+        if let Some(seq) = diag.seq {
+            properties.insert("seq".into(), Value::from(seq));
+        }
+        let mut text = non_empty(&diag.message, diag.code).to_string();
+        if let Some(help) = &diag.help {
+            text.push_str("\nhelp: ");
+            text.push_str(help);
+        }
+        let mut result = Map::new();
+        result.insert("ruleId".into(), Value::from(diag.code));
+        result.insert("ruleIndex".into(), Value::from(rule_index));
+        result.insert("level".into(), Value::from(level(diag.severity)));
+        result.insert("message".into(), json!({"text": text}));
+        result.insert(
+            "locations".into(),
+            json!([{"physicalLocation": self.physical_location(span)}]),
+        );
+        if !related.is_empty() {
+            result.insert("relatedLocations".into(), Value::Array(related));
+        }
+        result.insert(
+            "partialFingerprints".into(),
+            json!({"primgraphPointer/v1": fingerprint(&self.uri, diag)}),
+        );
+        result.insert("properties".into(), Value::Object(properties));
+        Value::Object(result)
+    }
+}
+
+fn non_empty<'s>(text: &'s str, fallback: &'s str) -> &'s str {
+    if text.trim().is_empty() {
+        fallback
+    } else {
+        text
+    }
+}
+
+/// Stable across edits that move lines: the file, the code and the pointer.
+fn fingerprint(uri: &str, diag: &Diagnostic) -> String {
+    let mut hasher = Sha256::new();
+    for part in [uri, diag.code, diag.pointer.as_str()] {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,542 @@
+//! The hand-written loader from a parsed JSON value to a [`GraphDoc`] (SPEC §2). Unlike a serde
+//! derive it keeps going after the first problem: every missing, unknown or mistyped field is
+//! reported as a [`ShapeError`] with the JSON pointer of the offending member and what was
+//! expected there (the validation driver turns them into G003 diagnostics).
+
+use super::doc::{Binding, Budget, GraphDoc, NodeDoc};
+use crate::diagnostic::escape_pointer_token;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// One document-shape problem at `pointer`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapeError {
+    pub pointer: String,
+    pub message: String,
+}
+
+impl ShapeError {
+    /// The pointer, or `(root)` for the document itself.
+    pub fn pointer_display(&self) -> &str {
+        if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        }
+    }
+}
+
+/// The name of a JSON value's type, as messages say it.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Whether `name` matches `^[a-z0-9][a-z0-9-]*$` (graph names).
+pub fn is_graph_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// Whether `id` matches `^[a-z][a-z0-9_]*$` (node IDs).
+pub fn is_node_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Whether `abi` is `MAJOR.MINOR.PATCH` with decimal parts; returns the parts.
+pub fn parse_version(abi: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = abi.split('.');
+    let mut next = || -> Option<u64> {
+        let part = parts.next()?;
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        part.parse().ok()
+    };
+    let version = (next()?, next()?, next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(version)
+}
+
+/// Whether `pointer` is an RFC 6901 JSON pointer (empty, or `/`-separated tokens whose `~` is
+/// always followed by `0` or `1`).
+pub fn is_json_pointer(pointer: &str) -> bool {
+    if pointer.is_empty() {
+        return true;
+    }
+    if !pointer.starts_with('/') {
+        return false;
+    }
+    let bytes = pointer.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .all(|(i, &b)| b != b'~' || matches!(bytes.get(i + 1), Some(b'0') | Some(b'1')))
+}
+
+struct Loader {
+    errors: Vec<ShapeError>,
+}
+
+fn child(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", escape_pointer_token(token))
+}
+
+impl Loader {
+    fn error(&mut self, pointer: String, message: String) {
+        self.errors.push(ShapeError { pointer, message });
+    }
+
+    fn mistyped(&mut self, pointer: String, what: &str, expected: &str, found: &Value) {
+        self.error(
+            pointer,
+            format!("`{what}` must be {expected}, found {}", type_name(found)),
+        );
+    }
+
+    /// Reports unknown members of `object` (everything not in `allowed`).
+    fn unknown_fields(&mut self, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) {
+        for key in object.keys() {
+            if !allowed.contains(&key.as_str()) {
+                let suggestions = crate::rules::nearest(
+                    key,
+                    allowed.iter().copied().filter(|a| *a != "$schema"),
+                    1,
+                );
+                let expected = match suggestions.first() {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => format!(
+                        "expected one of {}",
+                        allowed
+                            .iter()
+                            .map(|a| format!("`{a}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                self.error(
+                    child(pointer, key),
+                    format!("unknown field `{key}`; {expected}"),
+                );
+            }
+        }
+    }
+
+    fn string(
+        &mut self,
+        pointer: &str,
+        object: &Map<String, Value>,
+        key: &str,
+        required: bool,
+    ) -> Option<String> {
+        match object.get(key) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.mistyped(child(pointer, key), key, "a string", other);
+                None
+            }
+            None => {
+                if required {
+                    self.error(
+                        pointer.to_string(),
+                        format!("missing required field `{key}` (a string)"),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    fn string_map(
+        &mut self,
+        pointer: &str,
+        what: &str,
+        value: &Value,
+    ) -> Option<BTreeMap<String, String>> {
+        let Value::Object(object) = value else {
+            self.mistyped(
+                pointer.to_string(),
+                what,
+                "an object from names to node IDs",
+                value,
+            );
+            return None;
+        };
+        let mut map = BTreeMap::new();
+        let mut ok = true;
+        for (key, target) in object {
+            match target {
+                Value::String(s) => {
+                    map.insert(key.clone(), s.clone());
+                }
+                other => {
+                    ok = false;
+                    self.mistyped(
+                        child(pointer, key),
+                        &format!("{what}.{key}"),
+                        "a node ID (a string)",
+                        other,
+                    );
+                }
+            }
+        }
+        ok.then_some(map)
+    }
+
+    fn binding(&mut self, pointer: &str, value: &Value) -> Option<Binding> {
+        let Value::Object(object) = value else {
+            self.mistyped(
+                pointer.to_string(),
+                "binding",
+                "an object `{\"from\": NODE, \"at\": POINTER}` or `{\"const\": VALUE}`",
+                value,
+            );
+            return None;
+        };
+        match (object.get("from"), object.get("const")) {
+            (Some(_), Some(_)) => {
+                self.error(
+                    pointer.to_string(),
+                    "a binding has either `from` (with an optional `at`) or `const`, not both"
+                        .to_string(),
+                );
+                None
+            }
+            (None, Some(value)) => {
+                let before = self.errors.len();
+                self.unknown_fields(pointer, object, &["const"]);
+                (self.errors.len() == before).then(|| Binding::Const {
+                    value: value.clone(),
+                })
+            }
+            (from, None) => {
+                self.unknown_fields(pointer, object, &["from", "at"]);
+                let clean = object.keys().all(|k| k == "from" || k == "at");
+                if from.is_none() {
+                    self.error(
+                        pointer.to_string(),
+                        "a binding needs `from` (a node ID or `$input`) or `const`".to_string(),
+                    );
+                    return None;
+                }
+                let from = self.string(pointer, object, "from", true);
+                let at = self.string(pointer, object, "at", false);
+                if let Some(at) = &at
+                    && !is_json_pointer(at)
+                {
+                    self.error(
+                        child(pointer, "at"),
+                        format!(
+                            "`at` must be a JSON pointer (empty or starting with `/`, `~` only as `~0` or `~1`), found {at:?}"
+                        ),
+                    );
+                    return None;
+                }
+                if clean {
+                    from.map(|from| Binding::From { from, at })
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn node(&mut self, pointer: &str, value: &Value) -> Option<NodeDoc> {
+        let Value::Object(object) = value else {
+            self.mistyped(pointer.to_string(), "node", "an object", value);
+            return None;
+        };
+        let before = self.errors.len();
+        self.unknown_fields(
+            pointer,
+            object,
+            &[
+                "id",
+                "primitive",
+                "workspace",
+                "inputs",
+                "next",
+                "branches",
+                "on_error",
+                "max_visits",
+            ],
+        );
+        let id = self.string(pointer, object, "id", true);
+        if let Some(id) = &id
+            && !is_node_id(id)
+        {
+            self.error(
+                child(pointer, "id"),
+                format!("node id {id:?} must match ^[a-z][a-z0-9_]*$"),
+            );
+        }
+        let primitive = self.string(pointer, object, "primitive", true);
+        let workspace = self.string(pointer, object, "workspace", false);
+        if workspace.as_deref() == Some("") {
+            self.error(
+                child(pointer, "workspace"),
+                "`workspace` must not be empty".to_string(),
+            );
+        }
+        let mut inputs = BTreeMap::new();
+        match object.get("inputs") {
+            None => {}
+            Some(Value::Object(bindings)) => {
+                let inputs_pointer = child(pointer, "inputs");
+                for (property, binding) in bindings {
+                    if let Some(b) = self.binding(&child(&inputs_pointer, property), binding) {
+                        inputs.insert(property.clone(), b);
+                    }
+                }
+            }
+            Some(other) => self.mistyped(
+                child(pointer, "inputs"),
+                "inputs",
+                "an object from input properties to bindings",
+                other,
+            ),
+        }
+        let next = self.string(pointer, object, "next", false);
+        let branches = object
+            .get("branches")
+            .and_then(|v| self.string_map(&child(pointer, "branches"), "branches", v));
+        let on_error = object
+            .get("on_error")
+            .and_then(|v| self.string_map(&child(pointer, "on_error"), "on_error", v));
+        let max_visits = match object.get("max_visits") {
+            None => None,
+            Some(value) => match value.as_u64() {
+                Some(n) if n >= 1 && n <= u64::from(u32::MAX) => Some(n as u32),
+                _ => {
+                    self.error(
+                        child(pointer, "max_visits"),
+                        format!(
+                            "`max_visits` must be a positive integer (at most {}), found {}",
+                            u32::MAX,
+                            render_short(value)
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+        if self.errors.len() != before {
+            return None;
+        }
+        Some(NodeDoc {
+            id: id?,
+            primitive: primitive?,
+            workspace,
+            inputs,
+            next,
+            branches,
+            on_error,
+            max_visits,
+        })
+    }
+
+    fn budget(&mut self, value: &Value) -> Option<Budget> {
+        let pointer = "/budget";
+        let Value::Object(object) = value else {
+            self.mistyped(pointer.to_string(), "budget", "an object", value);
+            return None;
+        };
+        let before = self.errors.len();
+        self.unknown_fields(pointer, object, &["max_steps", "max_spend_usd"]);
+        let max_steps = match object.get("max_steps") {
+            None => None,
+            Some(value) => match value.as_u64() {
+                Some(n) => Some(n),
+                None => {
+                    self.error(
+                        child(pointer, "max_steps"),
+                        format!(
+                            "`max_steps` must be a non-negative integer, found {}",
+                            render_short(value)
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+        let max_spend_usd = match object.get("max_spend_usd") {
+            None => None,
+            Some(value) => match value.as_f64() {
+                Some(x) if x >= 0.0 && x.is_finite() => Some(x),
+                _ => {
+                    self.error(
+                        child(pointer, "max_spend_usd"),
+                        format!(
+                            "`max_spend_usd` must be a non-negative number, found {}",
+                            render_short(value)
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+        (self.errors.len() == before).then_some(Budget {
+            max_steps,
+            max_spend_usd,
+        })
+    }
+
+    fn document(&mut self, value: &Value) -> Option<GraphDoc> {
+        let Value::Object(object) = value else {
+            self.mistyped(String::new(), "the graph document", "an object", value);
+            return None;
+        };
+        self.unknown_fields(
+            "",
+            object,
+            &[
+                "$schema",
+                "graph",
+                "abi",
+                "description",
+                "capabilities",
+                "budget",
+                "input",
+                "entry",
+                "nodes",
+            ],
+        );
+        let schema = self.string("", object, "$schema", false);
+        let graph = self.string("", object, "graph", true);
+        if let Some(name) = &graph
+            && !is_graph_name(name)
+        {
+            self.error(
+                "/graph".to_string(),
+                format!("graph name {name:?} must match ^[a-z0-9][a-z0-9-]*$"),
+            );
+        }
+        let abi = self.string("", object, "abi", true);
+        if let Some(abi) = &abi
+            && parse_version(abi).is_none()
+        {
+            self.error(
+                "/abi".to_string(),
+                format!("`abi` must be a version MAJOR.MINOR.PATCH, found {abi:?}"),
+            );
+        }
+        let description = self.string("", object, "description", false);
+        let mut capabilities = Vec::new();
+        match object.get("capabilities") {
+            // Absent means an empty tool boundary: R104 then flags every node.
+            None => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    match item {
+                        Value::String(s) => capabilities.push(s.clone()),
+                        other => self.mistyped(
+                            format!("/capabilities/{i}"),
+                            "capabilities entry",
+                            "a string (an ID, an alias or `prefix.*`)",
+                            other,
+                        ),
+                    }
+                }
+            }
+            Some(other) => self.mistyped(
+                "/capabilities".to_string(),
+                "capabilities",
+                "an array of strings",
+                other,
+            ),
+        }
+        let budget = object.get("budget").and_then(|b| self.budget(b));
+        let input = match object.get("input") {
+            None => None,
+            Some(schema @ (Value::Object(_) | Value::Bool(_))) => {
+                if let Err(e) = jsonschema::validator_for(schema) {
+                    self.error(
+                        "/input".to_string(),
+                        format!("`input` is not a valid JSON Schema: {e}"),
+                    );
+                }
+                Some(schema.clone())
+            }
+            Some(other) => {
+                self.mistyped(
+                    "/input".to_string(),
+                    "input",
+                    "a JSON Schema (an object or a boolean)",
+                    other,
+                );
+                None
+            }
+        };
+        let entry = self.string("", object, "entry", true);
+        let mut nodes = Vec::new();
+        match object.get("nodes") {
+            None => self.error(
+                String::new(),
+                "missing required field `nodes` (an array of node objects)".to_string(),
+            ),
+            Some(Value::Array(items)) => {
+                if items.is_empty() {
+                    self.error(
+                        "/nodes".to_string(),
+                        "`nodes` must not be empty".to_string(),
+                    );
+                }
+                for (i, item) in items.iter().enumerate() {
+                    if let Some(node) = self.node(&format!("/nodes/{i}"), item) {
+                        nodes.push(node);
+                    }
+                }
+            }
+            Some(other) => self.mistyped(
+                "/nodes".to_string(),
+                "nodes",
+                "an array of node objects",
+                other,
+            ),
+        }
+        if !self.errors.is_empty() {
+            return None;
+        }
+        Some(GraphDoc {
+            schema,
+            graph: graph?,
+            abi: abi?,
+            description,
+            capabilities,
+            budget,
+            input,
+            entry: entry?,
+            nodes,
+        })
+    }
+}
+
+fn render_short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// Load a graph document, or every shape error found in it (in document order).
+pub fn load(value: &Value) -> Result<GraphDoc, Vec<ShapeError>> {
+    let mut loader = Loader { errors: Vec::new() };
+    match loader.document(value) {
+        Some(doc) if loader.errors.is_empty() => Ok(doc),
+        _ => Err(loader.errors),
+    }
+}

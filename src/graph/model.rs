@@ -1,0 +1,269 @@
+//! The control-flow model of a loaded graph (SPEC §3.3), built once per file and shared by every
+//! rule: a petgraph graph whose node `i` is `nodes[i]` of the document, with one edge per
+//! resolvable `next`, `branches` and `on_error` target; the primitives resolved against the
+//! registry; reachability from `entry` (with BFS parents for shortest witnesses); the strongly
+//! connected components of the graph minus bounded nodes; and the dominator tree from `entry`,
+//! numbered so that "does X dominate Y" is answered in O(1). Everything is near-linear in the size
+//! of the graph.
+
+use super::doc::GraphDoc;
+use crate::registry::{Class, Primitive, Registry};
+use petgraph::algo::dominators::simple_fast;
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use std::collections::{HashMap, VecDeque};
+
+/// The kind of a control-flow edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EdgeKind {
+    Next,
+    Branch { outcome: String },
+    OnError { mode: String },
+}
+
+/// The control-flow graph of a document plus the analyses the rules share.
+#[derive(Debug)]
+pub struct Model<'a> {
+    pub doc: &'a GraphDoc,
+    /// The primitive of each node, `None` when the registry does not know it (R101).
+    pub prims: Vec<Option<&'a Primitive>>,
+    /// Node ID → index of its first occurrence.
+    pub ids: HashMap<&'a str, usize>,
+    pub graph: DiGraph<(), EdgeKind, u32>,
+    /// Index of the entry node, when `entry` names one.
+    pub entry: Option<usize>,
+    /// Whether each node is reachable from `entry` over every edge kind.
+    pub reachable: Vec<bool>,
+    /// BFS parent of each reachable node (the entry is its own parent).
+    pub bfs_parent: Vec<Option<usize>>,
+    /// Structural terminals: neither `next` nor `branches`.
+    pub terminal: Vec<bool>,
+    /// SCCs of the graph restricted to nodes without `max_visits`, in reverse topological order
+    /// (petgraph's Tarjan order: sinks first).
+    pub unbounded_sccs: Vec<Vec<usize>>,
+    /// Whether node `i` has an edge to itself.
+    pub self_loop: Vec<bool>,
+    dom: Option<DomTree>,
+}
+
+/// Dominator tree numbered by an Euler tour: X dominates Y iff `enter[X] <= enter[Y]` and
+/// `exit[Y] <= exit[X]`.
+#[derive(Debug)]
+struct DomTree {
+    enter: Vec<u32>,
+    exit: Vec<u32>,
+    in_tree: Vec<bool>,
+}
+
+impl<'a> Model<'a> {
+    pub fn build(doc: &'a GraphDoc, registry: &'a Registry) -> Model<'a> {
+        let n = doc.nodes.len();
+        let mut ids = HashMap::with_capacity(n);
+        for (i, node) in doc.nodes.iter().enumerate() {
+            ids.entry(node.id.as_str()).or_insert(i);
+        }
+        let prims = doc
+            .nodes
+            .iter()
+            .map(|node| registry.lookup(&node.primitive))
+            .collect();
+        let mut graph = DiGraph::with_capacity(n, n);
+        for _ in 0..n {
+            graph.add_node(());
+        }
+        let mut self_loop = vec![false; n];
+        for (i, node) in doc.nodes.iter().enumerate() {
+            let mut add = |target: &str, kind: EdgeKind| {
+                if let Some(&j) = ids.get(target) {
+                    if i == j {
+                        self_loop[i] = true;
+                    }
+                    graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), kind);
+                }
+            };
+            if let Some(next) = &node.next {
+                add(next, EdgeKind::Next);
+            }
+            for (outcome, target) in node.branches.iter().flatten() {
+                add(
+                    target,
+                    EdgeKind::Branch {
+                        outcome: outcome.clone(),
+                    },
+                );
+            }
+            for (mode, target) in node.on_error.iter().flatten() {
+                add(target, EdgeKind::OnError { mode: mode.clone() });
+            }
+        }
+        let terminal = doc
+            .nodes
+            .iter()
+            .map(|node| node.next.is_none() && node.branches.is_none())
+            .collect();
+        let entry = ids.get(doc.entry.as_str()).copied();
+        let (reachable, bfs_parent) = match entry {
+            Some(e) => bfs(&graph, e, |_| true),
+            None => (vec![false; n], vec![None; n]),
+        };
+
+        let mut bounded_free = DiGraph::<(), (), u32>::with_capacity(n, n);
+        for _ in 0..n {
+            bounded_free.add_node(());
+        }
+        for edge in graph.edge_references() {
+            let (a, b) = (edge.source().index(), edge.target().index());
+            let unbounded = |k: usize| doc.nodes.get(k).is_some_and(|x| x.max_visits.is_none());
+            if unbounded(a) && unbounded(b) {
+                bounded_free.add_edge(edge.source(), edge.target(), ());
+            }
+        }
+        let unbounded_sccs = tarjan_scc(&bounded_free)
+            .into_iter()
+            .map(|scc| scc.into_iter().map(|x| x.index()).collect())
+            .collect();
+
+        let dom = entry.map(|e| {
+            let dominators = simple_fast(&graph, NodeIndex::new(e));
+            let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+            for (v, reached) in reachable.iter().enumerate() {
+                if *reached
+                    && v != e
+                    && let Some(idom) = dominators.immediate_dominator(NodeIndex::new(v))
+                {
+                    children[idom.index()].push(v);
+                }
+            }
+            let mut enter = vec![0u32; n];
+            let mut exit = vec![0u32; n];
+            let mut in_tree = vec![false; n];
+            let mut clock = 0u32;
+            let mut stack = vec![(e, 0usize)];
+            in_tree[e] = true;
+            enter[e] = clock;
+            while let Some((v, child)) = stack.pop() {
+                if let Some(&c) = children[v].get(child) {
+                    stack.push((v, child + 1));
+                    clock += 1;
+                    enter[c] = clock;
+                    in_tree[c] = true;
+                    stack.push((c, 0));
+                } else {
+                    clock += 1;
+                    exit[v] = clock;
+                }
+            }
+            DomTree {
+                enter,
+                exit,
+                in_tree,
+            }
+        });
+
+        Model {
+            doc,
+            prims,
+            ids,
+            graph,
+            entry,
+            reachable,
+            bfs_parent,
+            terminal,
+            unbounded_sccs,
+            self_loop,
+            dom,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.doc.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.doc.nodes.is_empty()
+    }
+
+    /// The node ID of index `i`.
+    pub fn id(&self, i: usize) -> &str {
+        self.doc.nodes.get(i).map_or("", |n| n.id.as_str())
+    }
+
+    pub fn prim(&self, i: usize) -> Option<&'a Primitive> {
+        self.prims.get(i).copied().flatten()
+    }
+
+    pub fn class(&self, i: usize) -> Option<Class> {
+        self.prim(i).map(|p| p.class)
+    }
+
+    /// Successors of `i` with the edge kinds, in insertion order reversed (petgraph's order).
+    pub fn successors(&self, i: usize) -> impl Iterator<Item = (usize, &EdgeKind)> + '_ {
+        self.graph
+            .edges(NodeIndex::new(i))
+            .map(|e| (e.target().index(), e.weight()))
+    }
+
+    /// Whether `x` dominates `y` (every path from `entry` to `y` passes `x`; reflexive).
+    /// `false` when either is unreachable.
+    pub fn dominates(&self, x: usize, y: usize) -> bool {
+        let Some(dom) = &self.dom else { return false };
+        match (dom.in_tree.get(x), dom.in_tree.get(y)) {
+            (Some(true), Some(true)) => dom.enter[x] <= dom.enter[y] && dom.exit[y] <= dom.exit[x],
+            _ => false,
+        }
+    }
+
+    /// The IDs along the BFS-parent chain from `entry` to `target`, given a parent array.
+    pub fn path_to(&self, parents: &[Option<usize>], target: usize) -> Vec<String> {
+        let mut path = Vec::new();
+        let mut current = target;
+        // A parent chain is a tree path: bounded by the node count even if corrupted.
+        for _ in 0..=self.len() {
+            path.push(self.id(current).to_string());
+            match parents.get(current).copied().flatten() {
+                Some(p) if p != current => current = p,
+                _ => break,
+            }
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Breadth-first search from `start` over edges accepted by `keep` (given the edge's source,
+/// target and kind through the closure's argument). Returns visited flags and BFS parents
+/// (shortest paths in edge count).
+pub fn bfs(
+    graph: &DiGraph<(), EdgeKind, u32>,
+    start: usize,
+    keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind, u32>) -> bool,
+) -> (Vec<bool>, Vec<Option<usize>>) {
+    let n = graph.node_count();
+    let mut seen = vec![false; n];
+    let mut parent = vec![None; n];
+    if start >= n {
+        return (seen, parent);
+    }
+    let mut queue = VecDeque::new();
+    seen[start] = true;
+    parent[start] = Some(start);
+    queue.push_back(start);
+    while let Some(v) = queue.pop_front() {
+        // Visit successors in ascending target order so witnesses do not depend on edge order.
+        let mut targets: Vec<usize> = graph
+            .edges(NodeIndex::new(v))
+            .filter(|e| keep(*e))
+            .map(|e| e.target().index())
+            .collect();
+        targets.sort_unstable();
+        for t in targets {
+            if !seen[t] {
+                seen[t] = true;
+                parent[t] = Some(v);
+                queue.push_back(t);
+            }
+        }
+    }
+    (seen, parent)
+}

@@ -1,0 +1,694 @@
+//! Pictures of a graph: Graphviz DOT and Mermaid flowchart text, for reviewers and docs.
+//!
+//! The picture shows every node (its ID, its primitive and any `max_visits` bound) with a shape
+//! by the primitive's class, and every control-flow edge with its meaning:
+//!
+//! | thing | DOT | Mermaid |
+//! |---|---|---|
+//! | entry | a point `__entry` with an edge to `entry` | a small `start` circle |
+//! | `verification` node | `hexagon`, blue fill | `{{…}}` hexagon, class `verification` |
+//! | `policy` node | `octagon`, yellow fill | `[/…\]` trapezoid, class `policy` |
+//! | `s1_decision` node | `diamond` | `{…}` rhombus |
+//! | `mutation` node | `box3d` | `[[…]]` subroutine |
+//! | `retrieval` node | `cylinder` | `[(…)]` cylinder |
+//! | `generation` node | `parallelogram` | `[/…/]` parallelogram |
+//! | other node | rounded `box` | `(…)` rounded |
+//! | unknown primitive | dashed `box` | `[…]`, class `unknown` |
+//! | terminal (no `next`, no `branches`) | `doublecircle` | `(((…)))` double circle |
+//! | `next` edge | plain | `-->` |
+//! | `branches` edge | labelled with the outcome | `-->` with the outcome |
+//! | grant edge (SPEC §3.4) | bold dark green, label `OUTCOME (grant)` | `==>` thick, green |
+//! | `on_error` edge | dashed orange, label `on_error: MODE` | `-.->` dotted, orange |
+//!
+//! Nodes outside the default workspace are drawn in one cluster (subgraph) per workspace.
+//!
+//! With [`Marks`] built from diagnostics, every node a diagnostic points at (`/nodes/N…`) or
+//! names in its witness path is drawn red (errors) or orange (warnings) with the codes in its
+//! label, and every control edge between consecutive witness nodes is drawn red. Infos are not
+//! marked.
+//!
+//! The output is a pure function of the document, the registry and the marks: nodes in document
+//! order, edges per node in the order `next`, `branches` (by outcome), `on_error` (by mode).
+
+use super::doc::{GraphDoc, NodeDoc};
+use crate::diagnostic::{Diagnostic, FileReport, Severity, Witness};
+use crate::registry::{Authority, Class, Primitive, Registry};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+/// The picture language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Dot,
+    Mermaid,
+}
+
+/// Why a graph document could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The document does not parse or load (G001–G003): there is no graph to draw. The report
+    /// carries the located diagnostics.
+    #[error("{} does not load as a graph ({} error(s))", .report.file, .report.diagnostics.len())]
+    NotLoadable { report: FileReport },
+}
+
+/// How a node or an edge is marked by diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeMark {
+    /// The worst severity among the diagnostics naming the node.
+    pub severity: Severity,
+    /// The codes naming the node, sorted.
+    pub codes: BTreeSet<&'static str>,
+}
+
+/// The nodes and edges diagnostics point at, by node index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub nodes: BTreeMap<usize, NodeMark>,
+    /// Control edges (source, target) along witness paths, with the worst severity.
+    pub edges: BTreeMap<(usize, usize), Severity>,
+}
+
+/// The node index a diagnostic pointer is inside of: `/nodes/N` or `/nodes/N/…`.
+fn pointer_node(pointer: &str) -> Option<usize> {
+    let rest = pointer.strip_prefix("/nodes/")?;
+    let digits = rest.split('/').next()?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn worse(a: Severity, b: Severity) -> Severity {
+    // `Severity` orders Error < Warning < Info.
+    a.min(b)
+}
+
+impl Marks {
+    /// Marks from a file's diagnostics (errors and warnings; infos are not marked).
+    pub fn from_diagnostics(doc: &GraphDoc, diagnostics: &[Diagnostic]) -> Marks {
+        let mut ids: HashMap<&str, usize> = HashMap::with_capacity(doc.nodes.len());
+        for (i, node) in doc.nodes.iter().enumerate() {
+            ids.entry(node.id.as_str()).or_insert(i);
+        }
+        let mut marks = Marks::default();
+        for d in diagnostics {
+            if d.severity == Severity::Info {
+                continue;
+            }
+            let mut named: Vec<usize> = Vec::new();
+            if let Some(i) = pointer_node(&d.pointer).filter(|&i| i < doc.nodes.len()) {
+                named.push(i);
+            }
+            if let Some(Witness::Path(path)) = &d.witness {
+                let on_path: Vec<Option<usize>> = path
+                    .iter()
+                    .map(|id| ids.get(id.as_str()).copied())
+                    .collect();
+                named.extend(on_path.iter().flatten());
+                for pair in on_path.windows(2) {
+                    if let [Some(a), Some(b)] = pair
+                        && has_edge(&doc.nodes[*a], &doc.nodes[*b].id)
+                    {
+                        marks
+                            .edges
+                            .entry((*a, *b))
+                            .and_modify(|s| *s = worse(*s, d.severity))
+                            .or_insert(d.severity);
+                    }
+                }
+            }
+            for i in named {
+                let mark = marks.nodes.entry(i).or_insert_with(|| NodeMark {
+                    severity: d.severity,
+                    codes: BTreeSet::new(),
+                });
+                mark.severity = worse(mark.severity, d.severity);
+                mark.codes.insert(d.code);
+            }
+        }
+        marks
+    }
+}
+
+fn has_edge(node: &NodeDoc, target: &str) -> bool {
+    node.next.as_deref() == Some(target)
+        || node.branches.iter().flatten().any(|(_, t)| t == target)
+        || node.on_error.iter().flatten().any(|(_, t)| t == target)
+}
+
+/// What an edge means, for its style.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum EdgeStyle {
+    Next,
+    Branch { outcome: String, grant: bool },
+    OnError { mode: String },
+}
+
+struct Edge {
+    source: usize,
+    target: usize,
+    style: EdgeStyle,
+}
+
+/// Whether `outcome` of a node running `prim` is a grant edge (SPEC §3.4).
+fn is_grant(prim: Option<&Primitive>, outcome: &str) -> bool {
+    outcome != "*"
+        && prim.is_some_and(|p| {
+            p.authority == Authority::Authorize && p.grants.iter().any(|g| g == outcome)
+        })
+}
+
+/// Every resolvable control edge, in the documented order.
+fn edges(doc: &GraphDoc, prims: &[Option<&Primitive>], ids: &HashMap<&str, usize>) -> Vec<Edge> {
+    let mut out = Vec::new();
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let prim = prims.get(i).copied().flatten();
+        let mut push = |target: &str, style: EdgeStyle| {
+            if let Some(&j) = ids.get(target) {
+                out.push(Edge {
+                    source: i,
+                    target: j,
+                    style,
+                });
+            }
+        };
+        if let Some(next) = &node.next {
+            push(next, EdgeStyle::Next);
+        }
+        for (outcome, target) in node.branches.iter().flatten() {
+            push(
+                target,
+                EdgeStyle::Branch {
+                    outcome: outcome.clone(),
+                    grant: is_grant(prim, outcome),
+                },
+            );
+        }
+        for (mode, target) in node.on_error.iter().flatten() {
+            push(target, EdgeStyle::OnError { mode: mode.clone() });
+        }
+    }
+    out
+}
+
+/// The node's drawing category: terminal first, then the primitive's class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Category {
+    Terminal,
+    Verification,
+    Policy,
+    Decision,
+    Mutation,
+    Retrieval,
+    Generation,
+    Plain,
+    Unknown,
+}
+
+impl Category {
+    fn of(node: &NodeDoc, prim: Option<&Primitive>) -> Category {
+        if node.next.is_none() && node.branches.is_none() {
+            return Category::Terminal;
+        }
+        match prim.map(|p| p.class) {
+            None => Category::Unknown,
+            Some(Class::Verification) => Category::Verification,
+            Some(Class::Policy) => Category::Policy,
+            Some(Class::S1Decision) => Category::Decision,
+            Some(Class::Mutation) => Category::Mutation,
+            Some(Class::Retrieval) => Category::Retrieval,
+            Some(Class::Generation) => Category::Generation,
+            Some(Class::Deterministic) => Category::Plain,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Category::Terminal => "terminal",
+            Category::Verification => "verification",
+            Category::Policy => "policy",
+            Category::Decision => "decision",
+            Category::Mutation => "mutation",
+            Category::Retrieval => "retrieval",
+            Category::Generation => "generation",
+            Category::Plain => "plain",
+            Category::Unknown => "unknown",
+        }
+    }
+
+    /// DOT attributes: shape and fill.
+    fn dot_attrs(self) -> &'static str {
+        match self {
+            Category::Terminal => "shape=doublecircle",
+            Category::Verification => "shape=hexagon, style=filled, fillcolor=\"#dbeafe\"",
+            Category::Policy => "shape=octagon, style=filled, fillcolor=\"#fef3c7\"",
+            Category::Decision => "shape=diamond",
+            Category::Mutation => "shape=box3d",
+            Category::Retrieval => "shape=cylinder",
+            Category::Generation => "shape=parallelogram",
+            Category::Plain => "shape=box, style=rounded",
+            Category::Unknown => "shape=box, style=dashed",
+        }
+    }
+
+    /// Mermaid opening and closing brackets.
+    fn mermaid_brackets(self) -> (&'static str, &'static str) {
+        match self {
+            Category::Terminal => ("(((", ")))"),
+            Category::Verification => ("{{", "}}"),
+            Category::Policy => ("[/", "\\]"),
+            Category::Decision => ("{", "}"),
+            Category::Mutation => ("[[", "]]"),
+            Category::Retrieval => ("[(", ")]"),
+            Category::Generation => ("[/", "/]"),
+            Category::Plain => ("(", ")"),
+            Category::Unknown => ("[", "]"),
+        }
+    }
+
+    /// Mermaid `classDef` body, for the categories that are coloured.
+    fn mermaid_class(self) -> Option<&'static str> {
+        match self {
+            Category::Verification => Some("fill:#dbeafe,stroke:#1e40af"),
+            Category::Policy => Some("fill:#fef3c7,stroke:#92400e"),
+            Category::Unknown => Some("stroke-dasharray:4 3"),
+            _ => None,
+        }
+    }
+}
+
+const GRANT_COLOR: &str = "#15803d";
+const ERROR_COLOR: &str = "#dc2626";
+const WARNING_COLOR: &str = "#d97706";
+const ON_ERROR_COLOR: &str = "#c2410c";
+
+fn mark_color(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => ERROR_COLOR,
+        _ => WARNING_COLOR,
+    }
+}
+
+/// The lines of a node's label: ID, primitive (with its dotted ID when written as an alias),
+/// bound, and the codes marking it.
+fn label_lines(node: &NodeDoc, prim: Option<&Primitive>, mark: Option<&NodeMark>) -> Vec<String> {
+    let mut lines = vec![node.id.clone()];
+    match prim {
+        Some(p) if p.id != node.primitive => lines.push(format!("{} ({})", node.primitive, p.id)),
+        _ => lines.push(node.primitive.clone()),
+    }
+    if let Some(max) = node.max_visits {
+        lines.push(format!("max_visits {max}"));
+    }
+    if let Some(mark) = mark {
+        lines.push(mark.codes.iter().copied().collect::<Vec<_>>().join(", "));
+    }
+    lines
+}
+
+/// A DOT double-quoted string.
+fn dot_quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A Mermaid double-quoted label.
+fn mermaid_quote(text: &str) -> String {
+    format!("\"{}\"", mermaid_escape(text))
+}
+
+/// Entity codes for the characters Mermaid reads as syntax inside a label.
+fn mermaid_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("#quot;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '#' => out.push_str("#35;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+struct Prepared<'a> {
+    doc: &'a GraphDoc,
+    prims: Vec<Option<&'a Primitive>>,
+    edges: Vec<Edge>,
+    entry: Option<usize>,
+    /// Workspace → node indices, when any node leaves the default workspace.
+    clusters: Option<BTreeMap<&'a str, Vec<usize>>>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(doc: &'a GraphDoc, registry: &'a Registry) -> Prepared<'a> {
+        let mut ids: HashMap<&str, usize> = HashMap::with_capacity(doc.nodes.len());
+        for (i, node) in doc.nodes.iter().enumerate() {
+            ids.entry(node.id.as_str()).or_insert(i);
+        }
+        let prims: Vec<Option<&Primitive>> = doc
+            .nodes
+            .iter()
+            .map(|n| registry.lookup(&n.primitive))
+            .collect();
+        let edges = edges(doc, &prims, &ids);
+        let entry = ids.get(doc.entry.as_str()).copied();
+        let clusters = doc.nodes.iter().any(|n| n.workspace() != "main").then(|| {
+            let mut map: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+            for (i, n) in doc.nodes.iter().enumerate() {
+                map.entry(n.workspace()).or_default().push(i);
+            }
+            map
+        });
+        Prepared {
+            doc,
+            prims,
+            edges,
+            entry,
+            clusters,
+        }
+    }
+
+    fn prim(&self, i: usize) -> Option<&'a Primitive> {
+        self.prims.get(i).copied().flatten()
+    }
+
+    fn category(&self, i: usize) -> Category {
+        Category::of(&self.doc.nodes[i], self.prim(i))
+    }
+}
+
+/// Draw `doc` in `format`.
+pub fn render(doc: &GraphDoc, registry: &Registry, format: Format, marks: &Marks) -> String {
+    let prepared = Prepared::new(doc, registry);
+    match format {
+        Format::Dot => dot(&prepared, marks),
+        Format::Mermaid => mermaid(&prepared, marks),
+    }
+}
+
+fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph {} {{", dot_quote(&p.doc.graph));
+    out.push_str("  rankdir=TB;\n");
+    out.push_str("  node [fontname=\"Helvetica\", fontsize=11];\n");
+    out.push_str("  edge [fontname=\"Helvetica\", fontsize=10];\n");
+    if let Some(description) = &p.doc.description {
+        let _ = writeln!(
+            out,
+            "  labelloc=t;\n  label={};",
+            dot_quote(&format!("{}: {description}", p.doc.graph))
+        );
+    }
+    out.push_str("  \"__entry\" [shape=point, width=0.15, label=\"\"];\n");
+    let node_line = |i: usize| -> String {
+        let node = &p.doc.nodes[i];
+        let mark = marks.nodes.get(&i);
+        let label = label_lines(node, p.prim(i), mark).join("\n");
+        let mut attrs = format!(
+            "label={}, {}, class={}",
+            dot_quote(&label),
+            p.category(i).dot_attrs(),
+            dot_quote(p.category(i).name())
+        );
+        if let Some(mark) = mark {
+            let color = mark_color(mark.severity);
+            let _ = write!(
+                attrs,
+                ", color=\"{color}\", fontcolor=\"{color}\", penwidth=2.5"
+            );
+        }
+        format!("{} [{attrs}];", dot_quote(&node.id))
+    };
+    match &p.clusters {
+        None => {
+            for i in 0..p.doc.nodes.len() {
+                let _ = writeln!(out, "  {}", node_line(i));
+            }
+        }
+        Some(clusters) => {
+            for (k, (workspace, members)) in clusters.iter().enumerate() {
+                let _ = writeln!(out, "  subgraph \"cluster_{k}\" {{");
+                let _ = writeln!(
+                    out,
+                    "    label={}; style=rounded; color=\"#64748b\";",
+                    dot_quote(&format!("workspace: {workspace}"))
+                );
+                for &i in members {
+                    let _ = writeln!(out, "    {}", node_line(i));
+                }
+                out.push_str("  }\n");
+            }
+        }
+    }
+    if let Some(entry) = p.entry {
+        let _ = writeln!(
+            out,
+            "  \"__entry\" -> {};",
+            dot_quote(&p.doc.nodes[entry].id)
+        );
+    }
+    for edge in &p.edges {
+        let mut attrs: Vec<String> = Vec::new();
+        match &edge.style {
+            EdgeStyle::Next => {}
+            EdgeStyle::Branch { outcome, grant } => {
+                if *grant {
+                    attrs.push(format!(
+                        "label={}",
+                        dot_quote(&format!("{outcome} (grant)"))
+                    ));
+                    attrs.push(format!(
+                        "style=bold, penwidth=2.5, color=\"{GRANT_COLOR}\", fontcolor=\"{GRANT_COLOR}\""
+                    ));
+                } else {
+                    attrs.push(format!("label={}", dot_quote(outcome)));
+                }
+            }
+            EdgeStyle::OnError { mode } => {
+                attrs.push(format!("label={}", dot_quote(&format!("on_error: {mode}"))));
+                attrs.push(format!(
+                    "style=dashed, color=\"{ON_ERROR_COLOR}\", fontcolor=\"{ON_ERROR_COLOR}\""
+                ));
+            }
+        }
+        if let Some(&severity) = marks.edges.get(&(edge.source, edge.target)) {
+            let color = mark_color(severity);
+            attrs.push(format!(
+                "color=\"{color}\", fontcolor=\"{color}\", penwidth=3, class=\"witness\""
+            ));
+        }
+        let from = dot_quote(&p.doc.nodes[edge.source].id);
+        let to = dot_quote(&p.doc.nodes[edge.target].id);
+        if attrs.is_empty() {
+            let _ = writeln!(out, "  {from} -> {to};");
+        } else {
+            let _ = writeln!(out, "  {from} -> {to} [{}];", attrs.join(", "));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "%% primgraph: {}", p.doc.graph.replace('\n', " "));
+    out.push_str("flowchart TD\n");
+    out.push_str("  __entry((\"start\"))\n");
+    let node_line = |i: usize| -> String {
+        let node = &p.doc.nodes[i];
+        // `<br/>` is Mermaid syntax: escape each line, then join.
+        let label = label_lines(node, p.prim(i), marks.nodes.get(&i))
+            .iter()
+            .map(|line| mermaid_escape(line))
+            .collect::<Vec<_>>()
+            .join("<br/>");
+        let (open, close) = p.category(i).mermaid_brackets();
+        format!("n{i}{open}\"{label}\"{close}")
+    };
+    match &p.clusters {
+        None => {
+            for i in 0..p.doc.nodes.len() {
+                let _ = writeln!(out, "  {}", node_line(i));
+            }
+        }
+        Some(clusters) => {
+            for (k, (workspace, members)) in clusters.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  subgraph ws{k}[{}]",
+                    mermaid_quote(&format!("workspace: {workspace}"))
+                );
+                for &i in members {
+                    let _ = writeln!(out, "    {}", node_line(i));
+                }
+                out.push_str("  end\n");
+            }
+        }
+    }
+    let mut link_styles: Vec<(usize, String)> = Vec::new();
+    let mut link = 0usize;
+    if let Some(entry) = p.entry {
+        let _ = writeln!(out, "  __entry --> n{entry}");
+        link += 1;
+    }
+    for edge in &p.edges {
+        let (a, b) = (edge.source, edge.target);
+        match &edge.style {
+            EdgeStyle::Next => {
+                let _ = writeln!(out, "  n{a} --> n{b}");
+            }
+            EdgeStyle::Branch { outcome, grant } => {
+                if *grant {
+                    let _ = writeln!(
+                        out,
+                        "  n{a} ==>|{}| n{b}",
+                        mermaid_quote(&format!("{outcome} (grant)"))
+                    );
+                    link_styles.push((
+                        link,
+                        format!("stroke:{GRANT_COLOR},stroke-width:3px,color:{GRANT_COLOR}"),
+                    ));
+                } else {
+                    let _ = writeln!(out, "  n{a} -->|{}| n{b}", mermaid_quote(outcome));
+                }
+            }
+            EdgeStyle::OnError { mode } => {
+                let _ = writeln!(
+                    out,
+                    "  n{a} -.->|{}| n{b}",
+                    mermaid_quote(&format!("on_error: {mode}"))
+                );
+                link_styles.push((
+                    link,
+                    format!("stroke:{ON_ERROR_COLOR},color:{ON_ERROR_COLOR}"),
+                ));
+            }
+        }
+        if let Some(&severity) = marks.edges.get(&(a, b)) {
+            let color = mark_color(severity);
+            // A witness style replaces the edge's own.
+            link_styles.retain(|(k, _)| *k != link);
+            link_styles.push((
+                link,
+                format!("stroke:{color},stroke-width:4px,color:{color}"),
+            ));
+        }
+        link += 1;
+    }
+    let mut by_category: BTreeMap<Category, Vec<usize>> = BTreeMap::new();
+    for i in 0..p.doc.nodes.len() {
+        by_category.entry(p.category(i)).or_default().push(i);
+    }
+    for (category, members) in &by_category {
+        if let Some(style) = category.mermaid_class() {
+            let _ = writeln!(out, "  classDef {} {style}", category.name());
+            let _ = writeln!(out, "  class {} {}", node_list(members), category.name());
+        }
+    }
+    for (severity, name) in [(Severity::Error, "error"), (Severity::Warning, "warning")] {
+        let members: Vec<usize> = marks
+            .nodes
+            .iter()
+            .filter(|(_, m)| m.severity == severity)
+            .map(|(&i, _)| i)
+            .collect();
+        if !members.is_empty() {
+            let color = mark_color(severity);
+            let _ = writeln!(
+                out,
+                "  classDef {name} fill:{},stroke:{color},stroke-width:3px,color:{color}",
+                if severity == Severity::Error {
+                    "#fee2e2"
+                } else {
+                    "#fef3c7"
+                }
+            );
+            let _ = writeln!(out, "  class {} {name}", node_list(&members));
+        }
+    }
+    for (k, style) in link_styles {
+        let _ = writeln!(out, "  linkStyle {k} {style}");
+    }
+    out
+}
+
+fn node_list(members: &[usize]) -> String {
+    members
+        .iter()
+        .map(|i| format!("n{i}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A drawn graph and, when diagnostics were asked for, the report they came from.
+#[derive(Debug)]
+pub struct Drawing {
+    pub text: String,
+    pub report: Option<FileReport>,
+}
+
+/// Parse, load and draw one graph document. With `diagnostics`, validate it first
+/// ([`crate::validate::check_source`]) and mark what the diagnostics name.
+pub fn render_source(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    format: Format,
+    diagnostics: bool,
+) -> Result<Drawing, RenderError> {
+    let options = crate::validate::Options::default();
+    let not_loadable = || RenderError::NotLoadable {
+        report: crate::validate::check_source(file, bytes, registry, &options),
+    };
+    let parsed = crate::json::parse(bytes, &options.limits).map_err(|_| not_loadable())?;
+    let doc = super::load(&parsed.value).map_err(|_| not_loadable())?;
+    let (marks, report) = if diagnostics {
+        let report = crate::validate::check_source(file, bytes, registry, &options);
+        (
+            Marks::from_diagnostics(&doc, &report.diagnostics),
+            Some(report),
+        )
+    } else {
+        (Marks::default(), None)
+    };
+    Ok(Drawing {
+        text: render(&doc, registry, format, &marks),
+        report,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_node_reads_only_node_pointers() {
+        assert_eq!(pointer_node("/nodes/4"), Some(4));
+        assert_eq!(pointer_node("/nodes/12/inputs/patch"), Some(12));
+        assert_eq!(pointer_node("/nodes/"), None);
+        assert_eq!(pointer_node("/nodes/x1"), None);
+        assert_eq!(pointer_node("/entry"), None);
+        assert_eq!(pointer_node(""), None);
+    }
+
+    #[test]
+    fn quoting_escapes_syntax() {
+        assert_eq!(dot_quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+        assert_eq!(mermaid_quote("a\"<b>#"), "\"a#quot;#lt;b#gt;#35;\"");
+    }
+}

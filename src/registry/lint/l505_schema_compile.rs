@@ -1,0 +1,64 @@
+//! L505: a schema that does not compile.
+//!
+//! What it checks: every primitive's `inputs` and `outputs` is a JSON Schema object that the
+//! `jsonschema` crate compiles (draft 2020-12 unless the schema's `$schema` says otherwise), and
+//! describes an object (`"type": "object"`): inputs and outputs are always objects of named
+//! properties. The finding points at the schema and quotes the compiler's error.
+//!
+//! Why it matters: validation compares these schemas edge by edge and replay validates every
+//! recorded input and output against them; a schema that does not compile would make every
+//! such check silently vacuous.
+//!
+//! Fires:
+//!
+//!     "inputs": {"type": "object", "properties": {"path": {"type": "strnig"}}}
+//!     "outputs": {"type": "object", "properties": {"n": {"minimum": "zero"}}}
+//!     "inputs": true
+//!
+//! Does not fire:
+//!
+//!     "inputs": {"type": "object", "properties": {"path": {"type": "string"}},
+//!                "required": ["path"], "additionalProperties": false}
+
+use super::{Finding, View};
+use serde_json::Value;
+
+pub const CODE: &str = "L505";
+
+/// Why `schema` is not a usable object schema — with the pointer inside the schema where the
+/// compiler failed — or `None` when it is.
+pub fn problem(schema: &Value) -> Option<(String, String)> {
+    if !schema.is_object() {
+        return Some((String::new(), "is not a JSON Schema object".to_string()));
+    }
+    if let Err(e) = jsonschema::validator_for(schema) {
+        return Some((
+            e.instance_path().to_string(),
+            format!("does not compile: {e}"),
+        ));
+    }
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Some((
+            String::new(),
+            "does not describe an object (`\"type\": \"object\"`)".to_string(),
+        ));
+    }
+    None
+}
+
+pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
+    for p in &view.primitives {
+        for (field, schema) in [("inputs", p.inputs), ("outputs", p.outputs)] {
+            if let Some((inner, why)) = problem(schema) {
+                out.push(
+                    Finding::new(
+                        CODE,
+                        format!("{}{inner}", p.pointer(field)),
+                        format!("`{field}` {why}"),
+                    )
+                    .of(p),
+                );
+            }
+        }
+    }
+}

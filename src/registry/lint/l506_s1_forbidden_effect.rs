@@ -1,0 +1,45 @@
+//! L506: an s1_decision primitive with a forbidden effect.
+//!
+//! What it checks: no primitive of `class: s1_decision` lists `mints_permission`,
+//! `raises_spend` or `crosses_workspace` in its `effects`.
+//!
+//! Why it matters: an S1 decision is a fast, model-made choice among a closed set of outcomes.
+//! Privilege is asked of a policy gate, never taken by a decision: a decision that mints
+//! permissions, commits money or crosses workspaces is an unchecked privilege escalation.
+//!
+//! Fires:
+//!
+//!     {"id": "dec.pick_budget", "class": "s1_decision", "authority": "decide",
+//!      "effects": ["raises_spend"], ...}
+//!
+//! Does not fire:
+//!
+//!     {"id": "dec.pick_file", "class": "s1_decision", "authority": "decide",
+//!      "effects": ["reads_workspace"], ...}
+
+use super::{Finding, View};
+
+pub const CODE: &str = "L506";
+
+/// Effects an s1_decision primitive may never have.
+pub const FORBIDDEN: &[&str] = &["mints_permission", "raises_spend", "crosses_workspace"];
+
+pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
+    for p in view.primitives.iter().filter(|p| p.class == "s1_decision") {
+        for (j, effect) in p.effects.iter().enumerate() {
+            if FORBIDDEN.contains(effect) {
+                out.push(
+                    Finding::new(
+                        CODE,
+                        p.pointer(&format!("effects/{j}")),
+                        format!(
+                            "s1_decision primitive `{}` has the forbidden effect `{effect}`",
+                            p.label()
+                        ),
+                    )
+                    .of(p),
+                );
+            }
+        }
+    }
+}

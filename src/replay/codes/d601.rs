@@ -1,0 +1,96 @@
+//! D601 (error): the trace header is invalid or names another graph.
+//!
+//! What it checks: the first line of a trace is a header — a JSON object with the string fields
+//! `trace` (the format version, `"1"`), `run`, `graph`, `graph_digest` (`sha256:` and 64
+//! lowercase hex digits) and `abi`, and an optional
+//! object `input` (default `{}`) — whose `graph` is the name of the graph being replayed and whose
+//! `abi` the registry satisfies (same major, minor at least). An empty file fires it too.
+//!
+//! Why: without a header there is no run to replay, and a trace of another graph cannot be
+//! compared with this one; the run is `malformed` and nothing after the header is checked.
+//!
+//! Fires: a trace whose first line is `{"seq":1,"node":"read_task",…}` (no header), or whose
+//! header says `"graph":"triage-inbox"` when replayed with `--graph fix-failing-test.graph.json`.
+//!
+//! Does not fire: `{"trace":"1","run":"r-1","graph":"fix-failing-test","graph_digest":"sha256:…","abi":"1.0.0"}`
+//! replayed against `fix-failing-test` on a 1.x registry.
+
+use super::super::engine::RunState;
+use super::super::graph::abi_satisfied;
+use super::super::trace::{TraceHeader, parse_header};
+use serde_json::Value;
+
+impl RunState<'_, '_> {
+    /// Read and check the header line; `None` ends the run.
+    pub(crate) fn check_d601(&mut self, bytes: &[u8], terminated: bool) -> Option<TraceHeader> {
+        let header = match parse_header(bytes) {
+            Ok(h) => h,
+            Err(e) => {
+                let message = if terminated {
+                    format!("line 1 is not a trace header: {}", e.message)
+                } else {
+                    format!(
+                        "line 1 is not a trace header (truncated: no newline): {}",
+                        e.message
+                    )
+                };
+                self.error(
+                    "D601",
+                    e.pointer,
+                    message,
+                    Value::from("a trace header"),
+                    Value::Null,
+                )
+                .column = e.column;
+                return None;
+            }
+        };
+        let well_formed = header
+            .graph_digest
+            .strip_prefix("sha256:")
+            .is_some_and(|h| {
+                h.len() == 64
+                    && h.bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            });
+        if !well_formed {
+            self.error(
+                "D601",
+                "/graph_digest",
+                "`graph_digest` must be `sha256:` and 64 lowercase hex digits",
+                Value::from("sha256:<64 hex digits>"),
+                Value::from(header.graph_digest.clone()),
+            );
+            return None;
+        }
+        let graph = self.graph();
+        if header.graph != graph.name {
+            self.error(
+                "D601",
+                "/graph",
+                format!(
+                    "the trace records a run of graph `{}`, not of `{}`",
+                    header.graph, graph.name
+                ),
+                Value::from(graph.name.clone()),
+                Value::from(header.graph.clone()),
+            );
+            return None;
+        }
+        let registry_abi = self.registry().abi().to_string();
+        if !abi_satisfied(&header.abi, &registry_abi) {
+            self.error(
+                "D601",
+                "/abi",
+                format!(
+                    "the trace was recorded against ABI {}, which registry ABI {} does not satisfy",
+                    header.abi, registry_abi
+                ),
+                Value::from(registry_abi),
+                Value::from(header.abi.clone()),
+            );
+            return None;
+        }
+        Some(header)
+    }
+}

@@ -1,0 +1,212 @@
+//! D603 (error): divergence — the recorded node is not the one the graph selects.
+//!
+//! What it checks: each step's `node` is the node the graph selects next: `entry` first, then the
+//! previous step's `next`; or the branch its recorded `outcome` takes through `branches` (`"*"`
+//! covers the rest); or, after an error, the handler its `error.mode` takes through `on_error`
+//! (`"*"` covers the rest). An error with no handler is followed by the same node running the
+//! primitive's `fallback`; with no fallback either the run must end (in `failure`). A step after a
+//! terminal node, or where the graph has no edge to follow, diverges too.
+//!
+//! Why: a run that does not follow the graph was not produced by it: its other figures say
+//! nothing about the graph. The verdict is `diverged`, and the first divergence names the `seq`,
+//! the expected node and the recorded one. Replay then resynchronises on the recorded node.
+//!
+//! Fires: `test` recorded `"outcome":"fail"` and `branches` says `"fail": "decide"`, but the next
+//! step is `{"seq":7,"node":"done",…}` (expected `decide`, actual `done`).
+//!
+//! Does not fire: the next step is `{"seq":7,"node":"decide",…}`.
+
+use super::super::engine::RunState;
+use super::super::graph::{NodeIdx, ReplayGraph};
+use super::super::trace::StepEvent;
+use crate::registry::{Authority, PrimIdx, Registry};
+use serde_json::Value;
+
+/// What the graph selects as the next event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    /// A step at `node` running `primitive` (the node's, or a fallback after an unhandled error).
+    Node {
+        node: NodeIdx,
+        primitive: PrimIdx,
+        fallback: bool,
+    },
+    /// The end of the run; after an unhandled error with no fallback it must be `failure`.
+    End { must_fail: bool },
+    /// The graph has no edge to follow (an edge names no node, or a branch is missing).
+    Stuck { reason: String },
+    /// After a step at a node the graph does not have: anything.
+    Free,
+}
+
+impl Expected {
+    pub(crate) fn start(graph: &ReplayGraph) -> Expected {
+        match graph
+            .entry
+            .and_then(|e| graph.node(e).map(|n| (e, n.primitive)))
+        {
+            Some((node, primitive)) => Expected::Node {
+                node,
+                primitive,
+                fallback: false,
+            },
+            None => Expected::Stuck {
+                reason: format!("`entry` (`{}`) names no node", graph.doc.entry),
+            },
+        }
+    }
+
+    fn at(graph: &ReplayGraph, target: Option<NodeIdx>, edge: &str) -> Expected {
+        match target.and_then(|t| graph.node(t).map(|n| (t, n.primitive))) {
+            Some((node, primitive)) => Expected::Node {
+                node,
+                primitive,
+                fallback: false,
+            },
+            None => Expected::Stuck {
+                reason: format!("{edge} names no node"),
+            },
+        }
+    }
+}
+
+/// The next event the graph selects after `step` at `node` (running `prim`), and whether the
+/// edge taken is a grant edge (a non-`"*"` branch of an authorize node labelled with a grant).
+pub(crate) fn select_next(
+    registry: &Registry,
+    graph: &ReplayGraph,
+    node: NodeIdx,
+    prim: PrimIdx,
+    step: &StepEvent,
+) -> (Expected, bool) {
+    let Some(n) = graph.node(node) else {
+        return (Expected::Free, false);
+    };
+    let p = registry.get(prim);
+    match &step.result {
+        Err(error) => {
+            let handler = n
+                .on_error
+                .get(&error.mode)
+                .map(|t| (t, error.mode.as_str()))
+                .or_else(|| n.on_error.get("*").map(|t| (t, "*")));
+            if let Some((target, label)) = handler {
+                return (
+                    Expected::at(
+                        graph,
+                        *target,
+                        &format!("`on_error` `{label}` of `{}`", n.id),
+                    ),
+                    false,
+                );
+            }
+            match p.fallback.as_deref().and_then(|f| registry.lookup(f)) {
+                Some(fb) => (
+                    Expected::Node {
+                        node,
+                        primitive: fb.index,
+                        fallback: true,
+                    },
+                    false,
+                ),
+                None => (Expected::End { must_fail: true }, false),
+            }
+        }
+        Ok(_) => {
+            if let Some(branches) = &n.branches {
+                let Some(outcome) = step.outcome.as_deref() else {
+                    return (
+                        Expected::Stuck {
+                            reason: format!("`{}` branches but the step recorded no outcome", n.id),
+                        },
+                        false,
+                    );
+                };
+                if let Some(target) = branches.get(outcome) {
+                    let grant = p.authority == Authority::Authorize
+                        && p.grants.iter().any(|g| g == outcome);
+                    return (
+                        Expected::at(graph, *target, &format!("branch `{outcome}` of `{}`", n.id)),
+                        grant,
+                    );
+                }
+                if let Some(target) = branches.get("*") {
+                    return (
+                        Expected::at(graph, *target, &format!("branch `*` of `{}`", n.id)),
+                        false,
+                    );
+                }
+                return (
+                    Expected::Stuck {
+                        reason: format!("`{}` has no branch for outcome `{outcome}`", n.id),
+                    },
+                    false,
+                );
+            }
+            match n.next {
+                Some(target) => (
+                    Expected::at(graph, target, &format!("`next` of `{}`", n.id)),
+                    false,
+                ),
+                None => (Expected::End { must_fail: false }, false),
+            }
+        }
+    }
+}
+
+impl RunState<'_, '_> {
+    /// Check the recorded node; returns the graph node the step is at (after a divergence: the
+    /// recorded node, when the graph has it).
+    pub(crate) fn check_d603(&mut self, expected: &Expected, recorded: &str) -> Option<NodeIdx> {
+        let graph = self.graph();
+        let actual = graph.index.get(recorded).copied();
+        let pointer = "/node";
+        match expected {
+            Expected::Node { node, .. } => {
+                if actual == Some(*node) {
+                    return actual;
+                }
+                let want = graph.node(*node).map(|n| n.id.clone()).unwrap_or_default();
+                let message = match actual {
+                    Some(_) => {
+                        format!("the graph selects `{want}` here, the run recorded `{recorded}`")
+                    }
+                    None => format!(
+                        "the graph selects `{want}` here, the run recorded `{recorded}`, which the graph does not have"
+                    ),
+                };
+                let related = format!("/nodes/{node}");
+                self.error(
+                    "D603",
+                    pointer,
+                    message,
+                    Value::from(want),
+                    Value::from(recorded),
+                )
+                .related
+                .push(crate::diagnostic::Related {
+                    pointer: related,
+                    message: "the node the graph selects".into(),
+                    line: None,
+                    column: None,
+                });
+            }
+            Expected::End { .. } => {
+                self.error(
+                    "D603",
+                    pointer,
+                    format!("the graph ends the run here, the run recorded a step at `{recorded}`"),
+                    Value::from("(end)"),
+                    Value::from(recorded),
+                );
+            }
+            Expected::Stuck { reason } => {
+                let message =
+                    format!("{reason}: the graph selects no node, the run recorded `{recorded}`");
+                self.error("D603", pointer, message, Value::Null, Value::from(recorded));
+            }
+            Expected::Free => {}
+        }
+        actual
+    }
+}

@@ -1,0 +1,84 @@
+//! D604 (error): the recorded primitive differs from the node's.
+//!
+//! What it checks: a step's `primitive` (dotted ID or alias) is the primitive of its node — or,
+//! when the step follows an unhandled error, that primitive's declared `fallback`.
+//!
+//! Why: the contracts replay checks (schemas, evidence, failure modes, outcomes) are the
+//! primitive's; a node that ran another primitive did something the graph does not allow.
+//!
+//! Fires: node `apply` is `mut.apply_patch` and the step records `"primitive":"mut.write_file"`.
+//!
+//! Does not fire: `"primitive":"APPLY_PATCH"` (the alias of the same primitive), or, after
+//! `synth.draft_patch` errored with no handler, `"primitive":"synth.draft_patch_simple"` (its
+//! declared fallback) at the same node.
+
+use super::super::engine::RunState;
+use super::super::graph::NodeIdx;
+use super::d603::Expected;
+use crate::registry::PrimIdx;
+use serde_json::Value;
+
+impl RunState<'_, '_> {
+    /// Check the recorded primitive; returns the primitive whose contract the step is checked
+    /// against (the recorded one when the registry knows it).
+    pub(crate) fn check_d604(
+        &mut self,
+        expected: &Expected,
+        node: Option<NodeIdx>,
+        recorded: &str,
+    ) -> Option<PrimIdx> {
+        let registry = self.registry();
+        let actual = registry.lookup(recorded).map(|p| p.index);
+        let want = match expected {
+            Expected::Node {
+                node: n,
+                primitive,
+                fallback,
+            } if Some(*n) == node => Some((*primitive, *fallback)),
+            _ => node
+                .and_then(|n| self.graph().node(n))
+                .map(|n| (n.primitive, false)),
+        };
+        let Some((want, fallback)) = want else {
+            return actual;
+        };
+        if actual == Some(want) {
+            return actual;
+        }
+        // After a resynchronisation the fallback chain is also legal.
+        let resynced = !matches!(expected, Expected::Node { node: n, .. } if Some(*n) == node);
+        if resynced {
+            let mut cur = registry.get(want).fallback.as_deref();
+            let mut hops = 0;
+            while let Some(f) = cur {
+                let Some(p) = registry.lookup(f) else { break };
+                if Some(p.index) == actual {
+                    return actual;
+                }
+                cur = p.fallback.as_deref();
+                hops += 1;
+                if hops > registry.len() {
+                    break;
+                }
+            }
+        }
+        let want_id = registry.get(want).id.clone();
+        let message = match (actual, fallback) {
+            (None, _) => format!(
+                "`{recorded}` is not a primitive of the registry; the graph runs `{want_id}` here"
+            ),
+            (Some(_), true) => format!(
+                "after the unhandled error the node runs the fallback `{want_id}`, the run recorded `{recorded}`"
+            ),
+            (Some(_), false) => format!("the node runs `{want_id}`, the run recorded `{recorded}`"),
+        };
+        self.error(
+            "D604",
+            "/primitive",
+            message,
+            Value::from(want_id),
+            Value::from(recorded),
+        );
+        actual
+    }
+}

@@ -1,0 +1,159 @@
+//! D605 (error): the recorded input differs from the input recomputed from the bindings.
+//!
+//! What it checks: a step's `input` equals the object the node's `inputs` bindings compute over
+//! the run so far: `{"from": "$input", "at": P}` reads the header's `input` at pointer `P`,
+//! `{"from": NODE, "at": P}` reads NODE's latest recorded output at `P`, `{"const": V}` is `V`.
+//! A binding from a node that has not run, whose latest step ended in an error, or whose pointer
+//! finds nothing leaves its property out. At a fallback step only the properties the fallback
+//! primitive declares are bound. Numbers compare by value (`1` equals `1.0`). The diagnostic's
+//! pointer is the first place (object keys in sorted order, arrays by index) where recorded and
+//! recomputed inputs differ, e.g. `/input/patch`, with both values.
+//!
+//! Why: replay trusts the recorded outputs; an input that is not what the graph wires into the
+//! node means the runtime fed the primitive something else — a stale value, an injected one.
+//!
+//! Fires: `draft` recorded `"output":{"patch":"--- a/x\n+++ b/x…"}` and the next step at `gate`
+//! records `"input":{"patch":"rm -rf /"}` (pointer `/input/patch`).
+//!
+//! Does not fire: `gate` records `"input":{"patch":"--- a/x\n+++ b/x…"}`, the latest output of
+//! `draft` at `/patch`.
+
+use super::super::engine::RunState;
+use super::super::graph::{NodeIdx, ResolvedBinding};
+use crate::diagnostic::escape_pointer_token;
+use crate::registry::PrimIdx;
+use serde_json::{Map, Value};
+
+/// The input the node's bindings compute over the run's input and the latest outputs.
+pub(crate) fn recompute_input(
+    bindings: &[(String, ResolvedBinding)],
+    run_input: &Value,
+    latest: &[Option<Value>],
+    declared: Option<&Map<String, Value>>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (prop, binding) in bindings {
+        if let Some(declared) = declared
+            && !declared.contains_key(prop)
+        {
+            continue;
+        }
+        let value = match binding {
+            ResolvedBinding::Const(v) => Some(v),
+            ResolvedBinding::RunInput { at } => run_input.pointer(at),
+            ResolvedBinding::Node { node, at } => node
+                .and_then(|n| latest.get(n))
+                .and_then(Option::as_ref)
+                .and_then(|o| o.pointer(at)),
+        };
+        if let Some(v) = value {
+            out.insert(prop.clone(), v.clone());
+        }
+    }
+    out
+}
+
+fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    match (a.as_i64(), b.as_i64(), a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y), _, _) => x == y,
+        (_, _, Some(x), Some(y)) => x == y,
+        _ => a.as_f64() == b.as_f64(),
+    }
+}
+
+/// The pointer (relative) of the first difference and the two values there (`None`: absent).
+pub(crate) fn first_difference<'v>(
+    want: &'v Value,
+    got: &'v Value,
+    path: &mut String,
+) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
+    match (want, got) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut keys: Vec<&String> = a
+                .keys()
+                .chain(b.keys().filter(|k| !a.contains_key(*k)))
+                .collect();
+            keys.sort();
+            for k in keys {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&escape_pointer_token(k));
+                let found = match (a.get(k), b.get(k)) {
+                    (Some(x), Some(y)) => first_difference(x, y, path),
+                    (x, y) => Some((path.clone(), x, y)),
+                };
+                path.truncate(len);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            None
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for i in 0..a.len().max(b.len()) {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&i.to_string());
+                let found = match (a.get(i), b.get(i)) {
+                    (Some(x), Some(y)) => first_difference(x, y, path),
+                    (x, y) => Some((path.clone(), x, y)),
+                };
+                path.truncate(len);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            None
+        }
+        (Value::Number(a), Value::Number(b)) if numbers_equal(a, b) => None,
+        _ if want == got => None,
+        _ => Some((path.clone(), Some(want), Some(got))),
+    }
+}
+
+impl RunState<'_, '_> {
+    pub(crate) fn check_d605(&mut self, node: NodeIdx, prim: PrimIdx, recorded: &Value) {
+        let graph = self.graph();
+        let Some(n) = graph.node(node) else { return };
+        let declared = if prim == n.primitive {
+            None
+        } else {
+            self.registry()
+                .get(prim)
+                .inputs
+                .get("properties")
+                .and_then(Value::as_object)
+        };
+        let null = Value::Null;
+        let run_input = self.header.as_ref().map_or(&null, |h| &h.input);
+        let want = Value::Object(recompute_input(
+            &n.inputs,
+            run_input,
+            &self.latest,
+            declared,
+        ));
+        let mut path = String::new();
+        let Some((at, expected, actual)) = first_difference(&want, recorded, &mut path) else {
+            return;
+        };
+        let show = |v: Option<&Value>| v.map_or_else(|| "absent".to_string(), |v| v.to_string());
+        let message = format!(
+            "the recorded input differs from the recomputed one at `/input{at}`: recomputed {}, recorded {}",
+            show(expected),
+            show(actual)
+        );
+        let (expected, actual) = (
+            expected.cloned().unwrap_or(Value::Null),
+            actual.cloned().unwrap_or(Value::Null),
+        );
+        let related = format!("/nodes/{node}/inputs");
+        self.error("D605", format!("/input{at}"), message, expected, actual)
+            .related
+            .push(crate::diagnostic::Related {
+                pointer: related,
+                message: "the bindings that compute the input".into(),
+                line: None,
+                column: None,
+            });
+    }
+}

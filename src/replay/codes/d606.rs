@@ -1,0 +1,72 @@
+//! D606 (error): the recorded input violates the input schema.
+//!
+//! What it checks: a step's `input` validates against its primitive's `inputs` schema (JSON
+//! Schema draft 2020-12, compiled once per corpus); and the header's `input` validates against
+//! the graph's `input` schema (reported at `seq` 0, line 1). The pointer is the first failing
+//! place, e.g. `/input/patch`.
+//!
+//! Why: a primitive's contract is its schemas; a call outside its input schema is a call the
+//! primitive never promised to handle, whatever the graph says.
+//!
+//! Fires: `mut.apply_patch` requires `patch` (a non-empty string) and the step records
+//! `"input":{"patch":"","grant":{…}}`.
+//!
+//! Does not fire: `"input":{"patch":"--- a/x\n+++ b/x\n…","grant":{"token":"…16+ chars…","scope":"repo"}}`.
+
+use super::super::engine::RunState;
+use super::super::trace::TraceHeader;
+use crate::registry::PrimIdx;
+use jsonschema::Validator;
+use serde_json::Value;
+
+/// The first error of `instance` against `validator`: (pointer within the instance, message).
+pub(crate) fn first_schema_error(
+    validator: &Validator,
+    instance: &Value,
+) -> Option<(String, String)> {
+    if validator.is_valid(instance) {
+        return None;
+    }
+    validator
+        .iter_errors(instance)
+        .next()
+        .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
+}
+
+impl RunState<'_, '_> {
+    pub(crate) fn check_d606(&mut self, prim: PrimIdx, input: &Value) {
+        let replayer = self.replayer;
+        let Some(validator) = replayer.validators(prim).and_then(|v| v.input.as_ref()) else {
+            return;
+        };
+        if let Some((at, message)) = first_schema_error(validator, input) {
+            let id = &self.registry().get(prim).id;
+            let message = format!("the input violates the input schema of `{id}`: {message}");
+            self.error(
+                "D606",
+                format!("/input{at}"),
+                message,
+                Value::Null,
+                input.pointer(&at).cloned().unwrap_or(Value::Null),
+            );
+        }
+    }
+
+    /// The run's input against the graph's `input` schema.
+    pub(crate) fn check_run_input(&mut self, header: &TraceHeader) {
+        let replayer = self.replayer;
+        let Some(validator) = replayer.run_input.as_ref() else {
+            return;
+        };
+        if let Some((at, message)) = first_schema_error(validator, &header.input) {
+            let message = format!("the run's input violates the graph's `input` schema: {message}");
+            self.error(
+                "D606",
+                format!("/input{at}"),
+                message,
+                Value::Null,
+                header.input.pointer(&at).cloned().unwrap_or(Value::Null),
+            );
+        }
+    }
+}

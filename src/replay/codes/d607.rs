@@ -1,0 +1,37 @@
+//! D607 (error): the recorded output violates the output schema.
+//!
+//! What it checks: a step's `output` validates against its primitive's `outputs` schema (compiled
+//! once per corpus). The pointer is the first failing place, e.g. `/output/confidence`.
+//!
+//! Why: every later binding reads recorded outputs; one outside the contract means the primitive
+//! (or the recorder) broke its promise, and the consumers' inputs are suspect too.
+//!
+//! Fires: `synth.draft_patch` declares `confidence` in [0, 1] and the step records
+//! `"output":{"patch":"…","confidence":1.7}`.
+//!
+//! Does not fire: `"output":{"patch":"…","confidence":0.7}`.
+
+use super::super::engine::RunState;
+use super::d606::first_schema_error;
+use crate::registry::PrimIdx;
+use serde_json::Value;
+
+impl RunState<'_, '_> {
+    pub(crate) fn check_d607(&mut self, prim: PrimIdx, output: &Value) {
+        let replayer = self.replayer;
+        let Some(validator) = replayer.validators(prim).and_then(|v| v.output.as_ref()) else {
+            return;
+        };
+        if let Some((at, message)) = first_schema_error(validator, output) {
+            let id = &self.registry().get(prim).id;
+            let message = format!("the output violates the output schema of `{id}`: {message}");
+            self.error(
+                "D607",
+                format!("/output{at}"),
+                message,
+                Value::Null,
+                output.pointer(&at).cloned().unwrap_or(Value::Null),
+            );
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! D612 (error): the graph's budget is exceeded.
+//!
+//! What it checks: the number of steps stays within `budget.max_steps` and the sum of the steps'
+//! `cost.usd` within `budget.max_spend_usd` (summed exactly, in nano-dollars). Fires once for
+//! steps and once for spend, at the first step over.
+//!
+//! Why: the budget is the graph's promise to whoever pays for it; a run over it is a run that
+//! should have been stopped.
+//!
+//! Fires: `"budget": {"max_spend_usd": 4.0}` and steps costing 1.5, 1.5 and 1.5 USD (at the
+//! third, 4.5 > 4.0).
+//!
+//! Does not fire: steps costing 1.5, 1.5 and 1.0 USD (4.0 is within the budget).
+
+use super::super::engine::{RunState, nanos};
+use serde_json::Value;
+
+impl RunState<'_, '_> {
+    pub(crate) fn check_d612(&mut self) {
+        let graph = self.graph();
+        if let Some(max) = graph.max_steps
+            && self.steps > max
+            && !self.steps_reported
+        {
+            self.steps_reported = true;
+            let message = format!("the budget allows {max} steps; this is step {}", self.steps);
+            self.error(
+                "D612",
+                "/seq",
+                message,
+                Value::from(max),
+                Value::from(self.steps),
+            );
+        }
+        if let Some(max) = graph.max_spend_usd
+            && self.spend_nanos > nanos(max)
+            && !self.spend_reported
+        {
+            self.spend_reported = true;
+            let spent = self.spend_nanos as f64 / 1e9;
+            let message = format!("the budget allows {max} USD; the run has spent {spent} USD");
+            self.error(
+                "D612",
+                "/cost/usd",
+                message,
+                Value::from(max),
+                Value::from(spent),
+            );
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! D613 (error): a node requiring authorization was entered without a recorded grant.
+//!
+//! What it checks: before a step of a primitive with `requires_authorization`, the run took a
+//! grant edge: a `branches` edge of an `authorize` node labelled with one of its `grants` (never
+//! a `"*"` edge), recorded as that node's outcome. One grant earlier in a run covers later
+//! re-entries in that run.
+//!
+//! Why: validation proves every path to such a node passes a grant (A402); replay checks that the
+//! recorded run did, so a runtime that skipped the gate is caught.
+//!
+//! Fires: a run whose first step at `apply` (`mut.apply_patch`) comes before any step at `gate`
+//! recorded `"outcome":"allow"`.
+//!
+//! Does not fire: `gate` recorded `"outcome":"allow"` (and `branches` has `"allow": "apply"`),
+//! then `apply`; or a second pass through `apply` later in the same run.
+
+use super::super::engine::RunState;
+use crate::registry::PrimIdx;
+use serde_json::Value;
+
+impl RunState<'_, '_> {
+    pub(crate) fn check_d613(&mut self, prim: PrimIdx) {
+        let p = self.registry().get(prim);
+        if p.requires_authorization && !self.granted {
+            let message = format!(
+                "`{}` requires authorization and no grant edge was taken before it in this run",
+                p.id
+            );
+            self.error(
+                "D613",
+                "/node",
+                message,
+                Value::from("a grant edge earlier in the run"),
+                Value::Null,
+            );
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Corpus replay (SPEC §4.3): collect trace files from files and folders (recursively
+//! `*.trace.jsonl`, sorted), replay them in parallel on a rayon pool of `jobs` threads, each
+//! streamed from disk, and sum their summaries. Reports come back in file order whatever the
+//! thread count, so the output is byte-identical across `--jobs`.
+
+use super::engine::Replayer;
+use super::report::RunReport;
+use super::summary::Summary;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot start {jobs} replay threads: {message}")]
+    Pool { jobs: usize, message: String },
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> {
+    let io = |source| CorpusError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(".trace.jsonl"))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Expand files and folders into the sorted list of trace files (a file named explicitly is
+/// kept whatever its name).
+pub fn collect_traces(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CorpusError> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|source| CorpusError::Io {
+            path: p.display().to_string(),
+            source,
+        })?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found)?;
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Replay one trace file (an unreadable file is a `malformed` run).
+pub fn replay_file(replayer: &Replayer<'_>, path: &Path) -> RunReport {
+    let name = path.display().to_string();
+    match std::fs::File::open(path) {
+        Ok(f) => replayer.replay_reader(&name, f),
+        Err(e) => {
+            let msg = format!("cannot open the trace: {e}");
+            replayer.replay_reader(&name, FailingReader(Some(e.kind()), msg))
+        }
+    }
+}
+
+/// A reader that fails at once, so an unopenable file reports through the engine.
+struct FailingReader(Option<std::io::ErrorKind>, String);
+
+impl std::io::Read for FailingReader {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::new(
+            self.0.unwrap_or(std::io::ErrorKind::Other),
+            self.1.clone(),
+        ))
+    }
+}
+
+/// Replay every file on `jobs` threads; `on_done` is called after each run (for a progress bar).
+pub fn replay_corpus(
+    replayer: &Replayer<'_>,
+    files: &[PathBuf],
+    jobs: usize,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<(Vec<RunReport>, Summary), CorpusError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| CorpusError::Pool {
+            jobs,
+            message: e.to_string(),
+        })?;
+    let runs: Vec<RunReport> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|f| {
+                let r = replay_file(replayer, f);
+                on_done();
+                r
+            })
+            .collect()
+    });
+    let summary = pool.install(|| {
+        runs.par_iter()
+            .fold(Summary::default, |mut s, r| {
+                s.add(r);
+                s
+            })
+            .reduce(Summary::default, |mut a, b| {
+                a.merge(&b);
+                a
+            })
+    });
+    Ok((runs, summary))
+}

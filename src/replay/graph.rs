@@ -1,0 +1,224 @@
+//! The graph as replay sees it: the document resolved against a registry into node indices,
+//! primitive indices and successor maps, with its digest. Loading refuses what replay cannot walk
+//! (SPEC §4.2: any G code or R101); other validation findings do not stop a replay.
+
+use super::digest::graph_digest;
+use crate::diagnostic::{Diagnostic, FileReport, Severity};
+use crate::graph::{Binding, GraphDoc};
+use crate::registry::{PrimIdx, Registry};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+/// Index of a node in the graph document's `nodes`.
+pub type NodeIdx = usize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GraphLoadError {
+    #[error("the graph does not load: {}", summarize(.0))]
+    Refused(Vec<Diagnostic>),
+}
+
+fn summarize(diags: &[Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| format!("{} at {}: {}", d.code, d.pointer, d.message))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// An input binding, resolved.
+#[derive(Debug, Clone)]
+pub enum ResolvedBinding {
+    /// From the run's input.
+    RunInput {
+        at: String,
+    },
+    /// From a node's latest output (`None`: the node does not exist).
+    Node {
+        node: Option<NodeIdx>,
+        at: String,
+    },
+    Const(Value),
+}
+
+#[derive(Debug, Clone)]
+pub struct ReplayNode {
+    pub id: String,
+    pub primitive: PrimIdx,
+    pub inputs: Vec<(String, ResolvedBinding)>,
+    /// `Some(None)`: a `next` that names no node.
+    pub next: Option<Option<NodeIdx>>,
+    pub branches: Option<BTreeMap<String, Option<NodeIdx>>>,
+    pub on_error: BTreeMap<String, Option<NodeIdx>>,
+    pub max_visits: Option<u32>,
+}
+
+impl ReplayNode {
+    /// A node with neither `next` nor `branches` ends the graph.
+    pub fn is_terminal(&self) -> bool {
+        self.next.is_none() && self.branches.is_none()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ReplayGraph {
+    pub name: String,
+    pub abi: String,
+    pub digest: String,
+    pub document: Value,
+    pub doc: GraphDoc,
+    pub nodes: Vec<ReplayNode>,
+    pub entry: Option<NodeIdx>,
+    pub index: HashMap<String, NodeIdx>,
+    pub max_steps: Option<u64>,
+    pub max_spend_usd: Option<f64>,
+    pub input_schema: Option<Value>,
+}
+
+fn refused(code: &'static str, pointer: &str, message: String) -> GraphLoadError {
+    GraphLoadError::Refused(vec![Diagnostic::error(code, pointer, message)])
+}
+
+/// Does a registry of ABI `have` satisfy a graph targeting `want` (same major, minor ≥)?
+pub fn abi_satisfied(want: &str, have: &str) -> bool {
+    let parse = |s: &str| -> Option<(u64, u64)> {
+        let mut it = s.split('.');
+        let major = it.next()?.parse().ok()?;
+        let minor = it.next()?.parse().ok()?;
+        Some((major, minor))
+    };
+    match (parse(want), parse(have)) {
+        (Some((wm, wn)), Some((hm, hn))) => wm == hm && hn >= wn,
+        _ => false,
+    }
+}
+
+impl ReplayGraph {
+    /// Load a graph file's bytes: refuse it when validation reports any G code or R101, then
+    /// resolve it.
+    pub fn load(
+        file: &str,
+        bytes: &[u8],
+        registry: &Registry,
+    ) -> Result<ReplayGraph, GraphLoadError> {
+        let report: FileReport = crate::validate::check_source(
+            file,
+            bytes,
+            registry,
+            &crate::validate::Options::default(),
+        );
+        let blocking: Vec<Diagnostic> = report
+            .diagnostics
+            .into_iter()
+            .filter(|d| {
+                d.severity == Severity::Error && (d.code.starts_with('G') || d.code == "R101")
+            })
+            .collect();
+        if !blocking.is_empty() {
+            return Err(GraphLoadError::Refused(blocking));
+        }
+        let value: Value = serde_json::from_slice(bytes)
+            .map_err(|e| refused("G001", "", format!("not valid JSON: {e}")))?;
+        ReplayGraph::from_value(value, registry)
+    }
+
+    /// Resolve a parsed graph document (the checks that make it walkable are repeated here so a
+    /// library caller gets the same refusal without the file driver).
+    pub fn from_value(document: Value, registry: &Registry) -> Result<ReplayGraph, GraphLoadError> {
+        let doc = GraphDoc::from_value(&document)
+            .map_err(|e| refused("G003", "", format!("not a graph document: {e}")))?;
+        if !abi_satisfied(&doc.abi, registry.abi()) {
+            return Err(refused(
+                "G005",
+                "/abi",
+                format!(
+                    "the graph targets ABI {} and the registry is ABI {}",
+                    doc.abi,
+                    registry.abi()
+                ),
+            ));
+        }
+        let digest = graph_digest(&document)
+            .map_err(|e| refused("G001", "", format!("cannot canonicalize: {e}")))?;
+        let mut index = HashMap::new();
+        let mut problems = Vec::new();
+        for (i, n) in doc.nodes.iter().enumerate() {
+            if index.insert(n.id.clone(), i).is_some() {
+                problems.push(Diagnostic::error(
+                    "G004",
+                    format!("/nodes/{i}/id"),
+                    format!("duplicate node id `{}`", n.id),
+                ));
+            }
+        }
+        let mut nodes = Vec::with_capacity(doc.nodes.len());
+        for (i, n) in doc.nodes.iter().enumerate() {
+            let Some(prim) = registry.lookup(&n.primitive) else {
+                problems.push(Diagnostic::error(
+                    "R101",
+                    format!("/nodes/{i}/primitive"),
+                    format!("unknown primitive `{}`", n.primitive),
+                ));
+                continue;
+            };
+            let target = |id: &String| index.get(id).copied();
+            let inputs = n
+                .inputs
+                .iter()
+                .map(|(prop, b)| {
+                    let rb = match b {
+                        Binding::Const { value } => ResolvedBinding::Const(value.clone()),
+                        Binding::From { from, at } if from == "$input" => {
+                            ResolvedBinding::RunInput {
+                                at: at.clone().unwrap_or_default(),
+                            }
+                        }
+                        Binding::From { from, at } => ResolvedBinding::Node {
+                            node: target(from),
+                            at: at.clone().unwrap_or_default(),
+                        },
+                    };
+                    (prop.clone(), rb)
+                })
+                .collect();
+            nodes.push(ReplayNode {
+                id: n.id.clone(),
+                primitive: prim.index,
+                inputs,
+                next: n.next.as_ref().map(target),
+                branches: n
+                    .branches
+                    .as_ref()
+                    .map(|b| b.iter().map(|(k, v)| (k.clone(), target(v))).collect()),
+                on_error: n
+                    .on_error
+                    .iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), target(v)))
+                    .collect(),
+                max_visits: n.max_visits,
+            });
+        }
+        if !problems.is_empty() {
+            return Err(GraphLoadError::Refused(problems));
+        }
+        let entry = index.get(&doc.entry).copied();
+        Ok(ReplayGraph {
+            name: doc.graph.clone(),
+            abi: doc.abi.clone(),
+            digest,
+            max_steps: doc.budget.as_ref().and_then(|b| b.max_steps),
+            max_spend_usd: doc.budget.as_ref().and_then(|b| b.max_spend_usd),
+            input_schema: doc.input.clone(),
+            document,
+            doc,
+            nodes,
+            entry,
+            index,
+        })
+    }
+
+    pub fn node(&self, idx: NodeIdx) -> Option<&ReplayNode> {
+        self.nodes.get(idx)
+    }
+}

@@ -1,0 +1,166 @@
+//! Renderings of replay results: §4.2's JSON document, JSON Lines (one run a line, the summary
+//! last), and the human form (the unfaithful runs with their diagnostics, then the summary as a
+//! compact table). Every rendering is deterministic: fixed key order, sorted maps.
+
+use super::report::{RunReport, TraceDiagnostic};
+use super::summary::{SPEND_BUCKETS_NANOS, STEP_BUCKETS, Summary};
+use crate::diagnostic::Severity;
+use serde_json::json;
+use std::fmt::Write as _;
+
+/// The whole corpus as one JSON document.
+pub fn json_document(runs: &[RunReport], summary: &Summary) -> String {
+    let doc = json!({
+        "runs": runs.iter().map(RunReport::to_json).collect::<Vec<_>>(),
+        "summary": summary.to_json(),
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// One run as a JSON Lines line.
+pub fn jsonl_run(run: &RunReport) -> String {
+    let mut s = run.to_json().to_string();
+    s.push('\n');
+    s
+}
+
+/// The summary as the last JSON Lines line.
+pub fn jsonl_summary(summary: &Summary) -> String {
+    let mut s = json!({"summary": summary.to_json()}).to_string();
+    s.push('\n');
+    s
+}
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+fn human_diagnostic(out: &mut String, trace: &str, d: &TraceDiagnostic) {
+    let g = &d.diagnostic;
+    let seq = g.seq.map_or(String::new(), |s| format!(", seq {s}"));
+    let _ = writeln!(out, "{}[{}]: {}", severity(g.severity), g.code, g.message);
+    let at = if g.pointer.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", g.pointer)
+    };
+    let _ = writeln!(out, "  --> {trace}:{} (byte {}{seq}){at}", g.line, d.byte);
+    if g.severity == Severity::Error && (!d.expected.is_null() || !d.actual.is_null()) {
+        let _ = writeln!(out, "   = expected: {}", d.expected);
+        let _ = writeln!(out, "   =   actual: {}", d.actual);
+    }
+    for r in &g.related {
+        let _ = writeln!(out, "   = graph {}: {}", r.pointer, r.message);
+    }
+    if let Some(h) = &g.help {
+        let _ = writeln!(out, "   = help: {h}");
+    }
+}
+
+/// One run in human form: a line, and its diagnostics when it has any.
+pub fn human_run(run: &RunReport) -> String {
+    let mut out = String::new();
+    if run.verdict == super::report::Verdict::Faithful && run.diagnostics.is_empty() {
+        return out;
+    }
+    let end = run.end.map_or("no end", |e| e.as_str());
+    let id = run.run.as_deref().unwrap_or("?");
+    let _ = writeln!(
+        out,
+        "{}: {} (run {id}, {end}, {} steps)",
+        run.trace,
+        run.verdict.as_str(),
+        run.steps
+    );
+    for d in &run.diagnostics {
+        human_diagnostic(&mut out, &run.trace, d);
+    }
+    if run.stats.suppressed > 0 {
+        let _ = writeln!(out, "  … and {} more diagnostics", run.stats.suppressed);
+    }
+    out.push('\n');
+    out
+}
+
+fn row(out: &mut String, key: &str, value: impl std::fmt::Display) {
+    let _ = writeln!(out, "  {key:<28} {value}");
+}
+
+/// The summary as a compact table.
+pub fn human_summary(s: &Summary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "summary: {} runs", s.runs);
+    let join = |c: &std::collections::BTreeMap<String, u64>| {
+        c.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    row(&mut out, "verdicts", join(&s.by_verdict));
+    row(&mut out, "end", join(&s.by_end));
+    if !s.diagnostics_by_code.is_empty() {
+        row(&mut out, "diagnostics", join(&s.diagnostics_by_code));
+    }
+    let mean = if s.runs == 0 {
+        0.0
+    } else {
+        s.steps_sum as f64 / s.runs as f64
+    };
+    row(
+        &mut out,
+        "steps",
+        format!("{} total, {mean:.1} per run", s.steps_sum),
+    );
+    let hist = |bounds: &[u64], counts: &[u64], unit: &dyn Fn(u64) -> String| {
+        let mut parts: Vec<String> = bounds
+            .iter()
+            .zip(counts)
+            .filter(|(_, c)| **c > 0)
+            .map(|(b, c)| format!("≤{} {c}", unit(*b)))
+            .collect();
+        if let Some(&c) = counts.last()
+            && c > 0
+        {
+            parts.push(format!(">{} {c}", unit(*bounds.last().unwrap_or(&0))));
+        }
+        parts.join(", ")
+    };
+    row(
+        &mut out,
+        "steps per run",
+        hist(&STEP_BUCKETS, &s.steps_histogram, &|b| b.to_string()),
+    );
+    row(&mut out, "spend", format!("{:.4} USD", s.spend_usd()));
+    row(
+        &mut out,
+        "spend per run (USD)",
+        hist(&SPEND_BUCKETS_NANOS, &s.spend_histogram, &|b| {
+            format!("{}", b as f64 / 1e9)
+        }),
+    );
+    if !s.visits.is_empty() {
+        let _ = writeln!(out, "  visits per node:");
+        for (node, v) in &s.visits {
+            let _ = writeln!(out, "    {node:<26} {v}");
+        }
+    }
+    if !s.failure_modes.is_empty() {
+        let _ = writeln!(out, "  failure modes:");
+        for (prim, modes) in &s.failure_modes {
+            let _ = writeln!(out, "    {prim:<26} {}", join(modes));
+        }
+    }
+    if !s.first_divergence_sites.is_empty() {
+        let _ = writeln!(out, "  first divergences:");
+        for (site, codes) in &s.first_divergence_sites {
+            let _ = writeln!(out, "    {site:<26} {}", join(codes));
+        }
+    }
+    out
+}

@@ -1,0 +1,186 @@
+//! A run's report (SPEC §4.2): its verdict, end, steps, first divergence and diagnostics, the
+//! per-run figures the corpus summary adds up, and the JSON shape they are written in.
+
+use super::trace::EndStatus;
+use crate::diagnostic::{Diagnostic, Severity};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+/// How a run relates to its graph. Ordered from best to worst: the worst finding wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    Faithful,
+    Violated,
+    Diverged,
+    Malformed,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Faithful => "faithful",
+            Verdict::Violated => "violated",
+            Verdict::Diverged => "diverged",
+            Verdict::Malformed => "malformed",
+        }
+    }
+
+    /// The verdict an error of `code` implies (SPEC §4.2).
+    pub fn of_code(code: &str) -> Verdict {
+        match code {
+            "D603" => Verdict::Diverged,
+            "D601" | "D615" | "D616" | "D617" => Verdict::Malformed,
+            _ => Verdict::Violated,
+        }
+    }
+}
+
+/// A diagnostic about one trace line: the shared diagnostic (with `seq` and `line` set) plus the
+/// line's byte offset and, for errors, what was expected and what was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceDiagnostic {
+    pub diagnostic: Diagnostic,
+    /// Byte offset of the line's first byte in the trace file.
+    pub byte: u64,
+    pub expected: Value,
+    pub actual: Value,
+    /// The node (or `(end)`, `(header)`, …) the event is about: the first-divergence site.
+    pub site: String,
+}
+
+impl TraceDiagnostic {
+    pub fn to_json(&self) -> Value {
+        let mut v = serde_json::to_value(&self.diagnostic).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("byte".into(), Value::from(self.byte));
+        }
+        v
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstDivergence {
+    pub seq: u64,
+    pub code: &'static str,
+    pub expected: Value,
+    pub actual: Value,
+    pub pointer: String,
+    pub line: u32,
+    pub site: String,
+}
+
+/// Figures of one run that the corpus summary adds up.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunStats {
+    /// Steps recorded at each node (by the recorded node id).
+    pub visits: BTreeMap<String, u64>,
+    /// Failure modes recorded, by primitive ID.
+    pub failure_modes: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Spend in nano-USD (an integer, so that sums are exact and merge in any order).
+    pub spend_nanos: u64,
+    /// Diagnostics by code (all of them, also those past the stored cap).
+    pub codes: BTreeMap<String, u64>,
+    /// Diagnostics not stored because the run already had `MAX_STORED_DIAGNOSTICS`.
+    pub suppressed: u64,
+}
+
+/// At most this many diagnostics are kept per run (memory stays flat on huge traces); the counts
+/// by code include all of them.
+pub const MAX_STORED_DIAGNOSTICS: usize = 1000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// The header's `run`, when the header was read.
+    pub run: Option<String>,
+    /// The trace's name (its path).
+    pub trace: String,
+    pub verdict: Verdict,
+    pub end: Option<EndStatus>,
+    pub steps: u64,
+    pub first_divergence: Option<FirstDivergence>,
+    pub diagnostics: Vec<TraceDiagnostic>,
+    pub stats: RunStats,
+}
+
+impl RunReport {
+    pub(crate) fn conclude(
+        run: Option<String>,
+        trace: String,
+        end: Option<EndStatus>,
+        steps: u64,
+        diagnostics: Vec<TraceDiagnostic>,
+        stats: RunStats,
+    ) -> RunReport {
+        let mut verdict = Verdict::Faithful;
+        // From the counts, which include diagnostics past the stored cap.
+        for code in stats.codes.keys() {
+            if code != "D602" {
+                verdict = verdict.max(Verdict::of_code(code));
+            }
+        }
+        let mut first_divergence = None;
+        for d in &diagnostics {
+            if d.diagnostic.severity != Severity::Error {
+                continue;
+            }
+            verdict = verdict.max(Verdict::of_code(d.diagnostic.code));
+            if first_divergence.is_none() {
+                first_divergence = Some(FirstDivergence {
+                    seq: d.diagnostic.seq.unwrap_or(0),
+                    code: d.diagnostic.code,
+                    expected: d.expected.clone(),
+                    actual: d.actual.clone(),
+                    pointer: d.diagnostic.pointer.clone(),
+                    line: d.diagnostic.line,
+                    site: d.site.clone(),
+                });
+            }
+        }
+        RunReport {
+            run,
+            trace,
+            verdict,
+            end,
+            steps,
+            first_divergence,
+            diagnostics,
+            stats,
+        }
+    }
+
+    /// The run as §4.2's JSON (fixed key order).
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "run".into(),
+            self.run.clone().map_or(Value::Null, Value::from),
+        );
+        m.insert("trace".into(), Value::from(self.trace.clone()));
+        m.insert("verdict".into(), Value::from(self.verdict.as_str()));
+        m.insert(
+            "end".into(),
+            self.end.map_or(Value::Null, |e| Value::from(e.as_str())),
+        );
+        m.insert("steps".into(), Value::from(self.steps));
+        m.insert(
+            "first_divergence".into(),
+            match &self.first_divergence {
+                None => Value::Null,
+                Some(f) => json!({
+                    "seq": f.seq, "code": f.code, "expected": f.expected, "actual": f.actual,
+                    "pointer": f.pointer, "line": f.line, "node": f.site,
+                }),
+            },
+        );
+        m.insert(
+            "diagnostics".into(),
+            Value::Array(
+                self.diagnostics
+                    .iter()
+                    .map(TraceDiagnostic::to_json)
+                    .collect(),
+            ),
+        );
+        Value::Object(m)
+    }
+}

@@ -1,0 +1,225 @@
+//! Seeded generation of JSON values that satisfy a JSON Schema (the subset the registry's
+//! conventions use: `type`, `enum`, `const`, `properties`, `required`, `items`, `prefixItems`,
+//! `minItems`/`maxItems`, `minLength`/`maxLength`, `minimum`/`maximum`/`exclusive*`,
+//! `multipleOf`, `format`, `anyOf`/`oneOf`/`allOf`), and the small deterministic PRNG that
+//! drives it and the simulator. Values the generator cannot promise (a `pattern`, say) are
+//! checked by the caller against the compiled schema.
+
+use serde_json::{Map, Value};
+
+/// SplitMix64: tiny, fast and stable forever, so a seed means the same traces in every release.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// A generator for stream `a`/`b` of `seed`, independent of the others.
+    pub fn derive(seed: u64, a: u64, b: u64) -> Rng {
+        let mut r = Rng(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        r.next_u64();
+        r.0 ^= b.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        r.next_u64();
+        r
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`0` when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.next_u64() % n }
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        items.get(self.below(items.len() as u64) as usize)
+    }
+}
+
+const WORDS: &[&str] = &[
+    "alpha", "beta", "gamma", "delta", "patch", "test", "src", "main", "fix", "log",
+];
+
+fn gen_string(schema: &Map<String, Value>, rng: &mut Rng) -> Value {
+    match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => return Value::from("2026-01-01T00:00:00Z"),
+        Some("date") => return Value::from("2026-01-01"),
+        Some("uri") | Some("url") => {
+            return Value::from(format!("https://example.com/{}", rng.below(1000)));
+        }
+        Some("email") => return Value::from("agent@example.com"),
+        _ => {}
+    }
+    let min = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0);
+    let max = schema
+        .get("maxLength")
+        .and_then(Value::as_u64)
+        .unwrap_or(min + 24)
+        .max(min);
+    let target = min + rng.below((max - min).min(24) + 1);
+    let mut s = String::new();
+    while (s.chars().count() as u64) < target {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(rng.pick(WORDS).copied().unwrap_or("x"));
+    }
+    let s: String = s.chars().take(target as usize).collect();
+    Value::from(s)
+}
+
+fn gen_number(schema: &Map<String, Value>, rng: &mut Rng, integer: bool) -> Value {
+    let get = |k: &str| schema.get(k).and_then(Value::as_f64);
+    let mut lo = get("minimum").unwrap_or(0.0);
+    let mut hi = get("maximum").unwrap_or(lo.max(0.0) + 100.0);
+    if let Some(x) = get("exclusiveMinimum") {
+        lo = lo.max(if integer {
+            x.floor() + 1.0
+        } else {
+            x + (hi - x).abs().min(1.0) * 1e-3
+        });
+    }
+    if let Some(x) = get("exclusiveMaximum") {
+        hi = hi.min(if integer {
+            x.ceil() - 1.0
+        } else {
+            x - (x - lo).abs().min(1.0) * 1e-3
+        });
+    }
+    if hi < lo {
+        hi = lo;
+    }
+    if let Some(m) = get("multipleOf").filter(|m| *m > 0.0) {
+        let k_lo = (lo / m).ceil();
+        let k_hi = (hi / m).floor().max(k_lo);
+        let k = k_lo + rng.below((k_hi - k_lo).min(1000.0) as u64 + 1) as f64;
+        let v = k * m;
+        return if integer || v.fract() == 0.0 && m.fract() == 0.0 {
+            Value::from(v as i64)
+        } else {
+            Value::from(v)
+        };
+    }
+    if integer {
+        let lo_i = lo.ceil() as i64;
+        let hi_i = (hi.floor() as i64).max(lo_i);
+        let span = (hi_i - lo_i).clamp(0, 1000) as u64;
+        Value::from(lo_i + rng.below(span + 1) as i64)
+    } else {
+        let v = lo + (hi - lo) * rng.unit();
+        let rounded = (v * 1000.0).round() / 1000.0;
+        Value::from(if rounded >= lo && rounded <= hi {
+            rounded
+        } else {
+            v
+        })
+    }
+}
+
+/// A value `schema` admits (best effort, see the module doc).
+pub fn generate(schema: &Value, rng: &mut Rng) -> Value {
+    generate_depth(schema, rng, 0)
+}
+
+fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
+    let Some(s) = schema.as_object() else {
+        return Value::Object(Map::new());
+    };
+    if let Some(c) = s.get("const") {
+        return c.clone();
+    }
+    if let Some(e) = s.get("enum").and_then(Value::as_array)
+        && let Some(v) = rng.pick(e)
+    {
+        return v.clone();
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(branches) = s.get(key).and_then(Value::as_array)
+            && let Some(b) = rng.pick(branches)
+        {
+            return generate_depth(b, rng, depth + 1);
+        }
+    }
+    if s.get("type").is_none()
+        && let Some(first) = s
+            .get("allOf")
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+    {
+        return generate_depth(first, rng, depth + 1);
+    }
+    let ty = match s.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("null"),
+        _ if s.contains_key("properties") => "object",
+        _ if s.contains_key("items") => "array",
+        _ => "string",
+    };
+    match ty {
+        "object" => {
+            let mut out = Map::new();
+            let required: Vec<&str> = s
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if let Some(props) = s.get("properties").and_then(Value::as_object) {
+                for (k, sub) in props {
+                    if required.contains(&k.as_str()) || (depth < 6 && rng.chance(0.5)) {
+                        out.insert(k.clone(), generate_depth(sub, rng, depth + 1));
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        "array" => {
+            let mut out = Vec::new();
+            if let Some(prefix) = s.get("prefixItems").and_then(Value::as_array) {
+                for p in prefix {
+                    out.push(generate_depth(p, rng, depth + 1));
+                }
+            }
+            let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+            let max = s
+                .get("maxItems")
+                .and_then(Value::as_u64)
+                .unwrap_or(min + 3)
+                .max(min);
+            let n = if depth >= 6 {
+                min
+            } else {
+                min + rng.below((max - min).min(3) + 1)
+            };
+            let items = s.get("items").cloned().unwrap_or(Value::Bool(true));
+            while (out.len() as u64) < n {
+                out.push(generate_depth(&items, rng, depth + 1));
+            }
+            Value::Array(out)
+        }
+        "string" => gen_string(s, rng),
+        "integer" => gen_number(s, rng, true),
+        "number" => gen_number(s, rng, false),
+        "boolean" => Value::Bool(rng.chance(0.5)),
+        _ => Value::Null,
+    }
+}

@@ -1,0 +1,46 @@
+//! A401: non-policy primitive with `authorize` authority.
+//!
+//! What it checks: every primitive the graph uses that has `authority: authorize` is of class
+//! `policy`. The built-in registry never violates this (lint L504 forbids it), but a registry
+//! loaded with `--registry FILE` can.
+//!
+//! Why it matters: grant edges (A402) are the branches of `authorize` nodes. A model-driven or
+//! generating primitive with that authority could grant itself permission: the graph's
+//! authorization would be only as strong as a prompt.
+//!
+//! Fires (with a registry where `gen.approve` is `class: generation, authority: authorize`):
+//!
+//! ```text
+//! {"id": "gate", "primitive": "gen.approve", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {"allow": "apply", "deny": "stop"}}
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+use crate::registry::{Authority, Class};
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
+        if prim.authority == Authority::Authorize && prim.class != Class::Policy {
+            out.push(
+                Diagnostic::error(
+                    "A401",
+                    format!("/nodes/{i}/primitive"),
+                    format!(
+                        "node `{}` uses `{}`, which has `authorize` authority but class {:?}, not policy",
+                        node.id, prim.id, prim.class
+                    ),
+                )
+                .with_help("only policy primitives may authorize; fix the registry or use a policy gate"),
+            );
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! A403: authority input bound from a non-policy source.
+//!
+//! What it checks: an input property marked `"x-authority": true` (a grant token) is bound only
+//! with `{"from": X, "at": P}` where X is a node of a `policy` primitive and the output at P is
+//! itself marked `x-authority` — never a constant, `$input`, or any other node.
+//!
+//! Why it matters: the grant a mutation presents must be the one a policy gate minted. A constant
+//! token, one from the run's input, or one copied out of model output lets an injected tool call
+//! approve itself.
+//!
+//! Fires:
+//!
+//! ```text
+//! "inputs": {"grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
+//! ```
+
+use super::schema_walk::select;
+use super::{Context, INPUT_SOURCE};
+use crate::diagnostic::Diagnostic;
+use crate::graph::Binding;
+use crate::registry::Class;
+use serde_json::Value;
+
+fn is_authority(schema: &Value) -> bool {
+    schema.get("x-authority").and_then(Value::as_bool) == Some(true)
+}
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for b in cx.bindings() {
+        let Some(target) = cx.target_schema(b.node, b.property) else {
+            continue;
+        };
+        if !is_authority(target) {
+            continue;
+        }
+        let problem = match b.binding {
+            Binding::Const { .. } => Some("a constant".to_string()),
+            Binding::From { from, at } => {
+                if from == INPUT_SOURCE {
+                    Some("the run's `$input`".to_string())
+                } else if let Some(&source) = cx.model.ids.get(from.as_str()) {
+                    match cx.prim(source) {
+                        None => None, // R101
+                        Some(prim) if prim.class != Class::Policy => Some(format!(
+                            "`{from}`, a {:?} node (`{}`), not a policy node",
+                            prim.class, prim.id
+                        )),
+                        Some(prim) => {
+                            let at = at.as_deref().unwrap_or("");
+                            match select(&prim.outputs, at) {
+                                Ok(selected) if is_authority(selected.schema) => None,
+                                Ok(_) => Some(format!(
+                                    "`{from}` at `{at}`, which is not an `x-authority` output of `{}`",
+                                    prim.id
+                                )),
+                                Err(_) => None, // T304
+                            }
+                        }
+                    }
+                } else {
+                    None // T303
+                }
+            }
+        };
+        if let Some(problem) = problem {
+            let consumer = cx.prim(b.node).map_or("?", |p| p.id.as_str());
+            out.push(
+                Diagnostic::error(
+                    "A403",
+                    b.pointer,
+                    format!(
+                        "authority input `{}` of `{consumer}` is bound from {problem}",
+                        b.property
+                    ),
+                )
+                .with_help("bind it from the grant output of the policy gate that authorizes this node, e.g. {\"from\": \"gate\", \"at\": \"/grant\"}"),
+            );
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! A405: untrusted data reaches a sink.
+//!
+//! What it checks: taint along data edges (bindings). A value is tainted when it comes from an
+//! output property marked `"x-trust": "untrusted"` (or contains one), or from a `$input` property
+//! the graph's `input` schema marks so. A node other than a `verification` or `policy` node that
+//! takes any tainted input has all its outputs tainted; verification and policy nodes sanitize.
+//! Tainted data must not be bound to an input marked `"x-sink": true` (a command line, a path to
+//! write). One breadth-first pass over the bindings from every taint source finds every tainted
+//! binding; the witness is the shortest chain of nodes from the source to the sink's node.
+//!
+//! Why it matters: retrieved text and model output are attacker-controllable; passing them
+//! through a planner into `exec.run_command` is a prompt-injection path to code execution.
+//!
+//! Fires:
+//!
+//! ```text
+//! plan (plan.propose_command, outputs an untrusted `command`) → run (exec.run_command) binds
+//! {"command": {"from": "plan", "at": "/command"}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! the command passes a policy gate first, and `run` binds it from the gate's output.
+//! ```
+
+use super::schema_walk::select;
+use super::{Context, INPUT_SOURCE};
+use crate::diagnostic::{Diagnostic, Witness};
+use crate::graph::Binding;
+use crate::registry::Class;
+use serde_json::Value;
+use std::collections::VecDeque;
+
+struct Edge {
+    /// Source node; `None` for `$input`.
+    source: Option<usize>,
+    consumer: usize,
+    property: String,
+    pointer: String,
+    direct: bool,
+    sink: bool,
+}
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let n = cx.doc.nodes.len();
+    let mut edges = Vec::new();
+    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for b in cx.bindings() {
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
+        let source_node = if from == INPUT_SOURCE {
+            None
+        } else {
+            match cx.model.ids.get(from.as_str()) {
+                Some(&s) => Some(s),
+                None => continue,
+            }
+        };
+        let direct = cx
+            .source(b.binding)
+            .and_then(|s| select(s.schema, s.at).ok())
+            .is_some_and(|selected| selected.untrusted);
+        let sink = cx
+            .target_schema(b.node, b.property)
+            .and_then(|t| t.get("x-sink"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if let Some(s) = source_node {
+            outgoing[s].push(edges.len());
+        }
+        edges.push(Edge {
+            source: source_node,
+            consumer: b.node,
+            property: b.property.to_string(),
+            pointer: b.pointer,
+            direct,
+            sink,
+        });
+    }
+    // tainted_by[v]: the binding that first tainted node v's outputs.
+    let mut tainted_by: Vec<Option<usize>> = vec![None; n];
+    // via[e]: for a binding tainted through its source node, that node's tainting binding.
+    let mut edge_tainted = vec![false; edges.len()];
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for (k, edge) in edges.iter().enumerate() {
+        if edge.direct {
+            edge_tainted[k] = true;
+            queue.push_back(k);
+        }
+    }
+    while let Some(k) = queue.pop_front() {
+        let Some(edge) = edges.get(k) else { continue };
+        let consumer = edge.consumer;
+        let sanitizer = matches!(
+            cx.model.class(consumer),
+            Some(Class::Verification | Class::Policy)
+        );
+        if sanitizer || tainted_by[consumer].is_some() {
+            continue;
+        }
+        tainted_by[consumer] = Some(k);
+        for &next in &outgoing[consumer] {
+            if !edge_tainted[next] {
+                edge_tainted[next] = true;
+                queue.push_back(next);
+            }
+        }
+    }
+    let chain = |k: usize| -> Vec<String> {
+        let mut nodes = Vec::new();
+        let mut current = Some(k);
+        let mut guard = 0;
+        while let Some(e) = current.and_then(|k| edges.get(k)) {
+            nodes.push(cx.model.id(e.consumer).to_string());
+            guard += 1;
+            if e.direct || guard > n + 1 {
+                nodes.push(match e.source {
+                    Some(s) => cx.model.id(s).to_string(),
+                    None => INPUT_SOURCE.to_string(),
+                });
+                break;
+            }
+            current = e.source.and_then(|s| tainted_by[s]);
+        }
+        nodes.reverse();
+        nodes
+    };
+    for (k, edge) in edges.iter().enumerate() {
+        if !(edge.sink && edge_tainted[k]) {
+            continue;
+        }
+        let path = chain(k);
+        let consumer = cx.prim(edge.consumer).map_or("?", |p| p.id.as_str());
+        out.push(
+            Diagnostic::error(
+                "A405",
+                edge.pointer.clone(),
+                format!(
+                    "untrusted data reaches sink input `{}` of `{consumer}`: {}",
+                    edge.property,
+                    path.join(" → ")
+                ),
+            )
+            .with_witness(Witness::Path(path))
+            .with_help("pass the value through a verification or policy node before the sink"),
+        );
+    }
+}

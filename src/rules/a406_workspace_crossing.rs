@@ -1,0 +1,68 @@
+//! A406: workspace crossing outside a crossing primitive.
+//!
+//! What it checks: a binding whose source node and consumer node have different `workspace`
+//! labels (default `"main"`) is allowed only into a primitive with the `crosses_workspace`
+//! effect. `$input` and constants belong to no workspace and never cross.
+//!
+//! Why it matters: workspaces are residency boundaries (a sandbox, another tenant's checkout);
+//! data moves across them only through a primitive that declares, and is authorized for, the
+//! crossing.
+//!
+//! Fires:
+//!
+//! ```text
+//! {"id": "read", "workspace": "sandbox", ...}, {"id": "apply", "primitive": "mut.apply_patch",
+//!  "inputs": {"patch": {"from": "read", "at": "/text"}}, ...}
+//! ```
+//!
+//! Does not fire: both nodes in the same workspace, or the consumer is `route.delegate`
+//! (which has `crosses_workspace`).
+
+use super::{Context, INPUT_SOURCE};
+use crate::diagnostic::Diagnostic;
+use crate::graph::Binding;
+use crate::registry::Effect;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for b in cx.bindings() {
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
+        if from == INPUT_SOURCE {
+            continue;
+        }
+        let Some(&source) = cx.model.ids.get(from.as_str()) else {
+            continue;
+        };
+        let (Some(source_node), Some(consumer_node)) =
+            (cx.doc.nodes.get(source), cx.doc.nodes.get(b.node))
+        else {
+            continue;
+        };
+        if source_node.workspace() == consumer_node.workspace() {
+            continue;
+        }
+        let Some(prim) = cx.prim(b.node) else {
+            continue;
+        };
+        if prim.has_effect(Effect::CrossesWorkspace) {
+            continue;
+        }
+        out.push(
+            Diagnostic::error(
+                "A406",
+                b.pointer,
+                format!(
+                    "input `{}` of `{}` (workspace `{}`) is bound from `{from}` (workspace `{}`), but `{}` does not cross workspaces",
+                    b.property,
+                    consumer_node.id,
+                    consumer_node.workspace(),
+                    source_node.workspace(),
+                    prim.id
+                ),
+            )
+            .with_related(format!("/nodes/{source}"), format!("`{from}` runs in `{}`", source_node.workspace()))
+            .with_help("move the data through a primitive with the `crosses_workspace` effect"),
+        );
+    }
+}

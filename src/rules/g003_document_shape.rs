@@ -1,0 +1,36 @@
+//! G003: document shape: a missing, unknown or mistyped field.
+//!
+//! What it checks: the document has the shape of SPEC §2. Required fields (`graph`, `abi`,
+//! `entry`, `nodes`; per node `id` and `primitive`) are present (an absent `capabilities` is an
+//! empty tool boundary, which R104 reports node by node); no unknown field
+//! appears (`$schema`, for editors, is allowed); every field has its type; `graph` matches
+//! `^[a-z0-9][a-z0-9-]*$`, node IDs `^[a-z][a-z0-9_]*$`, `abi` is `MAJOR.MINOR.PATCH`,
+//! `max_visits` is a positive integer, `budget` values are non-negative, `input` is a JSON Schema,
+//! and each binding is exactly `{"from", "at"?}` (with `at` a JSON pointer) or `{"const"}`.
+//! Every shape error of the document is reported, each at its own pointer.
+//!
+//! Why it matters: a misspelt field (`"on_eror"`) silently ignored would leave a failure path
+//! unhandled while the author believes it is handled.
+//!
+//! Fires:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 0, "on_eror": {"*": "done"}}
+//! ```
+//!
+//! (`max_visits` is not positive; `on_eror` is unknown).
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 3, "on_error": {"*": "done"}}
+//! ```
+
+use crate::diagnostic::Diagnostic;
+use crate::graph::ShapeError;
+
+/// The G003 diagnostic for one shape error.
+pub fn diagnostic(error: &ShapeError) -> Diagnostic {
+    Diagnostic::error("G003", error.pointer.clone(), error.message.clone())
+        .with_help("see SPEC §2 for the graph document's fields")
+}

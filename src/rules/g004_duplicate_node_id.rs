@@ -1,0 +1,42 @@
+//! G004: duplicate node id.
+//!
+//! What it checks: no two nodes share an `id`. The diagnostic points at the later node and names
+//! the first one as related; the rules resolve the ID to its first occurrence.
+//!
+//! Why it matters: edges and bindings name nodes by ID; with two nodes of one ID, which one a
+//! `next` or a binding means depends on the reader.
+//!
+//! Fires:
+//!
+//! ```text
+//! "nodes": [{"id": "a", "primitive": "done.finish_success"},
+//!           {"id": "a", "primitive": "done.report_failure"}]
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! "nodes": [{"id": "a", "primitive": "done.finish_success"},
+//!           {"id": "b", "primitive": "done.report_failure"}]
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        if let Some(&first) = cx.model.ids.get(node.id.as_str())
+            && first != i
+        {
+            out.push(
+                Diagnostic::error(
+                    "G004",
+                    format!("/nodes/{i}/id"),
+                    format!("duplicate node id `{}`", node.id),
+                )
+                .with_related(format!("/nodes/{first}/id"), "first defined here")
+                .with_help("give every node its own id"),
+            );
+        }
+    }
+}

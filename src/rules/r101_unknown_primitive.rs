@@ -1,0 +1,57 @@
+//! R101: unknown primitive.
+//!
+//! What it checks: every node's `primitive` names a primitive of the registry, by dotted ID or
+//! alias. The help line suggests up to three of the nearest IDs and aliases (by edit distance).
+//!
+//! Why it matters: a node whose primitive does not exist cannot run, and none of its contracts
+//! (class, authority, schemas) can be checked. Replay refuses such a graph.
+//!
+//! Fires:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.aply_patch", "next": "test"}
+//! ```
+//!
+//! (help: did you mean `mut.apply_patch`?).
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
+//! ```
+
+use super::{Context, did_you_mean, nearest};
+use crate::diagnostic::Diagnostic;
+use std::collections::HashMap;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut suggestions: HashMap<&str, Option<String>> = HashMap::new();
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        if cx.model.prim(i).is_some() {
+            continue;
+        }
+        let help = suggestions
+            .entry(node.primitive.as_str())
+            .or_insert_with(|| {
+                let candidates = cx
+                    .registry
+                    .primitives()
+                    .iter()
+                    .flat_map(|p| [p.id.as_str(), p.alias.as_str()]);
+                did_you_mean(&nearest(&node.primitive, candidates, 3))
+            })
+            .clone();
+        let d = Diagnostic::error(
+            "R101",
+            format!("/nodes/{i}/primitive"),
+            format!(
+                "unknown primitive `{}` (registry ABI {})",
+                node.primitive,
+                cx.registry.abi()
+            ),
+        );
+        out.push(d.with_help(
+            help.unwrap_or_else(|| "name a primitive of the registry by dotted ID or alias".into()),
+        ));
+    }
+}

@@ -1,0 +1,42 @@
+//! R102: primitive referenced by alias (info).
+//!
+//! What it checks: a node names its primitive by alias (`AUTHORIZE_PATCH`) rather than by dotted
+//! ID (`ctl.authorize_patch`). This is allowed; the note says which ID the alias stands for.
+//!
+//! Why it matters: aliases are convenient, but the dotted ID names the family and is what traces,
+//! reports and diffs show; reviewers may prefer one spelling throughout.
+//!
+//! Fires:
+//!
+//! ```text
+//! {"id": "gate", "primitive": "AUTHORIZE_PATCH", "branches": {...}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "gate", "primitive": "ctl.authorize_patch", "branches": {...}}
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        if let Some(prim) = cx.model.prim(i)
+            && node.primitive != prim.id
+        {
+            out.push(
+                Diagnostic::info(
+                    "R102",
+                    format!("/nodes/{i}/primitive"),
+                    format!("`{}` is the alias of `{}`", node.primitive, prim.id),
+                )
+                .with_help(format!(
+                    "write `\"primitive\": \"{}\"` to name it by ID",
+                    prim.id
+                )),
+            );
+        }
+    }
+}

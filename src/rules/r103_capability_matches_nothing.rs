@@ -1,0 +1,56 @@
+//! R103: capability pattern matches no primitive (warning).
+//!
+//! What it checks: every entry of `capabilities` — an exact dotted ID, an alias, or a `prefix.*`
+//! pattern — matches at least one primitive of the registry.
+//!
+//! Why it matters: a pattern that matches nothing is a typo or a stale entry; the author meant to
+//! allow something and the boundary does not say what.
+//!
+//! Fires:
+//!
+//! ```text
+//! "capabilities": ["obs.*", "mut.aply_patch"]
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! "capabilities": ["obs.*", "mut.apply_patch"]
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+use crate::registry::{Primitive, Registry};
+
+/// Whether capability `pattern` admits primitive `prim`.
+pub fn admits(registry: &Registry, pattern: &str, prim: &Primitive) -> bool {
+    if let Some(prefix) = pattern.strip_suffix(".*") {
+        return prim
+            .id
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('.'));
+    }
+    pattern == prim.id
+        || pattern == prim.alias
+        || registry.lookup(pattern).is_some_and(|p| p.id == prim.id)
+}
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, pattern) in cx.doc.capabilities.iter().enumerate() {
+        let matches = cx
+            .registry
+            .primitives()
+            .iter()
+            .any(|p| admits(cx.registry, pattern, p));
+        if !matches {
+            out.push(
+                Diagnostic::warning(
+                    "R103",
+                    format!("/capabilities/{i}"),
+                    format!("capability `{pattern}` matches no primitive"),
+                )
+                .with_help("use an exact ID, an alias, or `prefix.*` with a family prefix"),
+            );
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! R104: node primitive outside the graph's capabilities.
+//!
+//! What it checks: every node's primitive is admitted by some entry of `capabilities` (an exact
+//! ID, an alias of the same primitive, or `prefix.*` covering its ID).
+//!
+//! A graph without `capabilities` (or with an empty list) declares an empty boundary: every node
+//! is outside it.
+//!
+//! Why it matters: `capabilities` is the graph's tool boundary, the list a reviewer approves. A
+//! node outside it is a tool the graph uses without having declared it.
+//!
+//! Fires:
+//!
+//! ```text
+//! "capabilities": ["obs.*"],
+//! "nodes": [{"id": "run", "primitive": "exec.run_command", ...}]
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! "capabilities": ["obs.*", "exec.run_command"],
+//! "nodes": [{"id": "run", "primitive": "exec.run_command", ...}]
+//! ```
+
+use super::Context;
+use super::r103_capability_matches_nothing::admits;
+use crate::diagnostic::Diagnostic;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
+        let allowed = cx
+            .doc
+            .capabilities
+            .iter()
+            .any(|pattern| admits(cx.registry, pattern, prim));
+        if !allowed {
+            out.push(
+                Diagnostic::error(
+                    "R104",
+                    format!("/nodes/{i}/primitive"),
+                    format!(
+                        "primitive `{}` of node `{}` is outside the graph's capabilities",
+                        prim.id, node.id
+                    ),
+                )
+                .with_related(
+                    "/capabilities",
+                    if cx.doc.capabilities.is_empty() {
+                        "the graph declares no capabilities"
+                    } else {
+                        "the graph's tool boundary"
+                    },
+                )
+                .with_help(format!(
+                    "add `{}` (or `{}.*`) to `capabilities`",
+                    prim.id,
+                    prim.id.split('.').next().unwrap_or_default()
+                )),
+            );
+        }
+    }
+}

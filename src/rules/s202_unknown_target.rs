@@ -1,0 +1,56 @@
+//! S202: `next`, `branches` or `on_error` names no node.
+//!
+//! What it checks: every control-flow target (`next`, each `branches` value, each `on_error`
+//! value) is the `id` of a node of the graph.
+//!
+//! Why it matters: a run that takes that edge has nowhere to go; the runtime would fail at the
+//! worst moment (often on an error path nobody exercised).
+//!
+//! Fires:
+//!
+//! ```text
+//! {"id": "apply", ..., "next": "tset"}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "apply", ..., "next": "test"}, {"id": "test", ...}
+//! ```
+
+use super::{Context, did_you_mean, nearest};
+use crate::diagnostic::{Diagnostic, escape_pointer_token};
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        let mut targets: Vec<(String, &str)> = Vec::new();
+        if let Some(next) = &node.next {
+            targets.push((format!("/nodes/{i}/next"), next));
+        }
+        for (field, map) in [("branches", &node.branches), ("on_error", &node.on_error)] {
+            for (key, target) in map.iter().flatten() {
+                targets.push((
+                    format!("/nodes/{i}/{field}/{}", escape_pointer_token(key)),
+                    target,
+                ));
+            }
+        }
+        for (pointer, target) in targets {
+            if cx.model.ids.contains_key(target) {
+                continue;
+            }
+            let suggestions = nearest(target, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
+            out.push(
+                Diagnostic::error(
+                    "S202",
+                    pointer,
+                    format!("node `{}` targets `{target}`, which names no node", node.id),
+                )
+                .with_help(
+                    did_you_mean(&suggestions)
+                        .unwrap_or_else(|| "target the id of a node of this graph".into()),
+                ),
+            );
+        }
+    }
+}

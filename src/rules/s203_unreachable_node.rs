@@ -1,0 +1,43 @@
+//! S203: node unreachable from `entry` (warning).
+//!
+//! What it checks: every node can be reached from `entry` over `next`, `branches` and `on_error`
+//! edges.
+//!
+//! Why it matters: an unreachable node never runs; it is dead code at best, and at worst a sign
+//! that an edge meant to lead to it (a verifier, a failure report) is missing.
+//!
+//! Fires:
+//!
+//! ```text
+//! "entry": "a", "nodes": [{"id": "a", "primitive": "done.finish_success"},
+//!                         {"id": "b", "primitive": "done.report_failure"}]
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! "entry": "a", "nodes": [{"id": "a", ..., "on_error": {"*": "b"}},
+//!                         {"id": "b", "primitive": "done.report_failure"}]
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    if cx.model.entry.is_none() {
+        return; // S201 already says why nothing is reachable.
+    }
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        let duplicate = cx.model.ids.get(node.id.as_str()) != Some(&i);
+        if !cx.model.reachable[i] && !duplicate {
+            out.push(
+                Diagnostic::warning(
+                    "S203",
+                    format!("/nodes/{i}"),
+                    format!("node `{}` is unreachable from `entry`", node.id),
+                )
+                .with_help("remove the node or add an edge to it"),
+            );
+        }
+    }
+}

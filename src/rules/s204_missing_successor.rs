@@ -1,0 +1,47 @@
+//! S204: non-terminal primitive with no successor.
+//!
+//! What it checks: a node with neither `next` nor `branches` ends the graph, so its primitive
+//! must be a terminal one (`terminal: true` in the registry, the `done.*` family).
+//!
+//! Why it matters: a run that stops after, say, `mut.apply_patch` ends without reporting success
+//! or failure; the caller cannot tell a finished run from a crashed one.
+//!
+//! Fires:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}, "next": "test"}
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
+        if cx.model.terminal[i] && !prim.terminal {
+            out.push(
+                Diagnostic::error(
+                    "S204",
+                    format!("/nodes/{i}"),
+                    format!(
+                        "node `{}` has no successor but `{}` is not a terminal primitive",
+                        node.id, prim.id
+                    ),
+                )
+                .with_help(if prim.outcomes.is_some() {
+                    "add `branches` for its outcomes"
+                } else {
+                    "add `next`, or end the graph with a terminal (`done.*`) node"
+                }),
+            );
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Walking a JSON pointer through a JSON Schema (SPEC §3.2): from an output schema to the
+//! sub-schema a binding's `at` selects, through `properties`, `items` and `prefixItems`, noting on
+//! the way whether the selected value may be absent (an optional property or array element) and
+//! whether it is marked `x-trust: untrusted`. Shared by T304, T305/T306, T309, A403 and A405.
+
+use serde_json::Value;
+
+static ANY: Value = Value::Bool(true);
+
+/// What a pointer selects in a schema.
+#[derive(Debug, Clone)]
+pub struct Selected<'s> {
+    /// The sub-schema (`true` where the schema does not constrain the value).
+    pub schema: &'s Value,
+    /// Some step of the pointer may be absent in a valid instance.
+    pub optional: bool,
+    /// The selected value is, or lies inside, an `x-trust: untrusted` value.
+    pub untrusted: bool,
+}
+
+/// Why a pointer selects nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// The pointer prefix up to and including the failing token.
+    pub prefix: String,
+    pub reason: String,
+}
+
+/// Decode one RFC 6901 reference token.
+pub fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+fn has_type(schema: &Value, name: &str) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(ts)) => ts.iter().any(|t| t.as_str() == Some(name)),
+        _ => false,
+    }
+}
+
+fn is_untrusted(schema: &Value) -> bool {
+    schema.get("x-trust").and_then(Value::as_str) == Some("untrusted")
+}
+
+/// Whether `schema` or anything it describes inside (properties, items, additional properties)
+/// is marked untrusted. Depth-limited: schemas nest only as deep as the parser allows anyway.
+pub fn contains_untrusted(schema: &Value) -> bool {
+    fn go(schema: &Value, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        if is_untrusted(schema) {
+            return true;
+        }
+        let Value::Object(object) = schema else {
+            return false;
+        };
+        let nested_maps = ["properties", "patternProperties", "$defs"];
+        let nested_single = ["items", "additionalProperties", "contains"];
+        let nested_lists = ["prefixItems", "allOf", "anyOf", "oneOf"];
+        nested_maps.iter().any(|k| {
+            object
+                .get(*k)
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.values().any(|s| go(s, depth + 1)))
+        }) || nested_single
+            .iter()
+            .any(|k| object.get(*k).is_some_and(|s| go(s, depth + 1)))
+            || nested_lists.iter().any(|k| {
+                object
+                    .get(*k)
+                    .and_then(Value::as_array)
+                    .is_some_and(|l| l.iter().any(|s| go(s, depth + 1)))
+            })
+    }
+    go(schema, 0)
+}
+
+fn array_index(token: &str) -> Option<usize> {
+    if token.is_empty() || (token.len() > 1 && token.starts_with('0')) {
+        return None;
+    }
+    if !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// Select the sub-schema of `schema` at `pointer` (`""` selects the whole schema).
+pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Missing> {
+    let mut current = schema;
+    let mut optional = false;
+    let mut untrusted = is_untrusted(schema);
+    if pointer.is_empty() {
+        return Ok(Selected {
+            schema,
+            optional,
+            untrusted: contains_untrusted(schema),
+        });
+    }
+    let mut prefix = String::new();
+    for raw in pointer.split('/').skip(1) {
+        prefix.push('/');
+        prefix.push_str(raw);
+        let token = unescape_token(raw);
+        let missing = |reason: String| Missing {
+            prefix: prefix.clone(),
+            reason,
+        };
+        let next = match current {
+            Value::Bool(true) => {
+                optional = true;
+                &ANY
+            }
+            Value::Bool(false) => return Err(missing("the schema admits no value".into())),
+            Value::Object(object) => {
+                let properties = object.get("properties").and_then(Value::as_object);
+                let objectish = has_type(current, "object") || properties.is_some();
+                let arrayish = has_type(current, "array")
+                    || object.contains_key("items")
+                    || object.contains_key("prefixItems");
+                let typed = object.contains_key("type");
+                if let Some(sub) = properties.and_then(|p| p.get(&token)) {
+                    let required = object
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(token.as_str())));
+                    optional |= !required;
+                    sub
+                } else if arrayish && let Some(index) = array_index(&token) {
+                    let min_items = object.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+                    optional |= (index as u64) >= min_items;
+                    let prefix_item = object
+                        .get("prefixItems")
+                        .and_then(Value::as_array)
+                        .and_then(|items| items.get(index));
+                    match prefix_item {
+                        Some(sub) => sub,
+                        None => match object.get("items") {
+                            Some(Value::Bool(false)) => {
+                                return Err(missing(format!(
+                                    "the array admits no element at index {index}"
+                                )));
+                            }
+                            Some(sub) => sub,
+                            None => &ANY,
+                        },
+                    }
+                } else if objectish {
+                    match object.get("additionalProperties") {
+                        Some(Value::Bool(false)) => {
+                            let declared = properties
+                                .map(|p| {
+                                    p.keys()
+                                        .map(|k| format!("`{k}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                })
+                                .unwrap_or_default();
+                            return Err(missing(if declared.is_empty() {
+                                format!("property `{token}` is not declared (no properties)")
+                            } else {
+                                format!("property `{token}` is not declared (declared: {declared})")
+                            }));
+                        }
+                        Some(sub) => {
+                            optional = true;
+                            sub
+                        }
+                        None => {
+                            optional = true;
+                            &ANY
+                        }
+                    }
+                } else if arrayish {
+                    return Err(missing(format!("`{token}` is not an array index")));
+                } else if typed {
+                    return Err(missing(format!(
+                        "the value there is not an object or array (type {})",
+                        object.get("type").map(Value::to_string).unwrap_or_default()
+                    )));
+                } else {
+                    optional = true;
+                    &ANY
+                }
+            }
+            _ => return Err(missing("the schema there is not a schema".into())),
+        };
+        untrusted |= is_untrusted(next);
+        current = next;
+    }
+    Ok(Selected {
+        schema: current,
+        optional,
+        untrusted: untrusted || contains_untrusted(current),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn walks_properties_items_and_prefix_items() {
+        let schema = json!({"type": "object", "required": ["a"], "additionalProperties": false,
+            "properties": {"a": {"type": "array", "minItems": 1,
+                "prefixItems": [{"type": "integer"}], "items": {"type": "string", "x-trust": "untrusted"}}}});
+        let first = select(&schema, "/a/0").unwrap();
+        assert_eq!(first.schema, &json!({"type": "integer"}));
+        assert!(!first.optional);
+        assert!(!first.untrusted);
+        let later = select(&schema, "/a/3").unwrap();
+        assert!(later.optional);
+        assert!(later.untrusted);
+        let missing = select(&schema, "/b").unwrap_err();
+        assert_eq!(missing.prefix, "/b");
+        assert!(select(&schema, "/a/x").is_err());
+        assert!(select(&schema, "").unwrap().untrusted);
+    }
+
+    #[test]
+    fn unconstrained_schemas_select_anything_optionally() {
+        let any = json!({"type": "object"});
+        let selected = select(&any, "/issue/x").unwrap();
+        assert!(selected.optional);
+        assert_eq!(selected.schema, &Value::Bool(true));
+    }
+}

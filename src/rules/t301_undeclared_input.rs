@@ -1,0 +1,55 @@
+//! T301: input property the primitive does not declare.
+//!
+//! What it checks: every key of a node's `inputs` is a property declared in its primitive's
+//! `inputs.properties`.
+//!
+//! Why it matters: registry input schemas are closed (`additionalProperties: false`); an
+//! undeclared property makes every call fail validation at run time, and usually is a misspelling
+//! of a declared one that is then left unbound.
+//!
+//! Fires (`mut.apply_patch` declares `patch` and `grant`):
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"diff": {"from": "draft", "at": "/patch"}, ...}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, ...}}
+//! ```
+
+use super::{Context, did_you_mean, nearest};
+use crate::diagnostic::Diagnostic;
+use serde_json::Value;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for b in cx.bindings() {
+        let Some(prim) = cx.prim(b.node) else {
+            continue;
+        };
+        let properties = prim.inputs.get("properties").and_then(Value::as_object);
+        if properties.is_some_and(|p| p.contains_key(b.property)) {
+            continue;
+        }
+        let declared: Vec<&str> = properties
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let help =
+            did_you_mean(&nearest(b.property, declared.iter().copied(), 3)).unwrap_or_else(|| {
+                if declared.is_empty() {
+                    format!("`{}` takes no inputs", prim.id)
+                } else {
+                    format!("declared inputs: {}", declared.join(", "))
+                }
+            });
+        out.push(
+            Diagnostic::error(
+                "T301",
+                b.pointer,
+                format!("`{}` declares no input property `{}`", prim.id, b.property),
+            )
+            .with_help(help),
+        );
+    }
+}

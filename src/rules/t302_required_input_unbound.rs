@@ -1,0 +1,58 @@
+//! T302: required input not bound.
+//!
+//! What it checks: every property in the `required` list of a node's primitive's input schema
+//! has a binding in the node's `inputs`.
+//!
+//! Why it matters: the call would be rejected by the primitive's input schema on every run; a
+//! graph that cannot make a valid call at a node cannot pass that node.
+//!
+//! Fires (`mut.apply_patch` requires `patch` and `grant`):
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}}}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! {"id": "apply", "primitive": "mut.apply_patch",
+//!  "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}}
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+use serde_json::Value;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, node) in cx.doc.nodes.iter().enumerate() {
+        let Some(prim) = cx.model.prim(i) else {
+            continue;
+        };
+        let Some(required) = prim.inputs.get("required").and_then(Value::as_array) else {
+            continue;
+        };
+        for property in required.iter().filter_map(Value::as_str) {
+            if node.inputs.contains_key(property) {
+                continue;
+            }
+            let pointer = if node.inputs.is_empty() {
+                format!("/nodes/{i}")
+            } else {
+                format!("/nodes/{i}/inputs")
+            };
+            out.push(
+                Diagnostic::error(
+                    "T302",
+                    pointer,
+                    format!(
+                        "node `{}` does not bind required input `{property}` of `{}`",
+                        node.id, prim.id
+                    ),
+                )
+                .with_help(format!(
+                    "add `\"{property}\": {{\"from\": NODE, \"at\": POINTER}}` to `inputs`"
+                )),
+            );
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! T305: incompatible binding (with a witness value).
+//!
+//! What it checks: for every `from` binding into input property `q`, the source schema (the
+//! source's output schema at `at`) is contained in the target schema (`inputs.properties.q` of the
+//! consumer's primitive): every value the source may produce is accepted by the consumer. When the
+//! schema checker (`crate::schema::check`, SPEC §3.2) answers "no", the diagnostic carries its
+//! witness: a JSON value the source admits and the target rejects, re-checked here against both
+//! schemas with the `jsonschema` crate before it is reported.
+//!
+//! Why it matters: the run would fail input validation exactly when the source produces such a
+//! value, typically far from the edit that caused it.
+//!
+//! Fires (`text` is any string; `mut.apply_patch` wants a non-empty `patch`):
+//!
+//! ```text
+//! "inputs": {"patch": {"from": "read_task", "at": "/text"}}
+//! ```
+//!
+//! (witness: `""`).
+//!
+//! Does not fire:
+//!
+//! ```text
+//! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
+//! ```
+
+use super::Context;
+use super::schema_walk::select;
+use crate::diagnostic::{Diagnostic, Witness};
+use crate::graph::Binding;
+use crate::schema::{Verdict, check as schema_check};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The verdict for one binding whose both ends resolve.
+#[derive(Debug, Clone)]
+pub struct CompatFinding {
+    pub node: usize,
+    pub property: String,
+    pub pointer: String,
+    /// `from`, as written.
+    pub from: String,
+    pub at: String,
+    pub verdict: Verdict,
+}
+
+/// Re-check a "no" witness against both schemas; a witness that fails either check is not
+/// evidence, so the verdict becomes unknown rather than a false alarm.
+fn confirm(verdict: Verdict, source: &Value, target: &Value) -> Verdict {
+    match verdict {
+        Verdict::No { witness, reason } => {
+            let admitted = jsonschema::is_valid(source, &witness);
+            let rejected = !jsonschema::is_valid(target, &witness);
+            if admitted && rejected {
+                Verdict::No { witness, reason }
+            } else {
+                Verdict::Unknown {
+                    reason: format!("the checker's witness {witness} did not check out ({reason})"),
+                }
+            }
+        }
+        other => other,
+    }
+}
+
+/// The verdicts of every resolvable `from` binding, in binding order. Identical (source schema,
+/// target schema) pairs are decided once.
+pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
+    let mut cache: HashMap<(*const Value, *const Value), Verdict> = HashMap::new();
+    let mut findings = Vec::new();
+    for b in cx.bindings() {
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
+        let (Some(source), Some(target)) =
+            (cx.source(b.binding), cx.target_schema(b.node, b.property))
+        else {
+            continue;
+        };
+        let Ok(selected) = select(source.schema, source.at) else {
+            continue; // T304
+        };
+        let key = (selected.schema as *const Value, target as *const Value);
+        let verdict = cache
+            .entry(key)
+            .or_insert_with(|| {
+                confirm(
+                    schema_check(selected.schema, target),
+                    selected.schema,
+                    target,
+                )
+            })
+            .clone();
+        findings.push(CompatFinding {
+            node: b.node,
+            property: b.property.to_string(),
+            pointer: b.pointer,
+            from: from.clone(),
+            at: source.at.to_string(),
+            verdict,
+        });
+    }
+    findings
+}
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for finding in cx.compat() {
+        let Verdict::No { witness, reason } = &finding.verdict else {
+            continue;
+        };
+        let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());
+        out.push(
+            Diagnostic::error(
+                "T305",
+                finding.pointer.clone(),
+                format!(
+                    "`{}` at `{}` may not fit input `{}` of `{consumer}`: {reason}",
+                    finding.from, finding.at, finding.property
+                ),
+            )
+            .with_witness(Witness::Value(witness.clone()))
+            .with_help("bind a source whose schema fits, or narrow the source"),
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! T306: compatibility could not be decided (warning).
+//!
+//! What it checks: the bindings for which the schema checker (SPEC §3.2) could neither prove that
+//! the source schema fits the target schema nor find a value that breaks it, for example two
+//! different `pattern`s. The message gives the checker's reason.
+//!
+//! Why it matters: "unknown" is never a silent yes: the edge may fail at run time, and a reviewer
+//! should look at it (or simplify the schemas until the checker can decide).
+//!
+//! Fires (different patterns cannot be compared):
+//!
+//! ```text
+//! source {"type": "string", "pattern": "^[a-z]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9]+$"}
+//! ```
+//!
+//! Does not fire:
+//!
+//! ```text
+//! source {"type": "string", "minLength": 1}  →  target {"type": "string"}
+//! ```
+
+use super::Context;
+use crate::diagnostic::Diagnostic;
+use crate::schema::Verdict;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for finding in cx.compat() {
+        let Verdict::Unknown { reason } = &finding.verdict else {
+            continue;
+        };
+        let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());
+        out.push(
+            Diagnostic::warning(
+                "T306",
+                finding.pointer.clone(),
+                format!(
+                    "could not decide whether `{}` at `{}` fits input `{}` of `{consumer}`: {reason}",
+                    finding.from, finding.at, finding.property
+                ),
+            )
+            .with_help("check this edge by hand, or simplify the schemas"),
+        );
+    }
+}

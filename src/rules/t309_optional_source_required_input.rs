@@ -1,0 +1,71 @@
+//! T309: optional source bound to a required input.
+//!
+//! What it checks: a `from` binding into an input the consumer's primitive lists as `required`
+//! selects a value that every valid source output has: each property on the `at` path is
+//! `required` in its object schema, and each array index is below `minItems`. For `$input` the
+//! graph's `input` schema is used (by default any object, where nothing is required).
+//!
+//! Why it matters: when the source omits the optional value, the binding leaves the required
+//! input out and the call fails validation.
+//!
+//! Fires (`loc.localize_failure` may omit `line`; the consumer requires it):
+//!
+//! ```text
+//! "inputs": {"line": {"from": "locate", "at": "/line"}}
+//! ```
+//!
+//! Does not fire: a binding from a property the source's schema lists in `required`.
+
+use super::Context;
+use super::schema_walk::select;
+use crate::diagnostic::Diagnostic;
+use crate::graph::Binding;
+use serde_json::Value;
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for b in cx.bindings() {
+        let Binding::From { from, .. } = b.binding else {
+            continue;
+        };
+        let Some(prim) = cx.prim(b.node) else {
+            continue;
+        };
+        let required = prim
+            .inputs
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(b.property)));
+        if !required {
+            continue;
+        }
+        let Some(source) = cx.source(b.binding) else {
+            continue;
+        };
+        let Ok(selected) = select(source.schema, source.at) else {
+            continue; // T304
+        };
+        if !selected.optional {
+            continue;
+        }
+        let owner = if source.node.is_some() {
+            format!("the output of `{from}`")
+        } else {
+            "the graph's `input`".to_string()
+        };
+        out.push(
+            Diagnostic::error(
+                "T309",
+                b.pointer,
+                format!(
+                    "required input `{}` of `{}` is bound from `{}` in {owner}, which may be absent",
+                    b.property, prim.id, source.at
+                ),
+            )
+            .with_help(if source.node.is_some() {
+                "bind from a required property of the source".to_string()
+            } else {
+                "declare the property in the graph's `input` schema and list it in `required`".to_string()
+            }),
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! Lookup by dotted ID and alias: on a registry loaded at run time (the fixture) and on the
+//! perfect-hash table itself (property tests over random key sets), plus the validator cache
+//! and the filters.
+
+use primgraph::registry::{Class, Filter, Registry, phash};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn fixture() -> Registry {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/registry/valid.json");
+    Registry::from_path(&path).expect("the fixture loads")
+}
+
+#[test]
+fn every_id_and_alias_of_a_loaded_registry_resolves_to_its_primitive() {
+    let r = fixture();
+    assert_eq!(r.len(), 8);
+    assert!(!r.is_builtin());
+    for (i, p) in r.primitives().iter().enumerate() {
+        assert_eq!(p.index as usize, i);
+        assert_eq!(r.lookup(&p.id).map(|q| q.index), Some(p.index), "{}", p.id);
+        assert_eq!(
+            r.lookup(&p.alias).map(|q| q.index),
+            Some(p.index),
+            "{}",
+            p.alias
+        );
+        assert_eq!(r.get(p.index).id, p.id);
+    }
+}
+
+#[test]
+fn near_misses_and_other_strings_do_not_resolve() {
+    let r = fixture();
+    for key in [
+        "",
+        "obs",
+        "obs.",
+        "obs.list_file",
+        "obs.list_filez",
+        "OBS.LIST_FILES",
+        "list_files",
+        "LIST_FILEs",
+        "LIST_FILES ",
+        "ctl.*",
+    ] {
+        assert!(r.lookup(key).is_none(), "{key:?}");
+    }
+}
+
+#[test]
+fn filters_select_by_family_class_and_effect() {
+    let r = fixture();
+    let ids = |f: Filter<'_>| r.filter(&f).map(|p| p.id.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        ids(Filter {
+            family: Some("observation"),
+            ..Filter::default()
+        }),
+        ["obs.list_files", "obs.read_file"]
+    );
+    assert_eq!(
+        ids(Filter {
+            class: Some(Class::Policy),
+            ..Filter::default()
+        }),
+        ["ctl.authorize_patch"]
+    );
+    assert_eq!(
+        ids(Filter {
+            effect: Some(primgraph::registry::Effect::WritesWorkspace),
+            ..Filter::default()
+        }),
+        ["mut.write_file"]
+    );
+    assert_eq!(r.by_family("completion").count(), 1);
+    assert_eq!(r.by_class(Class::S1Decision).count(), 1);
+    assert_eq!(r.filter(&Filter::default()).count(), r.len());
+}
+
+#[test]
+fn validators_compile_once_and_validate() {
+    let r = fixture();
+    let idx = r.lookup("obs.read_file").expect("known").index;
+    let v = r.input_validator(idx).expect("compiles");
+    assert!(
+        std::ptr::eq(v, r.input_validator(idx).expect("compiles")),
+        "cached"
+    );
+    assert!(v.is_valid(&serde_json::json!({"path": "src/lib.rs"})));
+    assert!(!v.is_valid(&serde_json::json!({"path": ""})));
+    let out = r.output_validator(idx).expect("compiles");
+    assert!(out.is_valid(&serde_json::json!({"text": "hi"})));
+    assert!(r.input_validator(999).is_none());
+}
+
+#[test]
+fn a_registry_with_a_non_compiling_schema_loads_but_has_no_validator() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/registry/l505_schema_compile.json");
+    let r = Registry::from_path(&path).expect("loads: L505 is lint's business");
+    let idx = r.lookup("READ_FILE").expect("known").index;
+    assert!(r.input_validator(idx).is_none());
+    assert!(r.output_validator(idx).is_some());
+}
+
+#[test]
+fn loading_rejects_duplicate_keys_and_ambiguous_ids() {
+    for name in [
+        "l501_duplicate_json_key.json",
+        "l501_duplicate_id.json",
+        "l501_duplicate_alias.json",
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/registry")
+            .join(name);
+        assert!(Registry::from_path(&path).is_err(), "{name}");
+    }
+    assert!(Registry::from_slice(b"", "empty").is_err());
+    assert!(Registry::from_slice(b"{\"abi\": \"1.0.0\"}", "shape").is_err());
+}
+
+fn keys() -> impl Strategy<Value = BTreeSet<String>> {
+    prop::collection::btree_set("[a-zA-Z0-9._]{0,24}", 0..300)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn the_perfect_hash_places_every_key_in_its_own_slot(keys in keys()) {
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let table = phash::build(&keys).expect("builds");
+        let mut seen = BTreeSet::new();
+        for (i, k) in keys.iter().enumerate() {
+            let got = phash::probe(k.as_bytes(), table.seed, &table.displacements, &table.slots);
+            prop_assert_eq!(got, Some(i));
+            prop_assert!(seen.insert(got));
+        }
+        prop_assert!(table.slots.len().is_power_of_two() && table.displacements.len().is_power_of_two());
+        prop_assert_eq!(table.slots.iter().filter(|&&s| s != phash::EMPTY).count(), keys.len());
+    }
+
+    #[test]
+    fn a_probe_for_any_string_is_in_range(keys in keys(), probe in "\\PC{0,40}") {
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let table = phash::build(&keys).expect("builds");
+        if let Some(i) = phash::probe(probe.as_bytes(), table.seed, &table.displacements, &table.slots) {
+            prop_assert!(i < keys.len());
+        }
+    }
+}
+
+#[test]
+fn the_table_refuses_duplicate_keys() {
+    assert_eq!(
+        phash::build(&["a", "b", "a"]),
+        Err(phash::BuildError::DuplicateKey("a".into()))
+    );
+    assert!(phash::build(&[]).is_ok());
+}

@@ -1,0 +1,251 @@
+//! Corpus replay: reports and summaries are byte-identical across thread counts and repeats,
+//! the summary is a commutative monoid (a random split, summarised and merged, gives the whole's
+//! summary exactly), and the CLI's exit codes and formats.
+
+use primgraph::registry::Registry;
+use primgraph::replay::corpus::{collect_traces, replay_corpus};
+use primgraph::replay::render;
+use primgraph::replay::simulate::{SimOptions, simulate_run};
+use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, RunReport, Summary};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+const REGISTRY: &str = "tests/fixtures/replay/registry.json";
+const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
+
+fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
+}
+
+fn replayer() -> Replayer<'static> {
+    let bytes = std::fs::read(GRAPH).unwrap();
+    Replayer::new(
+        registry(),
+        ReplayGraph::load(GRAPH, &bytes, registry()).unwrap(),
+        ReplayOptions::default(),
+    )
+}
+
+/// A simulated corpus with defects, written once per test binary.
+fn corpus() -> &'static (tempfile::TempDir, Vec<PathBuf>) {
+    static C: OnceLock<(tempfile::TempDir, Vec<PathBuf>)> = OnceLock::new();
+    C.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let rp = replayer();
+        let options = SimOptions {
+            seed: 11,
+            fault_rate: 0.4,
+            ..SimOptions::default()
+        };
+        for i in 0..80 {
+            let run = simulate_run(&rp, &options, i).unwrap();
+            std::fs::write(
+                dir.path().join(format!("{}.trace.jsonl", run.name)),
+                &run.trace,
+            )
+            .unwrap();
+        }
+        let files = collect_traces(&[dir.path().to_path_buf()]).unwrap();
+        (dir, files)
+    })
+}
+
+fn reports() -> &'static Vec<RunReport> {
+    static R: OnceLock<Vec<RunReport>> = OnceLock::new();
+    R.get_or_init(|| {
+        replay_corpus(&replayer(), &corpus().1, 2, &|| {})
+            .unwrap()
+            .0
+    })
+}
+
+#[test]
+fn reports_are_byte_identical_across_thread_counts_and_repeats() {
+    let rp = replayer();
+    let files = &corpus().1;
+    assert_eq!(files.len(), 80);
+    let (r1, s1) = replay_corpus(&rp, files, 1, &|| {}).unwrap();
+    let (r4, s4) = replay_corpus(&rp, files, 4, &|| {}).unwrap();
+    let (again, s_again) = replay_corpus(&rp, files, 4, &|| {}).unwrap();
+    let a = render::json_document(&r1, &s1);
+    assert_eq!(a, render::json_document(&r4, &s4));
+    assert_eq!(a, render::json_document(&again, &s_again));
+    assert!(
+        s1.unfaithful() > 0 && s1.unfaithful() < 80,
+        "{}",
+        s1.unfaithful()
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_summary_is_a_commutative_monoid(assign in prop::collection::vec(0usize..3, 80)) {
+        let runs = reports();
+        let mut whole = Summary::default();
+        for r in runs {
+            whole.add(r);
+        }
+        let mut parts = [Summary::default(), Summary::default(), Summary::default()];
+        for (r, &k) in runs.iter().zip(&assign) {
+            parts[k].add(r);
+        }
+        let mut merged = Summary::default();
+        for p in parts.iter().rev() {
+            merged.merge(p);
+        }
+        prop_assert_eq!(&merged, &whole);
+        let mut other_order = parts[1].clone();
+        other_order.merge(&parts[0]);
+        other_order.merge(&parts[2]);
+        prop_assert_eq!(&other_order, &whole);
+        prop_assert_eq!(render::human_summary(&merged), render::human_summary(&whole));
+    }
+}
+
+fn primgraph(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn cli_simulate_then_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ok");
+    let o = out.to_str().unwrap();
+    let (code, _) = primgraph(&[
+        "simulate",
+        GRAPH,
+        "--registry",
+        REGISTRY,
+        "--runs",
+        "12",
+        "--seed",
+        "3",
+        "--out",
+        o,
+    ]);
+    assert_eq!(code, 0);
+    let (code, human) = primgraph(&["replay", "--graph", GRAPH, "--registry", REGISTRY, o]);
+    assert_eq!(code, 0, "{human}");
+    assert!(human.contains("faithful 12"), "{human}");
+    // deterministic for a seed
+    let again = dir.path().join("again");
+    primgraph(&[
+        "simulate",
+        GRAPH,
+        "--registry",
+        REGISTRY,
+        "--runs",
+        "12",
+        "--seed",
+        "3",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    for f in std::fs::read_dir(&out).unwrap() {
+        let f = f.unwrap().path();
+        let twin = again.join(f.file_name().unwrap());
+        assert_eq!(std::fs::read(&f).unwrap(), std::fs::read(twin).unwrap());
+    }
+
+    let bad = dir.path().join("bad");
+    let b = bad.to_str().unwrap();
+    let (code, _) = primgraph(&[
+        "simulate",
+        GRAPH,
+        "--registry",
+        REGISTRY,
+        "--runs",
+        "10",
+        "--seed",
+        "3",
+        "--out",
+        b,
+        "--faults",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    let (code, json) = primgraph(&[
+        "replay",
+        "--graph",
+        GRAPH,
+        "--registry",
+        REGISTRY,
+        "--format",
+        "json",
+        "--jobs",
+        "2",
+        b,
+    ]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 10);
+    for run in runs {
+        let trace = run["trace"].as_str().unwrap();
+        let sidecar = trace.replace(".trace.jsonl", ".expected.json");
+        let expected: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(sidecar).unwrap()).unwrap();
+        assert_eq!(run["first_divergence"]["code"], expected["code"], "{trace}");
+        assert_eq!(run["first_divergence"]["seq"], expected["seq"], "{trace}");
+    }
+    let (code, jsonl) = primgraph(&[
+        "replay",
+        "--graph",
+        GRAPH,
+        "--registry",
+        REGISTRY,
+        "--format",
+        "jsonl",
+        b,
+    ]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = jsonl.lines().collect();
+    assert_eq!(lines.len(), 11);
+    assert!(lines[10].starts_with("{\"summary\":"));
+
+    let (code, _) = primgraph(&[
+        "replay",
+        "--graph",
+        "no/such.graph.json",
+        "--registry",
+        REGISTRY,
+        o,
+    ]);
+    assert_eq!(code, 2);
+    let (code, _) = primgraph(&[
+        "replay",
+        "--graph",
+        GRAPH,
+        "--registry",
+        REGISTRY,
+        "no/such/dir",
+    ]);
+    assert_eq!(code, 2);
+    let broken = dir.path().join("broken.graph.json");
+    std::fs::write(
+        &broken,
+        r#"{"graph":"x","abi":"1.0.0","capabilities":["nope"],"entry":"a","nodes":[{"id":"a","primitive":"nope"}]}"#,
+    )
+    .unwrap();
+    let (code, _) = primgraph(&[
+        "replay",
+        "--graph",
+        broken.to_str().unwrap(),
+        "--registry",
+        REGISTRY,
+        o,
+    ]);
+    assert_eq!(code, 2);
+}
