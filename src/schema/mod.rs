@@ -33,6 +33,13 @@
 //!   (`title`, `description`, `default`, `examples`, `$comment`, `format`, `x-*`) are ignored.
 //! - **Input checks** with locations: a document that is not a 2020-12 schema (meta-schema
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
+//! - **A co-inductive structural prover** ([`structural`]) for what `covers` leaves `Unknown`:
+//!   in 0.61.2 it cannot decide containment between two *different* documents whose `$defs`
+//!   recurse (a tree of integers ⊆ a tree of numbers), and errors with `DocumentRoots` when both
+//!   recurse through `#`. The prover walks both schemas keyword by keyword, assumes a pair of
+//!   subschemas contained when it meets it again after stepping into a child value (sound because
+//!   JSON values are finite), and answers only "proven" or "not proven". It is not consulted when
+//!   `covers` says `No`.
 //! - **Fast paths** that need no validator: a `false` or contradictory source, a `true` target,
 //!   and identical schemas (modulo annotations) are `Yes` at once.
 //! - **Caching.** A [`Checker`] keeps canonical forms and compiled validators per schema, so the
