@@ -129,6 +129,34 @@ pub struct Parsed {
     nodes: Vec<Node>,
     source: Arc<str>,
     lines: OnceLock<LineIndex>,
+    /// The children of every node, built on first lookup so that locating `/nodes/N` costs
+    /// O(depth), not O(N) sibling skips (many diagnostics on a large graph stay linear).
+    children: OnceLock<ChildIndex>,
+}
+
+/// For node `i`, its children's table indices are `list[first[i]..first[i + 1]]`.
+#[derive(Debug, Clone, Default)]
+struct ChildIndex {
+    first: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl ChildIndex {
+    fn build(nodes: &[Node]) -> ChildIndex {
+        let mut first = Vec::with_capacity(nodes.len() + 1);
+        let mut list = Vec::with_capacity(nodes.len());
+        for (i, node) in nodes.iter().enumerate() {
+            first.push(list.len() as u32);
+            let last = i + node.descendants as usize;
+            let mut at = i + 1;
+            while at <= last && at < nodes.len() {
+                list.push(at as u32);
+                at += 1 + nodes[at].descendants as usize;
+            }
+        }
+        first.push(list.len() as u32);
+        ChildIndex { first, list }
+    }
 }
 
 impl Parsed {
@@ -241,11 +269,11 @@ impl Parsed {
 
     /// The table index of the `position`-th child of the node at `parent`.
     fn child(&self, parent: usize, position: usize) -> Option<usize> {
-        let mut at = parent + 1;
-        for _ in 0..position {
-            at += 1 + self.nodes.get(at)?.descendants as usize;
-        }
-        (at < self.nodes.len()).then_some(at)
+        let index = self.children.get_or_init(|| ChildIndex::build(&self.nodes));
+        let begin = *index.first.get(parent)? as usize;
+        let end = *index.first.get(parent + 1)? as usize;
+        let slot = begin.checked_add(position).filter(|&slot| slot < end)?;
+        index.list.get(slot).map(|&at| at as usize)
     }
 }
 
@@ -319,5 +347,6 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Parsed, JsonError> {
         nodes: parser.nodes,
         source: Arc::from(text),
         lines: OnceLock::new(),
+        children: OnceLock::new(),
     })
 }
