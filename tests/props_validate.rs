@@ -224,6 +224,11 @@ proptest! {
         prop_assert_eq!(error_codes(&doc), BTreeSet::new());
     }
 
+}
+
+proptest! {
+    // Seven validations per case: fewer cases keep the debug test run short.
+    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
     #[test]
     fn each_mutation_gives_exactly_its_code(nodes in 30usize..90, seed in any::<u64>()) {
         type Mutation = fn(&mut Value) -> bool;
@@ -245,6 +250,10 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
         let report = check_source("x.graph.json", &bytes, registry(), &Options::default());
