@@ -107,9 +107,6 @@ fn broken() -> Vec<(&'static str, Value)> {
     with("missing nodes", &|d| {
         d.as_object_mut().map(|o| o.remove("nodes"));
     });
-    with("missing capabilities", &|d| {
-        d.as_object_mut().map(|o| o.remove("capabilities"));
-    });
     with("empty nodes", &|d| d["nodes"] = json!([]));
     with("node id with a dash", &|d| {
         d["nodes"][0]["id"] = json!("the-end")
