@@ -4,10 +4,8 @@
 //! and whose every diagnostic points at a line (and that line's byte offset) of the input. The
 //! streaming line reader and the line parsers are fed the same bytes directly.
 //!
-//! The graph's primitives are those of the replay fixture registry
-//! (`tests/fixtures/replay/registry.json`), not of the built-in Kernel ABI (four of them are not
-//! in it), so the registry is that fixture: the graph is the one the recorded runs and the seed
-//! traces were made with, and it has branches, a bounded loop, `on_error` and a fallback.
+//! The registry is the built-in Kernel ABI 1.0.0, the graph the one the recorded runs were made
+//! with: it has branches, a bounded loop, `on_error` and a fallback.
 //!
 //! Run (seeds: five faithful runs from `primgraph simulate … --runs 5 --seed 1`):
 //! `cd fuzz && mkdir -p corpus/trace_replay && RUSTC_BOOTSTRAP=1 cargo fuzz run trace_replay
@@ -23,11 +21,8 @@ use std::io::BufReader;
 use std::sync::OnceLock;
 
 const GRAPH: &[u8] = include_bytes!("../../graphs/runs/fix-failing-test.graph.json");
-const REGISTRY: &[u8] = include_bytes!("../../tests/fixtures/replay/registry.json");
-
 fn registry() -> &'static Registry {
-    static REG: OnceLock<Registry> = OnceLock::new();
-    REG.get_or_init(|| Registry::from_slice(REGISTRY, "<fixture registry>").expect("fixture"))
+    Registry::builtin()
 }
 
 /// One replayer for every input, so that its schema validators are compiled once.
