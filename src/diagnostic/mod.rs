@@ -275,3 +275,35 @@ pub(crate) fn reparse(source: &str) -> Option<Parsed> {
     };
     crate::json::parse(source.as_bytes(), &limits).ok()
 }
+
+/// The diagnostic for a duplicate object key (G002 in graphs, L501 in registries), located at
+/// the second occurrence with the first as a related location; `None` for any other parse error.
+pub fn duplicate_key(
+    code: &'static str,
+    error: &crate::json::JsonError,
+    help: &str,
+) -> Option<Diagnostic> {
+    let crate::json::JsonErrorKind::DuplicateKey {
+        key,
+        pointer,
+        first,
+    } = &error.kind
+    else {
+        return None;
+    };
+    let mut d = Diagnostic::error(
+        code,
+        pointer.clone(),
+        format!("duplicate object key `{key}`"),
+    )
+    .with_help(help);
+    d.line = error.span.line;
+    d.column = error.span.column;
+    d.related.push(Related {
+        pointer: pointer.clone(),
+        message: format!("`{key}` first defined here"),
+        line: Some(first.line),
+        column: Some(first.column),
+    });
+    Some(d)
+}

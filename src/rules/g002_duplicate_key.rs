@@ -19,32 +19,14 @@
 //! {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
 //! ```
 
-use crate::diagnostic::{Diagnostic, Related};
-use crate::json::{JsonError, JsonErrorKind};
+use crate::diagnostic::Diagnostic;
+use crate::json::JsonError;
 
 /// The G002 diagnostic for a duplicate key, or `None` for any other parse failure.
 pub fn diagnostic(error: &JsonError) -> Option<Diagnostic> {
-    let JsonErrorKind::DuplicateKey {
-        key,
-        pointer,
-        first,
-    } = &error.kind
-    else {
-        return None;
-    };
-    let mut d = Diagnostic::error(
+    crate::diagnostic::duplicate_key(
         "G002",
-        pointer.clone(),
-        format!("duplicate object key `{key}`"),
+        error,
+        "keep one member: readers and runtimes disagree on which one counts",
     )
-    .with_help("keep one member: readers and runtimes disagree on which one counts");
-    d.line = error.span.line;
-    d.column = error.span.column;
-    d.related.push(Related {
-        pointer: pointer.clone(),
-        message: format!("`{key}` first defined here"),
-        line: Some(first.line),
-        column: Some(first.column),
-    });
-    Some(d)
 }

@@ -290,19 +290,8 @@ pub const RULES: &[Rule] = &[
         a407_verifier_bypass
     ),
 ];
-
-/// The `//!` header of a source file with the `//! ` prefixes stripped.
-pub fn module_doc(source: &str) -> String {
-    let mut doc = String::new();
-    for line in source.lines() {
-        let Some(rest) = line.strip_prefix("//!") else {
-            break;
-        };
-        doc.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-        doc.push('\n');
-    }
-    doc
-}
+/// The `//!` header of a rule file (shared with the lint and replay code tables).
+pub use crate::registry::lint::module_doc;
 
 /// The documentation of every validation code (G, R, S, T, A), in code order.
 pub fn code_docs() -> &'static [CodeDoc] {

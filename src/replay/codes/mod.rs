@@ -127,19 +127,8 @@ const SOURCES: &[(&str, Severity, &str, &str)] = &[
         include_str!("d617.rs"),
     ),
 ];
-
-/// The leading `//!` block of a source file, with the `//! ` prefixes stripped.
-pub fn module_doc(source: &str) -> String {
-    let mut out = String::new();
-    for line in source.lines() {
-        let Some(rest) = line.strip_prefix("//!") else {
-            break;
-        };
-        out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-        out.push('\n');
-    }
-    out
-}
+/// The `//!` header of a code file (shared with the lint and rule tables).
+pub use crate::registry::lint::module_doc;
 
 /// The documentation of every replay code, in code order. (A `LazyLock` rather than a `const`:
 /// stripping the `//! ` prefixes needs an allocation, which a `const` cannot make.)
