@@ -3,7 +3,7 @@
 //! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run.
 
 use primgraph::registry::Registry;
-use primgraph::replay::corpus::{collect_traces, replay_corpus};
+use primgraph::replay::corpus::{collect_traces, replay_corpus, replay_corpus_streaming};
 use primgraph::replay::render;
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
 use std::io::{IsTerminal, Write};
@@ -86,24 +86,48 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         indicatif::ProgressBar::hidden()
     };
     let tick = || bar.inc(1);
-    let (runs, summary) = match replay_corpus(&replayer, &files, jobs, &tick) {
-        Ok(r) => r,
-        Err(e) => return super::usage_error(e),
-    };
-    bar.finish_and_clear();
     let mut out = anstream::stdout().lock();
-    let written = match args.format {
-        Format::Json => out.write_all(render::json_document(&runs, &summary).as_bytes()),
-        Format::Jsonl => runs
-            .iter()
-            .try_for_each(|r| out.write_all(render::jsonl_run(r).as_bytes()))
-            .and_then(|()| out.write_all(render::jsonl_summary(&summary).as_bytes())),
-        Format::Human => runs
-            .iter()
-            .try_for_each(|r| out.write_all(render::human_run(r).as_bytes()))
-            .and_then(|()| out.write_all(render::human_summary(&summary).as_bytes())),
+    let summary = match args.format {
+        // One document: every run has to be in hand before it is written.
+        Format::Json => match replay_corpus(&replayer, &files, jobs, &tick) {
+            Ok((runs, summary)) => {
+                bar.finish_and_clear();
+                let doc = render::json_document(&runs, &summary);
+                if let Err(e) = out.write_all(doc.as_bytes()) {
+                    return super::usage_error(format!("cannot write the report: {e}"));
+                }
+                summary
+            }
+            Err(e) => return super::usage_error(e),
+        },
+        // Streams: each run is printed as soon as its chunk is replayed, the summary last.
+        Format::Jsonl | Format::Human => {
+            let jsonl = matches!(args.format, Format::Jsonl);
+            let mut sink = |r: &primgraph::replay::RunReport| {
+                let text = if jsonl {
+                    render::jsonl_run(r)
+                } else {
+                    render::human_run(r)
+                };
+                bar.suspend(|| out.write_all(text.as_bytes()))
+            };
+            let summary = match replay_corpus_streaming(&replayer, &files, jobs, &tick, &mut sink) {
+                Ok(s) => s,
+                Err(e) => return super::usage_error(e),
+            };
+            bar.finish_and_clear();
+            let text = if jsonl {
+                render::jsonl_summary(&summary)
+            } else {
+                render::human_summary(&summary)
+            };
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                return super::usage_error(format!("cannot write the report: {e}"));
+            }
+            summary
+        }
     };
-    if let Err(e) = written.and_then(|()| out.flush()) {
+    if let Err(e) = out.flush() {
         return super::usage_error(format!("cannot write the report: {e}"));
     }
     if summary.unfaithful() == 0 {

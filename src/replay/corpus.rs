@@ -19,6 +19,8 @@ pub enum CorpusError {
     },
     #[error("cannot start {jobs} replay threads: {message}")]
     Pool { jobs: usize, message: String },
+    #[error("cannot write the report: {0}")]
+    Write(#[source] std::io::Error),
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> {
@@ -122,4 +124,44 @@ pub fn replay_corpus(
             })
     });
     Ok((runs, summary))
+}
+
+/// Replay every file on `jobs` threads and hand each report to `sink` in file order as soon as
+/// its chunk is done, so a corpus of any size streams with memory bounded by one chunk. The
+/// summary is the merge of the chunks' summaries: the same figures as [`replay_corpus`].
+pub fn replay_corpus_streaming(
+    replayer: &Replayer<'_>,
+    files: &[PathBuf],
+    jobs: usize,
+    on_done: &(dyn Fn() + Sync),
+    sink: &mut dyn FnMut(&RunReport) -> std::io::Result<()>,
+) -> Result<Summary, CorpusError> {
+    let jobs = jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| CorpusError::Pool {
+            jobs,
+            message: e.to_string(),
+        })?;
+    // Large enough to keep every thread busy, small enough that a chunk's reports stay small.
+    let chunk_len = jobs * 32;
+    let mut summary = Summary::default();
+    for chunk in files.chunks(chunk_len) {
+        let runs: Vec<RunReport> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|f| {
+                    let r = replay_file(replayer, f);
+                    on_done();
+                    r
+                })
+                .collect()
+        });
+        for run in &runs {
+            summary.add(run);
+            sink(run).map_err(CorpusError::Write)?;
+        }
+    }
+    Ok(summary)
 }
