@@ -251,9 +251,14 @@ impl Registry {
     pub fn builtin() -> &'static Registry {
         static BUILTIN: OnceLock<Registry> = OnceLock::new();
         BUILTIN.get_or_init(|| {
-            let mut registry = Registry::from_slice(BUILTIN_JSON.as_bytes(), "<builtin>")
-                .expect("the frozen registry is checked at build time");
-            registry.table = isa::static_table();
+            // The build-time table: building the perfect hash again at start-up would cost more
+            // than everything else a small `validate` does.
+            let mut registry = Registry::load(
+                BUILTIN_JSON.as_bytes(),
+                "<builtin>",
+                Some(isa::static_table()),
+            )
+            .expect("the frozen registry is checked at build time");
             registry.builtin = true;
             registry
         })
@@ -271,6 +276,15 @@ impl Registry {
     /// registry's shape, with distinct IDs and aliases; the other invariants of §1.3 are
     /// `registry lint`'s business (validation reports what they break, e.g. A401).
     pub fn from_slice(bytes: &[u8], origin: &str) -> Result<Registry, RegistryError> {
+        Registry::load(bytes, origin, None)
+    }
+
+    /// `from_slice`, with the lookup table given (the built-in one) or built here (`None`).
+    fn load(
+        bytes: &[u8],
+        origin: &str,
+        table: Option<KeyTable>,
+    ) -> Result<Registry, RegistryError> {
         let parsed = crate::json::parse(bytes, &LIMITS).map_err(|error| RegistryError::Json {
             origin: origin.to_string(),
             error: Box::new(error),
@@ -303,17 +317,24 @@ impl Registry {
             .map(|p| p.id.as_str())
             .chain(primitives.iter().map(|p| p.alias.as_str()))
             .collect();
-        let table = phash::build(&keys).map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
+        let table = match table {
+            Some(table) => table,
+            None => {
+                let built =
+                    phash::build(&keys).map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
+                KeyTable {
+                    seed: built.seed,
+                    displacements: Cow::Owned(built.displacements),
+                    slots: Cow::Owned(built.slots),
+                }
+            }
+        };
         let validators = primitives.iter().map(|_| Validators::default()).collect();
         Ok(Registry {
             abi: file.abi,
             families: file.families,
             primitives,
-            table: KeyTable {
-                seed: table.seed,
-                displacements: Cow::Owned(table.displacements),
-                slots: Cow::Owned(table.slots),
-            },
+            table,
             validators,
             builtin: false,
         })
