@@ -6,7 +6,6 @@
 
 use primgraph::diagnostic::{self, Summary};
 use primgraph::graph::render::{self, Format, RenderError};
-use primgraph::registry::Registry;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,16 +65,9 @@ pub fn run(args: GraphArgs) -> ExitCode {
 }
 
 fn draw(args: DrawArgs, format: Format) -> ExitCode {
-    let owned;
-    let registry: &Registry = match &args.registry {
-        Some(path) => match Registry::from_path(path) {
-            Ok(r) => {
-                owned = r;
-                &owned
-            }
-            Err(e) => return super::usage_error(e),
-        },
-        None => Registry::builtin(),
+    let registry = match super::load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
     };
     let bytes = match std::fs::read(&args.file) {
         Ok(b) => b,
@@ -105,16 +97,9 @@ fn draw(args: DrawArgs, format: Format) -> ExitCode {
 }
 
 fn generate(args: GenerateArgs) -> ExitCode {
-    let owned;
-    let registry: &Registry = match &args.registry {
-        Some(path) => match Registry::from_path(path) {
-            Ok(r) => {
-                owned = r;
-                &owned
-            }
-            Err(e) => return super::usage_error(e),
-        },
-        None => Registry::builtin(),
+    let registry = match super::load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
     };
     let value = match primgraph::graph::generate::generate(args.nodes, args.seed, registry) {
         Ok(v) => v,

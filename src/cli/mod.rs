@@ -58,3 +58,17 @@ pub fn usage_error(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(2)
 }
+
+/// The registry a command runs on: the embedded Kernel ABI 1.0.0, or the file given with
+/// `--registry` (kept for the rest of the process, which is short-lived).
+pub fn load_registry(
+    path: &Option<std::path::PathBuf>,
+) -> Result<&'static primgraph::registry::Registry, String> {
+    use primgraph::registry::Registry;
+    match path {
+        None => Ok(Registry::builtin()),
+        Some(p) => Registry::from_path(p)
+            .map(|r| &*Box::leak(Box::new(r)))
+            .map_err(|e| e.to_string()),
+    }
+}

@@ -39,15 +39,6 @@ pub struct ReplayArgs {
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
-pub(crate) fn load_registry(path: &Option<PathBuf>) -> Result<&'static Registry, String> {
-    match path {
-        None => Ok(Registry::builtin()),
-        Some(p) => Registry::from_path(p)
-            .map(|r| &*Box::leak(Box::new(r)))
-            .map_err(|e| e.to_string()),
-    }
-}
-
 pub(crate) fn load_graph(path: &PathBuf, registry: &Registry) -> Result<ReplayGraph, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     ReplayGraph::load(&path.display().to_string(), &bytes, registry)
@@ -55,7 +46,7 @@ pub(crate) fn load_graph(path: &PathBuf, registry: &Registry) -> Result<ReplayGr
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
-    let registry = match load_registry(&args.registry) {
+    let registry = match super::load_registry(&args.registry) {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };

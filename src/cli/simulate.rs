@@ -38,7 +38,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     if !(0.0..=1.0).contains(&args.faults) {
         return super::usage_error("--faults is a share of runs between 0 and 1");
     }
-    let registry = match super::replay::load_registry(&args.registry) {
+    let registry = match super::load_registry(&args.registry) {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };

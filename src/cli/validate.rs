@@ -4,7 +4,6 @@
 //! not run (usage, unreadable path, unreadable registry).
 
 use primgraph::diagnostic::{self, CodeDoc, FileReport, Summary};
-use primgraph::registry::Registry;
 use primgraph::validate::{Options, collect_paths, try_check_paths};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -48,16 +47,9 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
 }
 
 pub fn run(args: ValidateArgs) -> ExitCode {
-    let owned;
-    let registry: &Registry = match &args.registry {
-        Some(path) => match Registry::from_path(path) {
-            Ok(r) => {
-                owned = r;
-                &owned
-            }
-            Err(e) => return super::usage_error(e),
-        },
-        None => Registry::builtin(),
+    let registry = match super::load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
     };
     let files = match collect_paths(&args.paths) {
         Ok(files) => files,
