@@ -13,7 +13,7 @@ use super::codes::d603::{Expected, select_next};
 use super::codes::d605::recompute_input;
 use super::digest::{format_hash, sha256};
 use super::engine::Replayer;
-use super::graph::NodeIdx;
+use super::graph::{NodeIdx, ReplayGraph};
 use super::report::Verdict;
 use super::schema_gen::{Rng, generate};
 use super::trace::{Cost, EndStatus, Evidence, StepError, StepEvent, TRACE_VERSION, TraceHeader};
@@ -430,18 +430,8 @@ pub fn simulate_run(
     let attempts = 12;
     for attempt in 0..attempts {
         let mut rng = Rng::derive(options.seed, index, attempt);
-        let run_input = match &g.input_schema {
-            Some(s) => generate(s, &mut rng),
-            None => Value::Object(Map::new()),
-        };
-        let header = TraceHeader {
-            trace: TRACE_VERSION.into(),
-            run: format!("sim-{}-{:06}", options.seed, index + 1),
-            graph: g.name.clone(),
-            graph_digest: g.digest.clone(),
-            abi: g.abi.clone(),
-            input: run_input.clone(),
-        };
+        let header = run_header(g, options.seed, index, &mut rng);
+        let run_input = header.input.clone();
         let scale = 1.0 - attempt as f64 / (attempts - 1) as f64;
         let mut walker = Walker {
             replayer,
@@ -833,18 +823,8 @@ pub fn simulate_stream<W: std::io::Write>(
     let dist = distances_to_end(replayer);
     let g = replayer.graph();
     let mut rng = Rng::derive(options.seed, index, 0);
-    let run_input = match &g.input_schema {
-        Some(s) => generate(s, &mut rng),
-        None => Value::Object(Map::new()),
-    };
-    let header = TraceHeader {
-        trace: TRACE_VERSION.into(),
-        run: format!("sim-{}-{:06}", options.seed, index + 1),
-        graph: g.name.clone(),
-        graph_digest: g.digest.clone(),
-        abi: g.abi.clone(),
-        input: run_input.clone(),
-    };
+    let header = run_header(g, options.seed, index, &mut rng);
+    let run_input = header.input.clone();
     let mut writer = TraceWriter::new(out, &header)?;
     let mut walker = Walker {
         replayer,
@@ -877,4 +857,20 @@ pub fn simulate_stream<W: std::io::Write>(
     writer.end(end)?;
     writer.finish()?;
     Ok(steps)
+}
+
+/// The header of simulated run `index`: its run id and an input generated from the graph's
+/// `input` schema (an empty object without one).
+fn run_header(g: &ReplayGraph, seed: u64, index: u64, rng: &mut Rng) -> TraceHeader {
+    TraceHeader {
+        trace: TRACE_VERSION.into(),
+        run: format!("sim-{seed}-{:06}", index + 1),
+        graph: g.name.clone(),
+        graph_digest: g.digest.clone(),
+        abi: g.abi.clone(),
+        input: match &g.input_schema {
+            Some(s) => generate(s, rng),
+            None => Value::Object(Map::new()),
+        },
+    }
 }
