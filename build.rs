@@ -236,9 +236,25 @@ fn generate_isa(view: &lint::View<'_>) -> Result<String, String> {
     );
     let _ = writeln!(
         s,
-        "const PHASH_SLOTS: [u16; {}] = {:?};",
-        table.slots.len(),
-        table.slots
+        "static PHASH_WORDS: [phash::Words; {}] = [{}];",
+        table.words.len(),
+        table
+            .words
+            .iter()
+            .map(|w| format!("phash::Words({:?})", w.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "static PHASH_META: [phash::Meta; {}] = [{}];",
+        table.meta.len(),
+        table
+            .meta
+            .iter()
+            .map(|m| format!("phash::Meta {{ len: {}, key: {} }}", m.len, m.key))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     Ok(s)
 }

@@ -87,7 +87,7 @@ fn registry_lookup(c: &mut Criterion) {
             let mut sum = 0u32;
             for _ in 0..2 {
                 for k in &ids {
-                    sum += registry.lookup(black_box(k)).map_or(0, |p| p.index as u32);
+                    sum += registry.lookup(black_box(*k)).map_or(0, |p| p.index as u32);
                 }
             }
             sum
@@ -98,7 +98,7 @@ fn registry_lookup(c: &mut Criterion) {
             let mut sum = 0u32;
             for _ in 0..2 {
                 for k in &aliases {
-                    sum += registry.lookup(black_box(k)).map_or(0, |p| p.index as u32);
+                    sum += registry.lookup(black_box(*k)).map_or(0, |p| p.index as u32);
                 }
             }
             sum
@@ -107,7 +107,7 @@ fn registry_lookup(c: &mut Criterion) {
     group.bench_function("isa_from_key", |b| {
         b.iter(|| {
             all.iter()
-                .map(|k| Isa::from_key(black_box(k)).map_or(0, |i| i.index() as u32))
+                .map(|k| Isa::from_key(black_box(*k)).map_or(0, |i| i.index() as u32))
                 .sum::<u32>()
         })
     });

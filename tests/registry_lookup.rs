@@ -122,7 +122,7 @@ fn loading_rejects_duplicate_keys_and_ambiguous_ids() {
 }
 
 fn keys() -> impl Strategy<Value = BTreeSet<String>> {
-    prop::collection::btree_set("[a-zA-Z0-9._]{0,24}", 0..300)
+    prop::collection::btree_set("[a-zA-Z0-9._]{0,48}", 0..300)
 }
 
 proptest! {
@@ -134,22 +134,52 @@ proptest! {
         let table = phash::build(&keys).expect("builds");
         let mut seen = BTreeSet::new();
         for (i, k) in keys.iter().enumerate() {
-            let got = phash::probe(k.as_bytes(), table.seed, &table.displacements, &table.slots);
+            let got = phash::probe(k.as_bytes(), table.seed, &table.displacements, &table.words, &table.meta, |i| keys[i] == *k);
             prop_assert_eq!(got, Some(i));
             prop_assert!(seen.insert(got));
         }
-        prop_assert!(table.slots.len().is_power_of_two() && table.displacements.len().is_power_of_two());
-        prop_assert_eq!(table.slots.iter().filter(|&&s| s != phash::EMPTY).count(), keys.len());
+        prop_assert!(table.words.len().is_power_of_two() && table.displacements.len().is_power_of_two());
+        prop_assert_eq!(table.meta.iter().filter(|m| !m.is_vacant()).count(), keys.len());
     }
 
     #[test]
     fn a_probe_for_any_string_is_in_range(keys in keys(), probe in "\\PC{0,40}") {
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
         let table = phash::build(&keys).expect("builds");
-        if let Some(i) = phash::probe(probe.as_bytes(), table.seed, &table.displacements, &table.slots) {
+        if let Some(i) = phash::probe(probe.as_bytes(), table.seed, &table.displacements, &table.words, &table.meta, |i| keys[i] == probe.as_str()) {
             prop_assert!(i < keys.len());
         }
     }
+}
+
+#[test]
+fn long_keys_that_differ_only_between_the_packed_words_are_told_apart() {
+    // 40 bytes: the packed words cover bytes 0..16 and 24..40, not the byte at 20.
+    let a = format!("{}a{}", "x".repeat(20), "y".repeat(19));
+    let b = format!("{}b{}", "x".repeat(20), "y".repeat(19));
+    let keys = [a.as_str(), b.as_str()];
+    let table = phash::build(&keys).expect("builds");
+    for (i, k) in keys.iter().enumerate() {
+        let got = phash::probe(
+            k.as_bytes(),
+            table.seed,
+            &table.displacements,
+            &table.words,
+            &table.meta,
+            |j| keys[j] == *k,
+        );
+        assert_eq!(got, Some(i));
+    }
+    let c = format!("{}c{}", "x".repeat(20), "y".repeat(19));
+    let miss = phash::probe(
+        c.as_bytes(),
+        table.seed,
+        &table.displacements,
+        &table.words,
+        &table.meta,
+        |j| keys[j] == c,
+    );
+    assert_eq!(miss, None);
 }
 
 #[test]

@@ -58,19 +58,9 @@ impl Isa {
 
     /// The variant named by a dotted ID or an alias: one hash of the bytes, no allocation, and
     /// no need to load the built-in registry.
-    #[inline]
+    #[inline(always)]
     pub fn from_key(key: &str) -> Option<Isa> {
-        let k = phash::probe(
-            key.as_bytes(),
-            PHASH_SEED,
-            &PHASH_DISPLACEMENTS,
-            &PHASH_SLOTS,
-        )?;
-        if *KEYS.get(k)? != key {
-            return None;
-        }
-        let index = k.checked_sub(COUNT).unwrap_or(k);
-        Isa::from_index(index as u16)
+        builtin_index(key).and_then(Isa::from_index)
     }
 
     /// The variant of a dotted ID (not an alias).
@@ -90,11 +80,29 @@ impl std::fmt::Display for Isa {
     }
 }
 
+/// The built-in index of a dotted ID or alias, from the build-time table. Its arrays have sizes
+/// known at compile time, so the masks and bounds fold away: this is the hot path of
+/// `Registry::lookup` on the built-in registry.
+#[inline(always)]
+pub(super) fn builtin_index(key: &str) -> Option<u16> {
+    let k = phash::probe(
+        key.as_bytes(),
+        PHASH_SEED,
+        &PHASH_DISPLACEMENTS,
+        &PHASH_WORDS,
+        &PHASH_META,
+        #[cold]
+        |k| KEYS.get(k) == Some(&key),
+    )?;
+    Some(if k < COUNT { k } else { k - COUNT } as u16)
+}
+
 /// The build-time table, for the built-in registry.
 pub(super) fn static_table() -> KeyTable {
     KeyTable {
         seed: PHASH_SEED,
         displacements: Cow::Borrowed(&PHASH_DISPLACEMENTS),
-        slots: Cow::Borrowed(&PHASH_SLOTS),
+        words: Cow::Borrowed(&PHASH_WORDS),
+        meta: Cow::Borrowed(&PHASH_META),
     }
 }

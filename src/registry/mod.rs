@@ -217,7 +217,8 @@ struct RegistryFile {
 struct KeyTable {
     seed: u64,
     displacements: Cow<'static, [u16]>,
-    slots: Cow<'static, [u16]>,
+    words: Cow<'static, [phash::Words]>,
+    meta: Cow<'static, [phash::Meta]>,
 }
 
 /// A primitive's compiled schemas, built on first use (`None`: the schema does not compile).
@@ -325,7 +326,8 @@ impl Registry {
                 KeyTable {
                     seed: built.seed,
                     displacements: Cow::Owned(built.displacements),
-                    slots: Cow::Owned(built.slots),
+                    words: Cow::Owned(built.words),
+                    meta: Cow::Owned(built.meta),
                 }
             }
         };
@@ -362,21 +364,37 @@ impl Registry {
     }
 
     /// Look a primitive up by dotted ID or alias (no allocation, one hash of the bytes).
-    #[inline]
+    #[inline(always)]
     pub fn lookup(&self, key: &str) -> Option<&Primitive> {
         self.lookup_index(key).map(|i| &self.primitives[i as usize])
     }
 
     /// The index of the primitive with this dotted ID or alias.
-    #[inline]
+    #[inline(always)]
     pub fn lookup_index(&self, key: &str) -> Option<PrimIdx> {
+        if self.builtin {
+            return isa::builtin_index(key);
+        }
         let t = &self.table;
-        let k = phash::probe(key.as_bytes(), t.seed, &t.displacements, &t.slots)?;
         let n = self.primitives.len();
-        let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
-        let p = self.primitives.get(prim)?;
-        let candidate = if is_alias { &p.alias } else { &p.id };
-        (candidate.as_str() == key).then_some(prim as PrimIdx)
+        let k = phash::probe(
+            key.as_bytes(),
+            t.seed,
+            &t.displacements,
+            &t.words,
+            &t.meta,
+            |k| {
+                let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
+                self.primitives.get(prim).is_some_and(|p| {
+                    if is_alias {
+                        p.alias == key
+                    } else {
+                        p.id == key
+                    }
+                })
+            },
+        )?;
+        Some(if k < n { k } else { k - n } as PrimIdx)
     }
 
     /// The primitive at `idx`. Panics when `idx` is not an index of this registry (indices come

@@ -1,63 +1,168 @@
-//! The lookup table behind `Registry::lookup`: a minimal-displacement perfect hash ("hash and
-//! displace", as in CHD/PTHash) over the bytes of the keys, shared by `build.rs` (which
-//! generates the table of the built-in registry into `OUT_DIR`) and by run-time loaded
-//! registries (which build the same table at load).
+//! The lookup table behind `Registry::lookup` and `Isa::from_key`: a minimal-displacement
+//! perfect hash ("hash and displace", as in CHD/PTHash) whose slots carry the key itself in
+//! packed form, shared by `build.rs` (which generates the table of the built-in registry into
+//! `OUT_DIR`) and by run-time loaded registries (which build the same table at load).
 //!
-//! A key hashes to one 64-bit value; its high bits pick a bucket, the bucket's displacement
-//! mixes into the low bits to pick a slot in a power-of-two table. The builder places the
-//! largest buckets first, searching for a displacement that sends every key of the bucket to a
-//! free slot. A lookup is one hash of the `&str` bytes, two array reads and one string
-//! comparison (which rejects misses); it never allocates. This module depends only on `std`, so
-//! `build.rs` includes it by `#[path]`.
+//! # Why it looks like this
+//!
+//! A lookup is on a runtime's hot path and keys arrive in no particular order, so what costs is
+//! not arithmetic but instructions per lookup, branches the CPU mispredicts and memory it
+//! chases. A key of 8 to 32 bytes (all but a handful of the registry's) is read as four
+//! overlapping little-endian words — at 0, `min(8, len-8)`, `len-16` (or 0) and `len-8` —
+//! which together cover every byte: no loop, no branch on the length. The words and the length
+//! are hashed with two independent multiplies; the slot stores the same four words (one
+//! 32-byte-aligned record) and, in a parallel array, the key's length and index, so confirming a
+//! hit is four compares on one cache line and a length compare: no second load of a heap
+//! string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded into one word, still exact)
+//! and longer than 32 (whose middle bytes the words do not cover, so they are mixed into the
+//! hash and the caller confirms the whole key) take a separate, cold path, so the common path is
+//! straight-line code.
+//!
+//! A key's hash picks a bucket from its high bits; the bucket's displacement is XORed into the
+//! low bits to pick a slot in a power-of-two table. The builder places the largest buckets
+//! first, trying every displacement until each key of the bucket lands on a free slot, and
+//! changes the seed when a bucket does not fit. A lookup is four word loads, one hash, two table
+//! reads and the compare; it never allocates. A vacant slot has a length no key has, so a miss
+//! needs no separate emptiness test. This module depends only on `std`, so `build.rs` includes it
+//! by `#[path]`.
 
-/// A slot that holds no key.
+/// A slot (and a key index) that holds no key.
 pub const EMPTY: u16 = u16::MAX;
 
-const K: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Keys up to this many bytes are matched exactly by their packed words alone.
+pub const EXACT_MAX: usize = 32;
 
-/// Hash the bytes of a key (FxHash-style word mixing with a strong final avalanche).
-#[inline]
-pub fn hash(bytes: &[u8], seed: u64) -> u64 {
-    let mut h = seed ^ (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    // murmur3 fmix64: every input bit affects every output bit.
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
+const K0: u64 = 0x9E37_79B9_7F4A_7C15;
+const K1: u64 = 0xC2B2_AE3D_27D4_EB4F;
+const K2: u64 = 0x1656_67B1_9E37_79F9;
+
+/// The packed words of the key in one slot; 32-byte aligned so a slot's words sit in one cache
+/// line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Words(pub [u64; 4]);
+
+/// The rest of a slot: its key's length and index (a vacant slot has a length no key has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meta {
+    pub len: u32,
+    pub key: u16,
 }
 
-/// The bucket of a hash among `buckets` (a power of two).
+impl Meta {
+    /// A slot that holds no key: its length matches no `&str` a probe can be given.
+    pub const VACANT: Meta = Meta {
+        len: u32::MAX,
+        key: EMPTY,
+    };
+
+    pub fn is_vacant(&self) -> bool {
+        self.key == EMPTY
+    }
+}
+
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    match bytes.get(at..at + 8) {
+        Some(w) => {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(w);
+            u64::from_le_bytes(word)
+        }
+        None => 0,
+    }
+}
+
+/// The four packed words of a key. For 8 ≤ len ≤ 32 they cover every byte of the key (they
+/// overlap when it is shorter than 32); below 8 the key is zero-padded into the first word.
+#[inline(always)]
+pub fn words(bytes: &[u8]) -> [u64; 4] {
+    let n = bytes.len();
+    if n >= 8 {
+        // `second + third == n - 8`, which lets the compiler see every read in bounds.
+        let second = (n - 8).min(8);
+        let third = (n - 8) - second;
+        [
+            word_at(bytes, 0),
+            word_at(bytes, second),
+            word_at(bytes, third),
+            word_at(bytes, n - 8),
+        ]
+    } else {
+        let mut word = [0u8; 8];
+        word[..n].copy_from_slice(bytes);
+        [u64::from_le_bytes(word), 0, 0, 0]
+    }
+}
+
+/// Hash a key given its packed words: two independent multiplies whose product halves mix
+/// every word with the seed. The words cover keys up to [`EXACT_MAX`] bytes; a longer key also
+/// mixes in the bytes between them (a rare, separately predicted branch), so that keys
+/// differing only there still hash apart.
+#[inline(always)]
+pub fn hash_words(bytes: &[u8], words: &[u64; 4], seed: u64) -> u64 {
+    let (mut left, right) = halves(words, bytes.len(), seed);
+    if bytes.len() > EXACT_MAX {
+        left = hash_middle(bytes, left);
+    }
+    combine(left, right)
+}
+
+/// The two halves of the hash input: each word with the seed, the length in the second.
+#[inline(always)]
+fn halves(words: &[u64; 4], len: usize, seed: u64) -> (u64, u64) {
+    let left = (words[0] ^ seed).wrapping_add(words[1].rotate_left(23));
+    let right =
+        (words[2] ^ seed.rotate_left(29) ^ len as u64).wrapping_add(words[3].rotate_left(41));
+    (left, right)
+}
+
+/// Multiply both halves and fold the high half into the low: a product's low bits depend only
+/// on its factor's low bits, and the slot is picked from the low bits.
+#[inline(always)]
+fn combine(left: u64, right: u64) -> u64 {
+    let h = left.wrapping_mul(K0) ^ right.wrapping_mul(K1).rotate_left(32);
+    h ^ (h >> 32)
+}
+
+#[cold]
+fn hash_middle(bytes: &[u8], mut h: u64) -> u64 {
+    for chunk in bytes[16..bytes.len() - 16].chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K2);
+    }
+    h
+}
+
+/// Hash the bytes of a key.
 #[inline]
+pub fn hash(bytes: &[u8], seed: u64) -> u64 {
+    hash_words(bytes, &words(bytes), seed)
+}
+
+/// The bucket of a hash among `buckets` (a power of two): its top bits.
+#[inline(always)]
 pub fn bucket(h: u64, buckets: usize) -> usize {
     ((h >> 40) as usize) & (buckets - 1)
 }
 
-/// The slot of a hash displaced by `displacement`, in a table of `slots` (a power of two).
-#[inline]
+/// The slot of a hash displaced by `displacement` (XORed in, so a bucket's keys keep their
+/// relative places and the search tries every placement of the bucket), in a table of `slots`
+/// (a power of two).
+#[inline(always)]
 pub fn slot(h: u64, displacement: u16, slots: usize) -> usize {
-    let d = (displacement as u64).wrapping_mul(K) >> 16;
-    ((h ^ d) as usize) & (slots - 1)
+    ((h as usize) ^ displacement as usize) & (slots - 1)
 }
 
-/// A built table: the seed, one displacement per bucket, and per slot the key index or `EMPTY`.
+/// A built table: the seed, one displacement per bucket, and per slot the key's packed words
+/// and its length and index (two parallel arrays, both indexed by slot).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     pub seed: u64,
     pub displacements: Vec<u16>,
-    pub slots: Vec<u16>,
+    pub words: Vec<Words>,
+    pub meta: Vec<Meta>,
 }
 
 /// Why a table could not be built.
@@ -91,7 +196,7 @@ pub fn bucket_count(n: usize) -> usize {
     n.div_ceil(3).max(1).next_power_of_two()
 }
 
-/// Build the perfect hash of `keys` (distinct); slot values are indices into `keys`.
+/// Build the perfect hash of `keys` (distinct); slot `key`s are indices into `keys`.
 pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
     if keys.len() >= EMPTY as usize {
         return Err(BuildError::TooManyKeys(keys.len()));
@@ -103,7 +208,7 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
     }
     let n_slots = slot_count(keys.len());
     let n_buckets = bucket_count(keys.len());
-    'seeds: for seed_round in 0u64..64 {
+    'seeds: for seed_round in 0u64..256 {
         let seed = seed_round.wrapping_mul(0xA076_1D64_78BD_642F) ^ 0x5851_F42D_4C95_7F2D;
         let hashes: Vec<u64> = keys.iter().map(|k| hash(k.as_bytes(), seed)).collect();
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n_buckets];
@@ -112,7 +217,8 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
         }
         let mut order: Vec<usize> = (0..n_buckets).collect();
         order.sort_by_key(|&b| std::cmp::Reverse(members[b].len()));
-        let mut slots = vec![EMPTY; n_slots];
+        let mut slot_words = vec![Words([0; 4]); n_slots];
+        let mut meta = vec![Meta::VACANT; n_slots];
         let mut displacements = vec![0u16; n_buckets];
         let mut taken: Vec<usize> = Vec::new();
         for b in order {
@@ -120,17 +226,21 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
                 break;
             }
             let mut placed = false;
-            for d in 0..u16::MAX {
+            for d in 0..n_slots.min(u16::MAX as usize) as u16 {
                 taken.clear();
                 let fits = members[b].iter().all(|&i| {
                     let s = slot(hashes[i], d, n_slots);
-                    let free = slots[s] == EMPTY && !taken.contains(&s);
+                    let free = meta[s].is_vacant() && !taken.contains(&s);
                     taken.push(s);
                     free
                 });
                 if fits {
                     for (&i, &s) in members[b].iter().zip(taken.iter()) {
-                        slots[s] = i as u16;
+                        slot_words[s] = Words(words(keys[i].as_bytes()));
+                        meta[s] = Meta {
+                            len: keys[i].len() as u32,
+                            key: i as u16,
+                        };
                     }
                     displacements[b] = d;
                     placed = true;
@@ -144,20 +254,72 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
         return Ok(Table {
             seed,
             displacements,
-            slots,
+            words: slot_words,
+            meta,
         });
     }
     Err(BuildError::NoAssignment)
 }
 
-/// The candidate key index of `key` in a table (the caller compares the key itself).
-#[inline]
-pub fn probe(key: &[u8], seed: u64, displacements: &[u16], slots: &[u16]) -> Option<usize> {
-    if displacements.is_empty() || slots.is_empty() {
+/// The index of `key` in a table, or `None`. Keys of 8 to [`EXACT_MAX`] bytes (the common
+/// case) take a straight-line path decided by the slot alone; shorter and longer keys take
+/// [`probe_other_lengths`], where a longer key whose packed words match is passed to `confirm`
+/// (with its index), which compares the whole key.
+#[inline(always)]
+pub fn probe(
+    key: &[u8],
+    seed: u64,
+    displacements: &[u16],
+    slot_words: &[Words],
+    meta: &[Meta],
+    confirm: impl FnOnce(usize) -> bool,
+) -> Option<usize> {
+    let n = key.len();
+    if !(8..=EXACT_MAX).contains(&n) || displacements.is_empty() || slot_words.is_empty() {
+        return probe_other_lengths(key, seed, displacements, slot_words, meta, confirm);
+    }
+    let second = (n - 8).min(8);
+    let third = (n - 8) - second;
+    let w = [
+        word_at(key, 0),
+        word_at(key, second),
+        word_at(&key[third..], 0),
+        word_at(key, n - 8),
+    ];
+    let (left, right) = halves(&w, n, seed);
+    let h = combine(left, right);
+    let d = *displacements.get(bucket(h, displacements.len()))?;
+    let s = slot(h, d, slot_words.len());
+    let (Words(stored), m) = (slot_words.get(s)?, meta.get(s)?);
+    let differ = (w[0] ^ stored[0]) | (w[1] ^ stored[1]) | (w[2] ^ stored[2]) | (w[3] ^ stored[3]);
+    (differ == 0 && m.len as usize == n).then_some(m.key as usize)
+}
+
+/// [`probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes, and empty tables.
+#[cold]
+#[inline(never)]
+pub fn probe_other_lengths(
+    key: &[u8],
+    seed: u64,
+    displacements: &[u16],
+    slot_words: &[Words],
+    meta: &[Meta],
+    confirm: impl FnOnce(usize) -> bool,
+) -> Option<usize> {
+    if displacements.is_empty() || slot_words.is_empty() {
         return None;
     }
-    let h = hash(key, seed);
+    let w = words(key);
+    let h = hash_words(key, &w, seed);
     let d = *displacements.get(bucket(h, displacements.len()))?;
-    let i = *slots.get(slot(h, d, slots.len()))?;
-    (i != EMPTY).then_some(i as usize)
+    let s = slot(h, d, slot_words.len());
+    let (Words(stored), m) = (slot_words.get(s)?, meta.get(s)?);
+    if w != *stored || m.len as usize != key.len() {
+        return None;
+    }
+    let index = m.key as usize;
+    if key.len() > EXACT_MAX && !confirm(index) {
+        return None;
+    }
+    Some(index)
 }
