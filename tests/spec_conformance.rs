@@ -494,3 +494,196 @@ fn replay_refuses_graphs_that_do_not_load_and_replays_the_rest() {
     assert_eq!(code, 0, "{run}");
     assert_eq!(run_codes(&run), vec!["D602"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// §2, §3 Validation.
+
+fn two_nodes(first: Value) -> Value {
+    json!([first, {"id": "b", "primitive": "done.finish_success"}])
+}
+
+// §3 "Exit 0: no errors (warnings allowed unless `--deny-warnings`); 1: errors; 2: the command
+// itself could not run (usage, unreadable path)."
+#[test]
+fn validate_exit_codes() {
+    let dir = tempdir();
+    let warning = graph(
+        json!({"capabilities": ["env.*", "done.*", "nothing.*"]}),
+        two_nodes(json!({"id": "a", "primitive": "env.platform_info", "next": "b"})),
+    );
+    let info = graph(
+        json!({}),
+        two_nodes(json!({"id": "a", "primitive": "PLATFORM_INFO", "next": "b"})),
+    );
+    let w = write(dir.path(), "w.graph.json", &warning)
+        .display()
+        .to_string();
+    let i = write(dir.path(), "i.graph.json", &info)
+        .display()
+        .to_string();
+    let status = |args: &[&str]| primgraph(args).status.code();
+    assert_eq!(status(&["validate", &w]), Some(0));
+    assert_eq!(status(&["validate", "--deny-warnings", &w]), Some(1));
+    assert_eq!(status(&["validate", "--deny-warnings", &i]), Some(0));
+    let missing = dir.path().join("missing.graph.json").display().to_string();
+    assert_eq!(status(&["validate", &missing]), Some(2));
+    assert_eq!(status(&["validate", "--format", "yaml", &w]), Some(2));
+    let broken = write(dir.path(), "x.graph.json", "{\"graph\": ")
+        .display()
+        .to_string();
+    assert_eq!(status(&["validate", &broken]), Some(1));
+}
+
+// §5 severities of the non-error validation codes.
+#[test]
+fn warning_and_info_codes_have_their_severities() {
+    let (code, found) = validate(&graph(
+        json!({"capabilities": ["env.*", "done.*", "nothing.*"]}),
+        json!([
+            {"id": "a", "primitive": "PLATFORM_INFO", "next": "b"},
+            {"id": "b", "primitive": "done.finish_success"},
+            {"id": "c", "primitive": "done.finish_success"}
+        ]),
+    ));
+    assert_eq!(code, 0);
+    let mut found = found;
+    found.sort();
+    let expected = [("R102", "info"), ("R103", "warning"), ("S203", "warning")];
+    assert_eq!(
+        found,
+        expected
+            .iter()
+            .map(|(c, s)| (c.to_string(), s.to_string()))
+            .collect::<Vec<_>>()
+    );
+}
+
+// §2 `capabilities`: "exact IDs, aliases, or `prefix.*`; every node's primitive must match one".
+#[test]
+fn capabilities_match_by_id_alias_or_prefix() {
+    let nodes = two_nodes(json!({"id": "a", "primitive": "env.platform_info", "next": "b"}));
+    for caps in [
+        json!(["env.platform_info", "done.*"]),
+        json!(["PLATFORM_INFO", "FINISH_SUCCESS"]),
+        json!(["env.*", "done.finish_success"]),
+    ] {
+        let text = graph(json!({ "capabilities": caps }), nodes.clone());
+        assert_eq!(validate(&text), (0, vec![]), "{caps}");
+    }
+    for caps in [json!(["env*", "done.*"]), json!(["en.*", "done.*"])] {
+        let (code, found) = validate(&graph(json!({ "capabilities": caps }), nodes.clone()));
+        assert_eq!((code, codes(&found)), (1, vec!["R103", "R104"]), "{caps}");
+    }
+}
+
+// §2 "`$schema`, for editors, is allowed"; `abi` "satisfied by a registry of the same major and a
+// minor ≥ it" (the embedded registry is 1.0.0).
+#[test]
+fn schema_field_is_allowed_and_abi_needs_same_major_and_lower_minor() {
+    let nodes = two_nodes(json!({"id": "a", "primitive": "env.platform_info", "next": "b"}));
+    for (abi, expected) in [
+        ("1.0.0", vec![]),
+        ("1.0.7", vec![]),
+        ("1.1.0", vec!["G005"]),
+        ("0.9.0", vec!["G005"]),
+        ("2.0.0", vec!["G005"]),
+    ] {
+        let text = graph(
+            json!({"$schema": "graph.schema.json", "abi": abi}),
+            nodes.clone(),
+        );
+        let (_, found) = validate(&text);
+        assert_eq!(codes(&found), expected, "abi {abi}");
+    }
+}
+
+// §3.3 "Terminal nodes are those with neither `next` nor `branches` (`on_error` edges do not make
+// a node non-terminal)."
+#[test]
+fn on_error_alone_leaves_a_node_terminal() {
+    let text = graph(
+        json!({}),
+        two_nodes(json!({"id": "a", "primitive": "env.platform_info", "on_error": {"*": "b"}})),
+    );
+    let (code, found) = validate(&text);
+    assert_eq!((code, codes(&found)), (1, vec!["S204"]));
+}
+
+// §3.4 Grant: "a `\"*\"` edge is never a grant edge"; the witness is a path without a grant.
+#[test]
+fn a_star_branch_of_a_gate_is_not_a_grant() {
+    let gate = |branches: Value| {
+        graph(
+            json!({"input": {"type": "object", "properties": {"cmd": {"type": "string", "minLength": 1}},
+                             "required": ["cmd"]}}),
+            json!([
+                {"id": "a", "primitive": "ctl.authorize_command",
+                 "inputs": {"command": {"from": "$input", "at": "/cmd"}}, "branches": branches},
+                {"id": "run", "primitive": "exec.run_command",
+                 "inputs": {"command": {"from": "a", "at": "/command"},
+                            "grant": {"from": "a", "at": "/grant"}}, "next": "b"},
+                {"id": "b", "primitive": "done.finish_success"}
+            ]),
+        )
+    };
+    assert_eq!(
+        validate(&gate(json!({"allow": "run", "deny": "b"}))),
+        (0, vec![])
+    );
+    let dir = tempdir();
+    let path = write(
+        dir.path(),
+        "star.graph.json",
+        &gate(json!({"allow": "b", "*": "run"})),
+    );
+    let out = primgraph(&["validate", "--format", "json", &path.display().to_string()]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let d = &doc["files"][0]["diagnostics"][0];
+    assert_eq!(d["code"], "A402");
+    assert_eq!(d["witness"], json!({"path": ["a", "run"]}));
+    assert_eq!(d["pointer"], "/nodes/1");
+}
+
+// §2 `nodes[].workspace`: "residency label, default `\"main\"`"; §3.4 Workspaces.
+#[test]
+fn the_default_workspace_is_main() {
+    let nodes = |workspace: &str| {
+        json!([
+            {"id": "a", "primitive": "intake.parse_issue", "workspace": workspace,
+             "inputs": {"text": {"const": "issue"}}, "next": "b"},
+            {"id": "b", "primitive": "done.finish_success",
+             "inputs": {"summary": {"from": "a", "at": "/summary"}}}
+        ])
+    };
+    assert_eq!(validate(&graph(json!({}), nodes("main"))), (0, vec![]));
+    let (code, found) = validate(&graph(json!({}), nodes("sandbox")));
+    assert_eq!((code, codes(&found)), (1, vec!["A406"]));
+}
+
+// §3.2 `schema check`: "exit 0 for yes, 1 for no, 3 for unknown, 2 for unusable input".
+#[test]
+fn schema_check_exit_codes_and_document() {
+    let dir = tempdir();
+    let file = |name: &str, text: &str| write(dir.path(), name, text).display().to_string();
+    let int = file("int.json", r#"{"type": "integer"}"#);
+    let num = file("num.json", r#"{"type": "number"}"#);
+    let p1 = file("p1.json", r#"{"type": "string", "pattern": "^[a-z]+$"}"#);
+    let p2 = file("p2.json", r#"{"type": "string", "pattern": "^[a-z]*$"}"#);
+    let bad = file("bad.json", "not json");
+    let check = |a: &str, b: &str| {
+        let out = primgraph(&["schema", "check", a, b, "--format", "json"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), doc)
+    };
+    let (code, doc) = check(&int, &num);
+    assert_eq!((code, doc["verdict"].clone()), (Some(0), json!("yes")));
+    let (code, doc) = check(&num, &int);
+    assert_eq!((code, doc["verdict"].clone()), (Some(1), json!("no")));
+    assert!(
+        doc["witness"].is_number() && !doc["witness"].is_i64(),
+        "{doc}"
+    );
+    let (code, doc) = check(&p1, &p2);
+    assert_eq!((code, doc["verdict"].clone()), (Some(3), json!("unknown")));
+    assert_eq!(check(&bad, &num).0, Some(2));
+}
