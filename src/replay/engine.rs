@@ -209,6 +209,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         actual: Value,
     ) -> &mut Diagnostic {
         let mut diagnostic = Diagnostic::new(code, severity, pointer, message);
+        diagnostic.help = codes::help(code).map(Into::into);
         diagnostic.seq = Some(self.seq);
         diagnostic.line = self.pos.number;
         diagnostic.column = 1;

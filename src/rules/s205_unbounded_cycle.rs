@@ -33,7 +33,15 @@ pub fn unbounded_cycles(cx: &Context<'_>) -> Vec<Vec<usize>> {
         .model
         .unbounded_sccs
         .iter()
-        .filter(|scc| scc.len() > 1 || scc.first().is_some_and(|&v| cx.model.self_loop[v]))
+        // The model keeps bounded nodes as singleton components (with no edges): a self-loop
+        // counts only on an unbounded node, since a bounded one bounds its own cycle.
+        .filter(|scc| {
+            scc.len() > 1
+                || scc.first().is_some_and(|&v| {
+                    cx.model.self_loop[v]
+                        && cx.doc.nodes.get(v).is_some_and(|n| n.max_visits.is_none())
+                })
+        })
         .map(|scc| {
             let mut scc = scc.clone();
             scc.sort_unstable();

@@ -20,6 +20,9 @@ use super::super::graph::abi_satisfied;
 use super::super::trace::{TraceHeader, parse_header};
 use serde_json::Value;
 
+/// The help line of every D601 diagnostic.
+pub(crate) const HELP: &str = "start the trace with a header line {\"trace\":\"1\",\"run\",\"graph\",\"graph_digest\",\"abi\"} naming this graph";
+
 impl RunState<'_, '_> {
     /// Read and check the header line; `None` ends the run.
     pub(crate) fn check_d601(&mut self, bytes: &[u8], terminated: bool) -> Option<TraceHeader> {

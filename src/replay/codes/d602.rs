@@ -18,6 +18,9 @@ use super::super::trace::TraceHeader;
 use crate::diagnostic::Severity;
 use serde_json::Value;
 
+/// The help line of every D602 diagnostic.
+pub(crate) const HELP: &str = "the digest is SHA-256 of the graph in RFC 8785 canonical form";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d602(&mut self, header: &TraceHeader) {
         let digest = self.graph().digest.clone();
@@ -29,8 +32,7 @@ impl RunState<'_, '_> {
                 "the trace was recorded against another version of the graph (what-if replay against this one)",
                 Value::from(digest),
                 Value::from(header.graph_digest.clone()),
-            )
-            .help = Some("the digest is SHA-256 of the graph in RFC 8785 canonical form".into());
+            );
         }
     }
 }

@@ -22,6 +22,9 @@ use super::super::trace::StepEvent;
 use crate::registry::{Authority, PrimIdx, Registry};
 use serde_json::Value;
 
+/// The help line of every D603 diagnostic.
+pub(crate) const HELP: &str = "the run does not follow this graph here: compare the recorded node with the edge the graph takes";
+
 /// What the graph selects as the next event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expected {

@@ -18,6 +18,10 @@ use super::d603::Expected;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
+/// The help line of every D604 diagnostic.
+pub(crate) const HELP: &str =
+    "record the node's own primitive, or its declared fallback after an unhandled error";
+
 impl RunState<'_, '_> {
     /// Check the recorded primitive; returns the primitive whose contract the step is checked
     /// against (the recorded one when the registry knows it).

@@ -24,6 +24,9 @@ use crate::diagnostic::escape_pointer_token;
 use crate::registry::PrimIdx;
 use serde_json::{Map, Value};
 
+/// The help line of every D605 diagnostic.
+pub(crate) const HELP: &str = "the recorded input must equal what the node's bindings compute from the run's input and the latest outputs";
+
 /// The input the node's bindings compute over the run's input and the latest outputs.
 pub(crate) fn recompute_input(
     bindings: &[(String, ResolvedBinding)],

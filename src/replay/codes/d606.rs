@@ -19,6 +19,10 @@ use crate::registry::PrimIdx;
 use jsonschema::Validator;
 use serde_json::Value;
 
+/// The help line of every D606 diagnostic.
+pub(crate) const HELP: &str =
+    "the recorded input must validate against the primitive's input schema";
+
 /// The first error of `instance` against `validator`: (pointer within the instance, message).
 pub(crate) fn first_schema_error(
     validator: &Validator,

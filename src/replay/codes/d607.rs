@@ -16,6 +16,10 @@ use super::d606::first_schema_error;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
+/// The help line of every D607 diagnostic.
+pub(crate) const HELP: &str =
+    "the recorded output must validate against the primitive's output schema";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d607(&mut self, prim: PrimIdx, output: &Value) {
         let replayer = self.replayer;

@@ -15,6 +15,9 @@ use super::super::trace::Evidence;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
+/// The help line of every D608 diagnostic.
+pub(crate) const HELP: &str = "attach evidence of every kind the primitive's contract lists";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d608(&mut self, prim: PrimIdx, evidence: &[Evidence]) {
         let p = self.registry().get(prim);

@@ -14,6 +14,9 @@ use super::super::engine::RunState;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
+/// The help line of every D609 diagnostic.
+pub(crate) const HELP: &str = "record only the failure modes the primitive declares";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d609(&mut self, prim: PrimIdx, mode: &str) {
         let p = self.registry().get(prim);

@@ -15,6 +15,9 @@ use super::super::engine::RunState;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
+/// The help line of every D610 diagnostic.
+pub(crate) const HELP: &str = "record an outcome from the primitive's declared decision set (and none for a primitive without outcomes)";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d610(&mut self, prim: PrimIdx, outcome: Option<&str>) {
         let p = self.registry().get(prim);

@@ -15,6 +15,9 @@ use super::super::engine::RunState;
 use super::super::graph::NodeIdx;
 use serde_json::Value;
 
+/// The help line of every D611 diagnostic.
+pub(crate) const HELP: &str = "the run entered the node more often than its `max_visits` allows";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d611(&mut self, node: NodeIdx) {
         let graph = self.graph();

@@ -15,6 +15,9 @@
 use super::super::engine::{RunState, nanos};
 use serde_json::Value;
 
+/// The help line of every D612 diagnostic.
+pub(crate) const HELP: &str = "the run exceeded the graph's `budget` (steps or spend)";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d612(&mut self) {
         let graph = self.graph();

@@ -18,6 +18,10 @@ use super::super::engine::RunState;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
+/// The help line of every D613 diagnostic.
+pub(crate) const HELP: &str =
+    "enter an authorization-requiring node only after a granting branch of a policy gate";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d613(&mut self, prim: PrimIdx) {
         let p = self.registry().get(prim);

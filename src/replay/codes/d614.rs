@@ -18,6 +18,10 @@ use super::super::trace::EndStatus;
 use super::d603::Expected;
 use serde_json::Value;
 
+/// The help line of every D614 diagnostic.
+pub(crate) const HELP: &str =
+    "end the run at a terminal node with one end event, and nothing after it";
+
 impl RunState<'_, '_> {
     pub(crate) fn check_d614_end(&mut self, expected: &Expected, status: EndStatus) {
         let graph = self.graph();

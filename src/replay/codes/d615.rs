@@ -14,6 +14,9 @@ use super::super::digest::{format_hash, hash_matches};
 use super::super::engine::RunState;
 use serde_json::Value;
 
+/// The help line of every D615 diagnostic.
+pub(crate) const HELP: &str = "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
+
 impl RunState<'_, '_> {
     /// `false` when the chain is broken.
     pub(crate) fn check_d615(&mut self, prev: Option<&str>) -> bool {

@@ -13,6 +13,9 @@
 use super::super::engine::RunState;
 use serde_json::Value;
 
+/// The help line of every D617 diagnostic.
+pub(crate) const HELP: &str = "`seq` starts at 1 and rises by one per event";
+
 impl RunState<'_, '_> {
     /// `false` when `seq` is not the next one.
     pub(crate) fn check_d617(&mut self, seq: u64) -> bool {

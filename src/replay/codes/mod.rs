@@ -130,6 +130,31 @@ const SOURCES: &[(&str, Severity, &str, &str)] = &[
 /// The `//!` header of a code file (shared with the lint and rule tables).
 pub use crate::registry::lint::module_doc;
 
+/// The help line of a replay code (SPEC §3.1: every diagnostic has one); `None` for an unknown
+/// code. Each code's line lives in its own file.
+pub(crate) fn help(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "D601" => d601::HELP,
+        "D602" => d602::HELP,
+        "D603" => d603::HELP,
+        "D604" => d604::HELP,
+        "D605" => d605::HELP,
+        "D606" => d606::HELP,
+        "D607" => d607::HELP,
+        "D608" => d608::HELP,
+        "D609" => d609::HELP,
+        "D610" => d610::HELP,
+        "D611" => d611::HELP,
+        "D612" => d612::HELP,
+        "D613" => d613::HELP,
+        "D614" => d614::HELP,
+        "D615" => d615::HELP,
+        "D616" => d616::HELP,
+        "D617" => d617::HELP,
+        _ => return None,
+    })
+}
+
 /// The documentation of every replay code, in code order. (A `LazyLock` rather than a `const`:
 /// stripping the `//! ` prefixes needs an allocation, which a `const` cannot make.)
 pub static CODE_DOCS: LazyLock<Vec<CodeDoc>> = LazyLock::new(|| {
