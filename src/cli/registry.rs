@@ -81,7 +81,7 @@ pub fn run(args: RegistryArgs) -> ExitCode {
 
 enum Loaded {
     Builtin(&'static Registry),
-    Owned(Registry),
+    Owned(Box<Registry>),
 }
 
 impl Loaded {
@@ -97,7 +97,7 @@ fn load(path: &Option<PathBuf>) -> Result<Loaded, ExitCode> {
     match path {
         None => Ok(Loaded::Builtin(Registry::builtin())),
         Some(path) => Registry::from_path(path)
-            .map(Loaded::Owned)
+            .map(|registry| Loaded::Owned(Box::new(registry)))
             .map_err(super::usage_error),
     }
 }

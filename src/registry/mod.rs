@@ -236,6 +236,9 @@ pub struct Registry {
     primitives: Vec<Primitive>,
     table: KeyTable,
     validators: Vec<Validators>,
+    /// Schema-compatibility work on this registry's schemas (canonical forms, compiled
+    /// validators), kept across the graphs validated against it.
+    checker: crate::schema::Checker,
     builtin: bool,
 }
 
@@ -338,6 +341,7 @@ impl Registry {
             primitives,
             table,
             validators,
+            checker: crate::schema::Checker::new(),
             builtin: false,
         })
     }
@@ -395,6 +399,12 @@ impl Registry {
             },
         )?;
         Some(if k < n { k } else { k - n } as PrimIdx)
+    }
+
+    /// The schema-compatibility checker shared by every check against this registry: a
+    /// schema met in one graph is prepared once for all of them.
+    pub fn schema_checker(&self) -> &crate::schema::Checker {
+        &self.checker
     }
 
     /// The primitive at `idx`. Panics when `idx` is not an index of this registry (indices come

@@ -418,8 +418,8 @@ impl<'a> Context<'a> {
         self.model.prim(node)
     }
 
-    /// The schema-compatibility verdict of every `from` binding whose both ends resolve (shared by
-    /// T305 and T306, computed once).
+    /// The schema-compatibility verdicts other than yes of the `from` bindings whose both ends
+    /// resolve (shared by T305 and T306, computed once).
     pub fn compat(&self) -> &[t305_incompatible_binding::CompatFinding] {
         self.compat
             .get_or_init(|| t305_incompatible_binding::compute(self))

@@ -28,9 +28,8 @@ use super::Context;
 use super::schema_walk::select;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::Binding;
-use crate::schema::{Verdict, check as schema_check};
+use crate::schema::Verdict;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The verdict for one binding whose both ends resolve.
 #[derive(Debug, Clone)]
@@ -63,11 +62,14 @@ fn confirm(verdict: Verdict, source: &Value, target: &Value) -> Verdict {
     }
 }
 
-/// The verdicts of every resolvable `from` binding, in binding order. Identical (source schema,
-/// target schema) pairs are decided once.
+/// The verdicts other than yes of every resolvable `from` binding, in binding order. Identical
+/// (source schema, pointer, target schema) triples are selected and decided once; a yes — the
+/// verdict of nearly every edge of a working graph — costs no allocation.
 pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
-    let mut cache: HashMap<(*const Value, *const Value), Verdict> = HashMap::new();
+    type Key<'k> = (*const Value, &'k str, *const Value);
+    let mut cache: rustc_hash::FxHashMap<Key<'_>, Option<Verdict>> = Default::default();
     let mut findings = Vec::new();
+    let checker = cx.registry.schema_checker();
     for b in cx.bindings() {
         let Binding::From { from, .. } = b.binding else {
             continue;
@@ -77,27 +79,33 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
         else {
             continue;
         };
-        let Ok(selected) = select(source.schema, source.at) else {
-            continue; // T304
+        let key = (
+            source.schema as *const Value,
+            source.at,
+            target as *const Value,
+        );
+        let verdict = cache.entry(key).or_insert_with(|| {
+            // An unselectable pointer is T304's finding, not a verdict.
+            let selected = select(source.schema, source.at).ok()?;
+            match confirm(
+                checker.verdict(selected.schema, target),
+                selected.schema,
+                target,
+            ) {
+                Verdict::Yes => None,
+                other => Some(other),
+            }
+        });
+        let Some(verdict) = verdict else {
+            continue;
         };
-        let key = (selected.schema as *const Value, target as *const Value);
-        let verdict = cache
-            .entry(key)
-            .or_insert_with(|| {
-                confirm(
-                    schema_check(selected.schema, target),
-                    selected.schema,
-                    target,
-                )
-            })
-            .clone();
         findings.push(CompatFinding {
             node: b.node,
             property: b.property.to_string(),
             pointer: b.pointer,
             from: from.clone(),
             at: source.at.to_string(),
-            verdict,
+            verdict: verdict.clone(),
         });
     }
     findings

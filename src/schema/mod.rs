@@ -50,9 +50,9 @@ pub mod instance;
 pub mod structural;
 pub mod walk;
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::canonical::{CanonicalSchema, CanonicalView, Containment, Satisfiability};
 use jsonschema::{CanonicalizationError, Draft, Validator};
@@ -192,25 +192,150 @@ pub fn check_with_reasons(source: &Value, target: &Value) -> Result<Decision, Sc
     Checker::new().check(source, target)
 }
 
-/// One schema, read once: its annotation-free form, its canonical form, and what keeps it from
-/// being decided.
+/// One schema, read once: the document, what keeps it from being decided, and — computed only
+/// when a check needs them — its annotation-free form and its canonical form.
 struct Prepared {
     document: Value,
-    stripped: Value,
-    canonical: Result<CanonicalSchema, String>,
     unknown_keyword: Option<(String, String)>,
+    stripped: OnceLock<Value>,
+    canonical: OnceLock<Result<CanonicalSchema, String>>,
 }
 
-/// A compatibility checker that caches per-schema work (canonical forms, compiled validators)
-/// across checks. Safe to share between threads.
+impl Prepared {
+    fn stripped(&self) -> &Value {
+        self.stripped
+            .get_or_init(|| walk::strip_annotations(&self.document))
+    }
+
+    fn canonical(&self) -> &Result<CanonicalSchema, String> {
+        self.canonical
+            .get_or_init(|| canonicalize(&self.document).map_err(|error| error.to_string()))
+    }
+}
+
+/// How many distinct schemas one checker keeps; past it, new schemas are prepared per check
+/// and not kept, so a long-lived checker fed ever new schemas stays bounded.
+const CACHE_LIMIT: usize = 8192;
+
+/// Something cached per schema, which keeps the schema it was made from.
+trait OfSchema {
+    fn document(&self) -> &Value;
+}
+
+impl OfSchema for Prepared {
+    fn document(&self) -> &Value {
+        &self.document
+    }
+}
+
+/// A validator with the schema it was compiled from.
+struct Compiled {
+    document: Value,
+    validator: Validator,
+}
+
+impl OfSchema for Compiled {
+    fn document(&self) -> &Value {
+        &self.document
+    }
+}
+
+/// Schemas by content: a structural hash, then equality, so no schema is serialized to find
+/// it and two equal documents at different addresses share one entry.
+struct ContentCache<T> {
+    entries: rustc_hash::FxHashMap<u64, Vec<Arc<T>>>,
+    len: usize,
+}
+
+impl<T> Default for ContentCache<T> {
+    fn default() -> Self {
+        ContentCache {
+            entries: Default::default(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: OfSchema> ContentCache<T> {
+    fn get(&self, hash: u64, schema: &Value) -> Option<Arc<T>> {
+        self.entries
+            .get(&hash)?
+            .iter()
+            .find(|entry| entry.document() == schema)
+            .map(Arc::clone)
+    }
+
+    fn insert(&mut self, hash: u64, value: &Arc<T>) {
+        if self.len < CACHE_LIMIT {
+            self.len += 1;
+            self.entries
+                .entry(hash)
+                .or_default()
+                .push(Arc::clone(value));
+        }
+    }
+}
+
+/// A compatibility checker that caches per-schema work (the checks on the document, canonical
+/// forms, compiled validators) across checks. Safe to share between threads.
 #[derive(Default)]
 pub struct Checker {
-    prepared: Mutex<HashMap<String, Arc<Prepared>>>,
-    validators: Mutex<HashMap<String, Arc<Validator>>>,
+    prepared: Mutex<ContentCache<Prepared>>,
+    validators: Mutex<ContentCache<Compiled>>,
 }
 
-fn cache_key(schema: &Value) -> String {
-    schema.to_string()
+/// A structural hash of a JSON value's first levels (object members in document order): the
+/// cache compares documents for equality anyway, so the hash only needs to spread them.
+/// FxHash: the keys are schemas, not adversarial input, and this runs on every check.
+fn content_hash(schema: &Value) -> u64 {
+    fn feed(value: &Value, state: &mut rustc_hash::FxHasher, depth: usize) {
+        if depth > 3 {
+            return;
+        }
+        match value {
+            Value::Null => state.write_u8(0),
+            Value::Bool(b) => state.write_u8(1 + u8::from(*b)),
+            Value::Number(n) => {
+                state.write_u8(3);
+                n.hash(state);
+            }
+            Value::String(text) => {
+                state.write_u8(4);
+                text.hash(state);
+            }
+            Value::Array(items) => {
+                state.write_u8(5);
+                state.write_usize(items.len());
+                for item in items {
+                    feed(item, state, depth + 1);
+                }
+            }
+            Value::Object(members) => {
+                state.write_u8(6);
+                state.write_usize(members.len());
+                for (key, member) in members {
+                    key.hash(state);
+                    feed(member, state, depth + 1);
+                }
+            }
+        }
+    }
+    let mut state = rustc_hash::FxHasher::default();
+    feed(schema, &mut state, 0);
+    state.finish()
+}
+
+/// Whether a schema uses a keyword whose errors only canonicalization reports (an invalid
+/// regular expression, a reference it cannot resolve): such a schema is canonicalized while it
+/// is prepared, so that it is refused as input whichever path a check then takes.
+fn needs_eager_canonical(schema: &Value) -> bool {
+    walk::subschemas(schema).iter().any(|(_, subschema)| {
+        subschema.as_object().is_some_and(|object| {
+            ["pattern", "patternProperties", "$ref", "$dynamicRef", "$id"]
+                .iter()
+                .any(|keyword| object.contains_key(*keyword))
+        })
+    })
 }
 
 fn canonicalize(schema: &Value) -> Result<CanonicalSchema, CanonicalizationError> {
@@ -269,17 +394,23 @@ fn first_hard_keyword(schema: &Value) -> Option<(String, String)> {
     None
 }
 
+impl fmt::Debug for Checker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Checker").finish_non_exhaustive()
+    }
+}
+
 impl Checker {
     pub fn new() -> Self {
         Self::default()
     }
 
     fn prepare(&self, schema: &Value, side: Side) -> Result<Arc<Prepared>, SchemaError> {
-        let key = cache_key(schema);
+        let hash = content_hash(schema);
         if let Ok(cache) = self.prepared.lock()
-            && let Some(found) = cache.get(&key)
+            && let Some(found) = cache.get(hash, schema)
         {
-            return Ok(Arc::clone(found));
+            return Ok(found);
         }
         if !matches!(schema, Value::Bool(_) | Value::Object(_)) {
             return Err(SchemaError::NotASchema {
@@ -310,53 +441,60 @@ impl Checker {
                 }
             }
         }
-        let canonical = match canonicalize(schema) {
-            Ok(canonical) => Ok(canonical),
-            Err(CanonicalizationError::ReferenceResolution(error)) => {
-                return Err(SchemaError::UnresolvableRef {
-                    side,
-                    pointer: String::new(),
-                    reference: error.to_string(),
-                });
-            }
-            Err(CanonicalizationError::InvalidPattern { pattern }) => {
-                let pointer = walk::subschemas(schema)
-                    .into_iter()
-                    .find(|(_, s)| s.get("pattern").and_then(Value::as_str) == Some(&pattern))
-                    .map(|(p, _)| format!("{p}/pattern"))
-                    .unwrap_or_default();
-                return Err(SchemaError::NotASchema {
-                    side,
-                    pointer,
-                    message: format!("invalid regular expression {pattern:?}"),
-                });
-            }
-            Err(other) => Err(other.to_string()),
-        };
+        let canonical = OnceLock::new();
+        if needs_eager_canonical(schema) {
+            let result = match canonicalize(schema) {
+                Ok(canonical) => Ok(canonical),
+                Err(CanonicalizationError::ReferenceResolution(error)) => {
+                    return Err(SchemaError::UnresolvableRef {
+                        side,
+                        pointer: String::new(),
+                        reference: error.to_string(),
+                    });
+                }
+                Err(CanonicalizationError::InvalidPattern { pattern }) => {
+                    let pointer = walk::subschemas(schema)
+                        .into_iter()
+                        .find(|(_, s)| s.get("pattern").and_then(Value::as_str) == Some(&pattern))
+                        .map(|(p, _)| format!("{p}/pattern"))
+                        .unwrap_or_default();
+                    return Err(SchemaError::NotASchema {
+                        side,
+                        pointer,
+                        message: format!("invalid regular expression {pattern:?}"),
+                    });
+                }
+                Err(other) => Err(other.to_string()),
+            };
+            let _ = canonical.set(result);
+        }
         let prepared = Arc::new(Prepared {
             document: schema.clone(),
-            stripped: walk::strip_annotations(schema),
-            canonical,
             unknown_keyword,
+            stripped: OnceLock::new(),
+            canonical,
         });
         if let Ok(mut cache) = self.prepared.lock() {
-            cache.insert(key, Arc::clone(&prepared));
+            cache.insert(hash, &prepared);
         }
         Ok(prepared)
     }
 
-    fn validator(&self, schema: &Value) -> Result<Arc<Validator>, String> {
-        let key = cache_key(schema);
+    fn validator(&self, schema: &Value) -> Result<Arc<Compiled>, String> {
+        let hash = content_hash(schema);
         if let Ok(cache) = self.validators.lock()
-            && let Some(found) = cache.get(&key)
+            && let Some(found) = cache.get(hash, schema)
         {
-            return Ok(Arc::clone(found));
+            return Ok(found);
         }
-        let validator = Arc::new(compile(schema)?);
+        let compiled = Arc::new(Compiled {
+            document: schema.clone(),
+            validator: compile(schema)?,
+        });
         if let Ok(mut cache) = self.validators.lock() {
-            cache.insert(key, Arc::clone(&validator));
+            cache.insert(hash, &compiled);
         }
-        Ok(validator)
+        Ok(compiled)
     }
 
     /// Decide source ⊆ target.
@@ -394,34 +532,49 @@ impl Checker {
                 };
             }
         }
-        if source.stripped == Value::Bool(false) {
+        if source.document == Value::Bool(false) {
             return Decision::Yes {
                 reason: reason("", Some(""), None, "the source admits no value".into()),
             };
         }
-        if target.stripped == Value::Bool(true)
-            || target.stripped == Value::Object(Default::default())
-        {
+        if structural::is_trivially_true(&target.document) {
             return Decision::Yes {
                 reason: reason("", None, Some(""), "the target admits every value".into()),
             };
         }
-        if source.stripped == target.stripped {
+        // The structural prover first: it decides most real edges (typed properties, objects,
+        // arrays, enums) in microseconds, where canonicalization costs more than compiling a
+        // validator. It only ever proves; what it cannot prove goes on below.
+        if structural::proves_contained(&source.document, &target.document) {
+            return Decision::Yes {
+                reason: reason(
+                    "",
+                    Some(""),
+                    Some(""),
+                    "every value the source admits is admitted by the target (structural proof)"
+                        .into(),
+                ),
+            };
+        }
+        if source.stripped() == target.stripped() {
             return Decision::Yes {
                 reason: reason("", Some(""), Some(""), "the schemas are identical".into()),
             };
         }
-        let canonical = match (&source.canonical, &target.canonical) {
+        if let Some(decision) = self.find_witness_structurally(source, target) {
+            return decision;
+        }
+        let canonical = match (source.canonical(), target.canonical()) {
             (Ok(s), Ok(t)) => Some((s, t)),
             _ => None,
         };
-        let mut undecided = match canonical {
+        let undecided = match canonical {
             Some((s, t)) => match self.decide_canonical(s, t) {
                 Ok(decision) => return decision,
                 Err(reason) => reason,
             },
             None => {
-                let message = [&source.canonical, &target.canonical]
+                let message = [source.canonical(), target.canonical()]
                     .into_iter()
                     .filter_map(|c| c.as_ref().err().cloned())
                     .collect::<Vec<_>>()
@@ -434,20 +587,8 @@ impl Checker {
                 )
             }
         };
+        let mut undecided = undecided;
         let covers_said_no = undecided.keyword == "covers";
-        // Where the canonical algebra found no counterexample but proved nothing either (chiefly
-        // recursive definitions compared across two documents), the co-inductive prover may.
-        if !covers_said_no && structural::proves_contained(&source.stripped, &target.stripped) {
-            return Decision::Yes {
-                reason: reason(
-                    "",
-                    Some(""),
-                    Some(""),
-                    "every value the source admits is admitted by the target (structural proof)"
-                        .into(),
-                ),
-            };
-        }
         let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
         match self.find_witness(source, target, difference.as_ref()) {
             Some(decision) => decision,
@@ -539,19 +680,17 @@ impl Checker {
         }
     }
 
-    /// A value the source admits and the target rejects, confirmed by `jsonschema` validators.
-    fn find_witness(
-        &self,
+    /// The candidate values of a witness search: from the difference schema when there is one,
+    /// from each schema, and small mutations of those.
+    fn witness_candidates(
         source: &Prepared,
         target: &Prepared,
         difference: Option<&CanonicalSchema>,
-    ) -> Option<Decision> {
-        let source_validator = self.validator(&source.document).ok()?;
-        let target_validator = self.validator(&target.document).ok()?;
-        let mut pools = Vec::new();
+    ) -> Vec<Value> {
+        let mut pool = Vec::new();
         if let Some(difference) = difference {
             let schema = difference.to_json_schema();
-            pools.push(instance::candidates(&schema, &schema));
+            pool.extend(instance::candidates(&schema, &schema));
         }
         let from_source = instance::candidates(&source.document, &source.document);
         let from_target = instance::candidates(&target.document, &target.document);
@@ -560,8 +699,78 @@ impl Checker {
             .chain(&from_source)
             .flat_map(|value| instance::mutations(value, 3))
             .collect();
-        pools.extend([from_source, from_target, mutated]);
-        for candidate in pools.into_iter().flatten() {
+        pool.extend(from_source);
+        pool.extend(from_target);
+        pool.extend(mutated);
+        pool
+    }
+
+    /// A witness found without canonicalizing: candidates that the structural evaluator
+    /// ([`structural::admits`]) decides are admitted by the source and rejected by the target,
+    /// then confirmed by `jsonschema` validators like any other witness. Most incompatible real
+    /// edges (a missing bound, a type that does not fit) are found here, at the cost of
+    /// compiling the two validators that confirm the witness.
+    fn find_witness_structurally(&self, source: &Prepared, target: &Prepared) -> Option<Decision> {
+        let separates = |candidate: &Value| {
+            structural::admits(&source.document, candidate) == Some(true)
+                && structural::admits(&target.document, candidate) == Some(false)
+        };
+        // Only where the evaluator models both schemas, and only the source's own candidates:
+        // this is the cheap first try; the full search (difference schema, mutations) follows
+        // when it finds nothing.
+        if !structural::is_evaluable(&source.document)
+            || !structural::is_evaluable(&target.document)
+        {
+            return None;
+        }
+        let from_source = instance::candidates(&source.document, &source.document);
+        let mut found: Vec<Value> = from_source
+            .iter()
+            .filter(|c| separates(c))
+            .cloned()
+            .collect();
+        if found.is_empty() {
+            // One member or item changed at a time finds what a whole-value candidate misses
+            // (a nested bound, one member of the wrong type).
+            found = from_source
+                .iter()
+                .flat_map(|value| instance::mutations(value, 2))
+                .filter(separates)
+                .collect();
+        }
+        if found.is_empty() {
+            return None;
+        }
+        self.confirm_witness(source, target, found)
+    }
+
+    /// A value the source admits and the target rejects, confirmed by `jsonschema` validators.
+    fn find_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        difference: Option<&CanonicalSchema>,
+    ) -> Option<Decision> {
+        self.confirm_witness(
+            source,
+            target,
+            Self::witness_candidates(source, target, difference),
+        )
+    }
+
+    /// The first candidate that `jsonschema` validators confirm: admitted by the source,
+    /// rejected by the target; the reason names the target keyword that rejects it.
+    fn confirm_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        candidates: Vec<Value>,
+    ) -> Option<Decision> {
+        let source_compiled = self.validator(&source.document).ok()?;
+        let target_compiled = self.validator(&target.document).ok()?;
+        let (source_validator, target_validator) =
+            (&source_compiled.validator, &target_compiled.validator);
+        for candidate in candidates {
             if !source_validator.is_valid(&candidate) {
                 continue;
             }

@@ -45,6 +45,8 @@ const MODELLED: &[&str] = &[
     "$schema",
     "$id",
     "$anchor",
+    "enum",
+    "const",
 ];
 
 /// How many pair comparisons one proof may take.
@@ -66,6 +68,28 @@ struct Prover {
     /// Pairs under comparison, with the number of child steps taken when each was assumed.
     assumed: HashMap<(String, String), usize>,
     budget: usize,
+    /// Whether either document refers (`$ref`): only then can the walk meet a pair again, so
+    /// only then are pointers built and pairs assumed. Most real schemas do not refer, and the
+    /// walk over them allocates nothing.
+    track: bool,
+}
+
+/// A child pointer when pointers are tracked, else an empty string (which allocates nothing).
+macro_rules! child {
+    ($track:expr, $($format:tt)*) => {
+        if $track { format!($($format)*) } else { String::new() }
+    };
+}
+
+/// Whether a document holds a `$ref` or `$dynamicRef` anywhere.
+fn refers(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => object
+            .iter()
+            .any(|(key, member)| key == "$ref" || key == "$dynamicRef" || refers(member)),
+        Value::Array(items) => items.iter().any(refers),
+        _ => false,
+    }
 }
 
 /// Whether every value `source` admits is admitted by `target`, proven structurally. `false`
@@ -74,6 +98,7 @@ pub fn proves_contained(source: &Value, target: &Value) -> bool {
     let mut prover = Prover {
         assumed: HashMap::new(),
         budget: BUDGET,
+        track: refers(source) || refers(target),
     };
     let s = Node {
         root: source,
@@ -88,7 +113,7 @@ pub fn proves_contained(source: &Value, target: &Value) -> bool {
     prover.sub(s, t, 0)
 }
 
-fn is_trivially_true(schema: &Value) -> bool {
+pub fn is_trivially_true(schema: &Value) -> bool {
     match schema {
         Value::Bool(b) => *b,
         Value::Object(object) => object
@@ -108,25 +133,64 @@ fn is_modelled(object: &Map<String, Value>) -> bool {
         .all(|k| is_annotation(k) || MODELLED.contains(&k.as_str()))
 }
 
-/// The JSON types `object` admits (`None` in the result: all of them).
-fn admitted_types(object: &Map<String, Value>) -> Option<Vec<&'static str>> {
-    let declared: Vec<&str> = match object.get("type")? {
-        Value::String(ty) => vec![ty.as_str()],
-        Value::Array(types) => types.iter().filter_map(Value::as_str).collect(),
-        _ => return Some(Vec::new()),
-    };
-    let mut out: Vec<&'static str> = TYPES
-        .into_iter()
-        .filter(|ty| declared.contains(ty))
-        .collect();
-    if out.contains(&"number") && !out.contains(&"integer") {
-        out.push("integer");
+/// A set of JSON type names, as bits in the order of [`TYPES`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct TypeSet(u8);
+
+impl TypeSet {
+    fn bit(ty: &str) -> u8 {
+        TYPES.iter().position(|t| *t == ty).map_or(0, |i| 1 << i)
     }
-    Some(out)
+
+    fn contains(&self, ty: &&str) -> bool {
+        self.0 & Self::bit(ty) != 0
+    }
+
+    fn iter(self) -> impl Iterator<Item = &'static str> {
+        TYPES
+            .into_iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, ty)| ty)
+    }
+}
+
+/// The JSON types `object` admits (`None`: it has no `type`, so all of them). Allocation-free:
+/// this runs at every step of every proof.
+fn admitted_types(object: &Map<String, Value>) -> Option<TypeSet> {
+    let mut bits = match object.field("type")? {
+        Value::String(ty) => TypeSet::bit(ty),
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .fold(0, |bits, ty| bits | TypeSet::bit(ty)),
+        _ => 0,
+    };
+    if bits & TypeSet::bit("number") != 0 {
+        bits |= TypeSet::bit("integer");
+    }
+    Some(TypeSet(bits))
+}
+
+/// Keyword lookup on a schema object. serde_json's ordered map hashes every key with SipHash;
+/// schema objects hold a handful of keywords, where comparing them in turn is cheaper.
+trait Field {
+    fn field(&self, keyword: &str) -> Option<&Value>;
+}
+
+impl Field for Map<String, Value> {
+    #[inline]
+    fn field(&self, keyword: &str) -> Option<&Value> {
+        if self.len() <= 12 {
+            self.iter().find(|(k, _)| *k == keyword).map(|(_, v)| v)
+        } else {
+            self.get(keyword)
+        }
+    }
 }
 
 fn number(object: &Map<String, Value>, keyword: &str) -> Option<f64> {
-    object.get(keyword).and_then(Value::as_f64)
+    object.field(keyword).and_then(Value::as_f64)
 }
 
 impl Prover {
@@ -141,10 +205,13 @@ impl Prover {
         if is_false(t.schema) {
             return false;
         }
-        let key = (s.pointer.to_string(), t.pointer.to_string());
         if std::ptr::eq(s.root, t.root) && std::ptr::eq(s.schema, t.schema) {
             return true;
         }
+        if !self.track {
+            return self.sub_unfolded(s, t, steps);
+        }
+        let key = (s.pointer.to_string(), t.pointer.to_string());
         if let Some(&assumed_at) = self.assumed.get(&key) {
             // Met again after stepping into a child value: the induction hypothesis applies.
             return steps > assumed_at;
@@ -156,6 +223,7 @@ impl Prover {
     }
 
     fn sub_unfolded(&mut self, s: Node<'_>, t: Node<'_>, steps: usize) -> bool {
+        let track = self.track;
         let (Value::Object(so), Value::Object(to)) = (s.schema, t.schema) else {
             // `true` as the source against a non-trivial target is not proven.
             return false;
@@ -164,7 +232,7 @@ impl Prover {
             return false;
         }
         // A `$ref` beside other keywords is the conjunction of its target and the rest.
-        if let Some(reference) = so.get("$ref").and_then(Value::as_str) {
+        if let Some(reference) = so.field("$ref").and_then(Value::as_str) {
             let Some(target) = resolve_local(s.root, reference) else {
                 return false;
             };
@@ -180,7 +248,7 @@ impl Prover {
             }
             return self.sub_rest(s, rest, t, steps, "$ref");
         }
-        if let Some(reference) = to.get("$ref").and_then(Value::as_str) {
+        if let Some(reference) = to.field("$ref").and_then(Value::as_str) {
             let Some(target) = resolve_local(t.root, reference) else {
                 return false;
             };
@@ -196,37 +264,37 @@ impl Prover {
         }
         // Source unions: every branch must be contained (oneOf admits no more than anyOf).
         for keyword in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = so.get(keyword) {
+            if let Some(Value::Array(branches)) = so.field(keyword) {
                 let rest = without(so, keyword);
                 return branches.iter().enumerate().all(|(index, branch)| {
-                    let pointer = format!("{}/{keyword}/{index}", s.pointer);
+                    let pointer = child!(track, "{}/{keyword}/{index}", s.pointer);
                     let Some(merged) = &conjoin(&rest, branch) else {
                         return false;
                     };
                     let node = Node {
                         root: s.root,
                         schema: merged,
-                        pointer: &(format!("{pointer}&")),
+                        pointer: &(child!(track, "{pointer}&")),
                     };
                     self.sub(node, t, steps)
                 });
             }
         }
         // Target intersections: the source must be contained in every part.
-        if let Some(Value::Array(parts)) = to.get("allOf") {
+        if let Some(Value::Array(parts)) = to.field("allOf") {
             let rest = without(to, "allOf");
             return parts.iter().enumerate().all(|(index, part)| {
                 let node = Node {
                     root: t.root,
                     schema: part,
-                    pointer: &(format!("{}/allOf/{index}", t.pointer)),
+                    pointer: &(child!(track, "{}/allOf/{index}", t.pointer)),
                 };
                 self.sub(s, node, steps)
             }) && self.sub_target_rest(s, t, rest, steps, "allOf");
         }
         // Source intersections: the merged whole contained suffices, when the parts merge
         // without a clash; otherwise one part contained suffices.
-        if let Some(Value::Array(parts)) = so.get("allOf") {
+        if let Some(Value::Array(parts)) = so.field("allOf") {
             let rest = without(so, "allOf");
             let mut merged = Some(Value::Object(rest.clone()));
             for part in parts {
@@ -236,7 +304,7 @@ impl Prover {
                 let node = Node {
                     root: s.root,
                     schema: merged,
-                    pointer: &format!("{}/allOf&", s.pointer),
+                    pointer: &child!(track, "{}/allOf&", s.pointer),
                 };
                 return self.sub(node, t, steps);
             }
@@ -248,13 +316,13 @@ impl Prover {
                     let node = Node {
                         root: s.root,
                         schema: part,
-                        pointer: &format!("{}/allOf/{index}-", s.pointer),
+                        pointer: &child!(track, "{}/allOf/{index}-", s.pointer),
                     };
                     self.sub(node, t, steps)
                 });
         }
         // Target unions: one branch containing the whole source suffices.
-        if let Some(Value::Array(branches)) = to.get("anyOf") {
+        if let Some(Value::Array(branches)) = to.field("anyOf") {
             if !without(to, "anyOf")
                 .keys()
                 .all(|k| is_annotation(k) || k == "$defs")
@@ -265,7 +333,7 @@ impl Prover {
                 let node = Node {
                     root: t.root,
                     schema: branch,
-                    pointer: &(format!("{}/anyOf/{index}", t.pointer)),
+                    pointer: &(child!(track, "{}/anyOf/{index}", t.pointer)),
                 };
                 self.sub(s, node, steps)
             });
@@ -284,10 +352,11 @@ impl Prover {
         steps: usize,
         keyword: &str,
     ) -> bool {
+        let track = self.track;
         let node = Node {
             root: s.root,
             schema: (&Value::Object(rest)),
-            pointer: &(format!("{}/-{keyword}", s.pointer)),
+            pointer: &(child!(track, "{}/-{keyword}", s.pointer)),
         };
         self.sub(node, t, steps)
     }
@@ -300,10 +369,11 @@ impl Prover {
         steps: usize,
         keyword: &str,
     ) -> bool {
+        let track = self.track;
         let node = Node {
             root: t.root,
             schema: (&Value::Object(rest)),
-            pointer: &(format!("{}/-{keyword}", t.pointer)),
+            pointer: &(child!(track, "{}/-{keyword}", t.pointer)),
         };
         self.sub(s, node, steps)
     }
@@ -317,6 +387,17 @@ impl Prover {
         to: &Map<String, Value>,
         steps: usize,
     ) -> bool {
+        // A finite source (`const`, `enum`) is contained when each of its values is admitted:
+        // the source admits at most those values, whatever its other keywords say.
+        if let Some(values) = finite_values(so) {
+            return values
+                .iter()
+                .all(|value| admits(t.schema, value) == Some(true));
+        }
+        // A finite target against an infinite source is not proven.
+        if to.contains_key("enum") || to.contains_key("const") {
+            return false;
+        }
         let source_types = admitted_types(so);
         let target_types = admitted_types(to);
         let admits = |ty: &str| {
@@ -328,9 +409,9 @@ impl Prover {
             let Some(source_types) = &source_types else {
                 return false;
             };
-            for ty in source_types {
-                let ok = target_types.contains(ty)
-                    || (*ty == "integer" && target_types.contains(&"number"));
+            for ty in source_types.iter() {
+                let ok = target_types.contains(&ty)
+                    || (ty == "integer" && target_types.contains(&"number"));
                 if !ok {
                     return false;
                 }
@@ -352,8 +433,8 @@ impl Prover {
             {
                 return false;
             }
-            if let Some(pattern) = to.get("pattern")
-                && so.get("pattern") != Some(pattern)
+            if let Some(pattern) = to.field("pattern")
+                && so.field("pattern") != Some(pattern)
             {
                 return false;
             }
@@ -375,39 +456,40 @@ impl Prover {
         to: &Map<String, Value>,
         steps: usize,
     ) -> bool {
+        let track = self.track;
         if !bound_implied(so, to, "minItems", true) || !bound_implied(so, to, "maxItems", false) {
             return false;
         }
         let empty = Vec::new();
         let sp = so
-            .get("prefixItems")
+            .field("prefixItems")
             .and_then(Value::as_array)
             .unwrap_or(&empty);
         let tp = to
-            .get("prefixItems")
+            .field("prefixItems")
             .and_then(Value::as_array)
             .unwrap_or(&empty);
         let positions = sp.len().max(tp.len());
         let source_at = |index: usize| {
             if let Some(schema) = sp.get(index) {
-                return Some((schema, format!("{}/prefixItems/{index}", s.pointer)));
+                return Some((schema, child!(track, "{}/prefixItems/{index}", s.pointer)));
             }
-            so.get("items")
-                .map(|schema| (schema, format!("{}/items", s.pointer)))
+            so.field("items")
+                .map(|schema| (schema, child!(track, "{}/items", s.pointer)))
         };
         let target_at = |index: usize| {
             if let Some(schema) = tp.get(index) {
-                return Some((schema, format!("{}/prefixItems/{index}", t.pointer)));
+                return Some((schema, child!(track, "{}/prefixItems/{index}", t.pointer)));
             }
-            to.get("items")
-                .map(|schema| (schema, format!("{}/items", t.pointer)))
+            to.field("items")
+                .map(|schema| (schema, child!(track, "{}/items", t.pointer)))
         };
         for index in 0..=positions {
             let Some((target_schema, target_pointer)) = target_at(index) else {
                 continue;
             };
             let (source_schema, source_pointer) =
-                source_at(index).unwrap_or((&TRUE, format!("{}/*", s.pointer)));
+                source_at(index).unwrap_or((&TRUE, child!(track, "{}/*", s.pointer)));
             let sn = Node {
                 root: s.root,
                 schema: source_schema,
@@ -433,24 +515,19 @@ impl Prover {
         to: &Map<String, Value>,
         steps: usize,
     ) -> bool {
-        let names = |object: &Map<String, Value>| -> Vec<String> {
+        let track = self.track;
+        fn names(object: &Map<String, Value>) -> impl Iterator<Item = &str> {
             object
-                .get("required")
+                .field("required")
                 .and_then(Value::as_array)
-                .map(|names| {
-                    names
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(String::from)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let source_required = names(so);
-        if !names(to).iter().all(|name| source_required.contains(name)) {
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+        }
+        if !names(to).all(|name| names(so).any(|required| required == name)) {
             return false;
         }
-        let required_count = source_required.len() as f64;
+        let required_count = names(so).count() as f64;
         let min_ok = match number(to, "minProperties") {
             None => true,
             Some(min) => {
@@ -465,23 +542,23 @@ impl Prover {
         }
         let empty = Map::new();
         let sprops = so
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let tprops = to
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let source_for = |name: &str| {
             if let Some(schema) = sprops.get(name) {
                 return (
                     schema,
-                    format!("{}/properties/{}", s.pointer, escape_token(name)),
+                    child!(track, "{}/properties/{}", s.pointer, escape_token(name)),
                 );
             }
-            match so.get("additionalProperties") {
-                Some(schema) => (schema, format!("{}/additionalProperties", s.pointer)),
-                None => (&TRUE, format!("{}/*", s.pointer)),
+            match so.field("additionalProperties") {
+                Some(schema) => (schema, child!(track, "{}/additionalProperties", s.pointer)),
+                None => (&TRUE, child!(track, "{}/*", s.pointer)),
             }
         };
         // Every property the target names.
@@ -495,15 +572,15 @@ impl Prover {
             let tn = Node {
                 root: t.root,
                 schema: target_schema,
-                pointer: &(format!("{}/properties/{}", t.pointer, escape_token(name))),
+                pointer: &(child!(track, "{}/properties/{}", t.pointer, escape_token(name))),
             };
             if !self.sub(sn, tn, steps + 1) {
                 return false;
             }
         }
         // Every other key, against the target's `additionalProperties`.
-        if let Some(target_additional) = to.get("additionalProperties") {
-            let additional_pointer = &(format!("{}/additionalProperties", t.pointer));
+        if let Some(target_additional) = to.field("additionalProperties") {
+            let additional_pointer = &(child!(track, "{}/additionalProperties", t.pointer));
             for (name, source_schema) in sprops {
                 if tprops.contains_key(name) {
                     continue;
@@ -511,7 +588,7 @@ impl Prover {
                 let sn = Node {
                     root: s.root,
                     schema: source_schema,
-                    pointer: &(format!("{}/properties/{}", s.pointer, escape_token(name))),
+                    pointer: &(child!(track, "{}/properties/{}", s.pointer, escape_token(name))),
                 };
                 let tn = Node {
                     root: t.root,
@@ -522,9 +599,9 @@ impl Prover {
                     return false;
                 }
             }
-            let (rest, rest_pointer) = match so.get("additionalProperties") {
-                Some(schema) => (schema, format!("{}/additionalProperties", s.pointer)),
-                None => (&TRUE, format!("{}/*", s.pointer)),
+            let (rest, rest_pointer) = match so.field("additionalProperties") {
+                Some(schema) => (schema, child!(track, "{}/additionalProperties", s.pointer)),
+                None => (&TRUE, child!(track, "{}/*", s.pointer)),
             };
             let sn = Node {
                 root: s.root,
@@ -644,3 +721,249 @@ fn conjoin_values(left: &Value, right: &Value) -> Option<Value> {
 }
 
 static TRUE: Value = Value::Bool(true);
+
+/// The values of a finite schema: `const`, else `enum` (`None` when neither is there).
+fn finite_values(object: &Map<String, Value>) -> Option<&[Value]> {
+    if let Some(value) = object.field("const") {
+        return Some(std::slice::from_ref(value));
+    }
+    object.field("enum")?.as_array().map(Vec::as_slice)
+}
+
+/// JSON Schema equality: numbers by value (`1` equals `1.0`), arrays and objects member-wise.
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y)) => x == y,
+                _ => x.as_f64() == y.as_f64(),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| json_equal(x, y)))
+        }
+        _ => a == b,
+    }
+}
+
+fn is_type(value: &Value, ty: &str) -> bool {
+    match ty {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "number" => value.is_number(),
+        "integer" => {
+            value.as_f64().is_some_and(|n| n.fract() == 0.0) || value.is_i64() || value.is_u64()
+        }
+        _ => false,
+    }
+}
+
+/// Whether [`admits`] decides every value for `schema`: every keyword, at every depth, is one
+/// it evaluates (no `$ref`, no `pattern`, nothing outside the model).
+pub fn is_evaluable(schema: &Value) -> bool {
+    fn walk(schema: &Value, depth: usize) -> bool {
+        let object = match schema {
+            Value::Bool(_) => return true,
+            Value::Object(object) => object,
+            _ => return false,
+        };
+        if depth > ADMITS_DEPTH {
+            return false;
+        }
+        object
+            .iter()
+            .all(|(keyword, argument)| match keyword.as_str() {
+                "properties" => argument
+                    .as_object()
+                    .is_some_and(|members| members.values().all(|m| walk(m, depth + 1))),
+                "additionalProperties" | "items" | "not" => walk(argument, depth + 1),
+                "prefixItems" | "allOf" | "anyOf" | "oneOf" => argument
+                    .as_array()
+                    .is_some_and(|parts| parts.iter().all(|p| walk(p, depth + 1))),
+                "type" | "const" | "enum" | "minimum" | "maximum" | "exclusiveMinimum"
+                | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "minItems"
+                | "maxItems" | "minProperties" | "maxProperties" | "required" | "$schema" => true,
+                other => is_annotation(other),
+            })
+    }
+    walk(schema, 0)
+}
+
+/// How deep [`admits`] follows nested subschemas before it gives up.
+const ADMITS_DEPTH: usize = 32;
+
+/// Whether `schema` admits `value`, for the keywords this prover models:
+/// `Some(true)` or `Some(false)` when every keyword met was evaluated, `None` when one was not
+/// (a `pattern`, a `$ref`, anything outside the model), which a caller must read as "not proven".
+pub fn admits(schema: &Value, value: &Value) -> Option<bool> {
+    admits_at(schema, value, 0)
+}
+
+fn admits_at(schema: &Value, value: &Value, depth: usize) -> Option<bool> {
+    let object = match schema {
+        Value::Bool(b) => return Some(*b),
+        Value::Object(object) => object,
+        _ => return None,
+    };
+    if depth > ADMITS_DEPTH {
+        return None;
+    }
+    let mut verdict = true;
+    for (keyword, argument) in object {
+        let holds = match keyword.as_str() {
+            "type" => match argument {
+                Value::String(ty) => is_type(value, ty),
+                Value::Array(types) => types
+                    .iter()
+                    .any(|ty| ty.as_str().is_some_and(|ty| is_type(value, ty))),
+                _ => return None,
+            },
+            "const" => json_equal(argument, value),
+            "enum" => argument
+                .as_array()?
+                .iter()
+                .any(|allowed| json_equal(allowed, value)),
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                match (value.as_f64(), argument.as_f64()) {
+                    (None, _) => true,
+                    (Some(_), None) => return None,
+                    (Some(n), Some(bound)) => match keyword.as_str() {
+                        "minimum" => n >= bound,
+                        "maximum" => n <= bound,
+                        "exclusiveMinimum" => n > bound,
+                        "exclusiveMaximum" => n < bound,
+                        // Only whole numbers are divided here: a float remainder can round
+                        // to zero where the validator's exact arithmetic would not.
+                        _ => match (value.as_i64(), argument.as_i64()) {
+                            (Some(n), Some(bound)) if bound > 0 => n % bound == 0,
+                            _ => return None,
+                        },
+                    },
+                }
+            }
+            "minLength" | "maxLength" => match (value.as_str(), argument.as_u64()) {
+                (None, _) => true,
+                (Some(_), None) => return None,
+                (Some(text), Some(bound)) => {
+                    let length = text.chars().count() as u64;
+                    if keyword == "minLength" {
+                        length >= bound
+                    } else {
+                        length <= bound
+                    }
+                }
+            },
+            "minItems" | "maxItems" => match (value.as_array(), argument.as_u64()) {
+                (None, _) => true,
+                (Some(_), None) => return None,
+                (Some(items), Some(bound)) => {
+                    let length = items.len() as u64;
+                    if keyword == "minItems" {
+                        length >= bound
+                    } else {
+                        length <= bound
+                    }
+                }
+            },
+            "minProperties" | "maxProperties" => match (value.as_object(), argument.as_u64()) {
+                (None, _) => true,
+                (Some(_), None) => return None,
+                (Some(members), Some(bound)) => {
+                    let length = members.len() as u64;
+                    if keyword == "minProperties" {
+                        length >= bound
+                    } else {
+                        length <= bound
+                    }
+                }
+            },
+            "required" => match value.as_object() {
+                None => true,
+                Some(members) => argument
+                    .as_array()?
+                    .iter()
+                    .all(|name| name.as_str().is_some_and(|name| members.contains_key(name))),
+            },
+            "properties" => match value.as_object() {
+                None => true,
+                Some(members) => {
+                    let mut all = true;
+                    for (name, subschema) in argument.as_object()? {
+                        if let Some(member) = members.get(name) {
+                            all &= admits_at(subschema, member, depth + 1)?;
+                        }
+                    }
+                    all
+                }
+            },
+            "additionalProperties" => match value.as_object() {
+                None => true,
+                Some(members) => {
+                    let declared = object.field("properties").and_then(Value::as_object);
+                    let mut all = true;
+                    for (name, member) in members {
+                        if declared.is_some_and(|d| d.contains_key(name)) {
+                            continue;
+                        }
+                        all &= admits_at(argument, member, depth + 1)?;
+                    }
+                    all
+                }
+            },
+            "items" | "prefixItems" => match value.as_array() {
+                None => true,
+                Some(items) => {
+                    let prefix = object.field("prefixItems").and_then(Value::as_array);
+                    let prefix_len = prefix.map_or(0, Vec::len);
+                    let mut all = true;
+                    if keyword == "prefixItems" {
+                        for (item, subschema) in items.iter().zip(prefix.into_iter().flatten()) {
+                            all &= admits_at(subschema, item, depth + 1)?;
+                        }
+                    } else {
+                        for item in items.iter().skip(prefix_len) {
+                            all &= admits_at(argument, item, depth + 1)?;
+                        }
+                    }
+                    all
+                }
+            },
+            "allOf" => {
+                let mut all = true;
+                for part in argument.as_array()? {
+                    all &= admits_at(part, value, depth + 1)?;
+                }
+                all
+            }
+            "anyOf" => {
+                let mut any = false;
+                for branch in argument.as_array()? {
+                    any |= admits_at(branch, value, depth + 1)?;
+                }
+                any
+            }
+            "oneOf" => {
+                let mut matched = 0;
+                for branch in argument.as_array()? {
+                    matched += usize::from(admits_at(branch, value, depth + 1)?);
+                }
+                matched == 1
+            }
+            "not" => !admits_at(argument, value, depth + 1)?,
+            "$defs" | "definitions" | "$schema" | "$id" | "$anchor" => true,
+            other if is_annotation(other) => true,
+            _ => return None,
+        };
+        verdict &= holds;
+    }
+    Some(verdict)
+}
