@@ -47,7 +47,7 @@ pub struct Diagnostic {
     pub pointer: String,
     pub line: u32,
     pub column: u32,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Always written, `[]` when empty: SPEC §3.1 gives every diagnostic related locations.
     pub related: Vec<Related>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub witness: Option<Witness>,
