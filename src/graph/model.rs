@@ -14,12 +14,12 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::{HashMap, VecDeque};
 
-/// The kind of a control-flow edge.
+/// The kind of a control-flow edge; outcomes and modes borrow from the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EdgeKind {
+pub enum EdgeKind<'a> {
     Next,
-    Branch { outcome: String },
-    OnError { mode: String },
+    Branch { outcome: &'a str },
+    OnError { mode: &'a str },
 }
 
 /// The control-flow graph of a document plus the analyses the rules share.
@@ -28,9 +28,10 @@ pub struct Model<'a> {
     pub doc: &'a GraphDoc,
     /// The primitive of each node, `None` when the registry does not know it (R101).
     pub prims: Vec<Option<&'a Primitive>>,
-    /// Node ID → index of its first occurrence.
-    pub ids: HashMap<&'a str, usize>,
-    pub graph: DiGraph<(), EdgeKind, u32>,
+    /// Node ID → index of its first occurrence. Every binding and edge target is looked up
+    /// here, so the hasher is a fast one (lookups only: the map is never iterated).
+    pub ids: HashMap<&'a str, usize, foldhash::fast::RandomState>,
+    pub graph: DiGraph<(), EdgeKind<'a>, u32>,
     /// Index of the entry node, when `entry` names one.
     pub entry: Option<usize>,
     /// Whether each node is reachable from `entry` over every edge kind.
@@ -59,7 +60,7 @@ struct DomTree {
 impl<'a> Model<'a> {
     pub fn build(doc: &'a GraphDoc, registry: &'a Registry) -> Model<'a> {
         let n = doc.nodes.len();
-        let mut ids = HashMap::with_capacity(n);
+        let mut ids = HashMap::with_capacity_and_hasher(n, Default::default());
         for (i, node) in doc.nodes.iter().enumerate() {
             ids.entry(node.id.as_str()).or_insert(i);
         }
@@ -68,13 +69,13 @@ impl<'a> Model<'a> {
             .iter()
             .map(|node| registry.lookup(&node.primitive))
             .collect();
-        let mut graph = DiGraph::with_capacity(n, n);
+        let mut graph: DiGraph<(), EdgeKind<'a>, u32> = DiGraph::with_capacity(n, n);
         for _ in 0..n {
             graph.add_node(());
         }
         let mut self_loop = vec![false; n];
         for (i, node) in doc.nodes.iter().enumerate() {
-            let mut add = |target: &str, kind: EdgeKind| {
+            let mut add = |target: &str, kind: EdgeKind<'a>| {
                 if let Some(&j) = ids.get(target) {
                     if i == j {
                         self_loop[i] = true;
@@ -89,12 +90,17 @@ impl<'a> Model<'a> {
                 add(
                     target,
                     EdgeKind::Branch {
-                        outcome: outcome.clone(),
+                        outcome: outcome.as_str(),
                     },
                 );
             }
             for (mode, target) in node.on_error.iter().flatten() {
-                add(target, EdgeKind::OnError { mode: mode.clone() });
+                add(
+                    target,
+                    EdgeKind::OnError {
+                        mode: mode.as_str(),
+                    },
+                );
             }
         }
         let terminal = doc
@@ -198,7 +204,7 @@ impl<'a> Model<'a> {
     }
 
     /// Successors of `i` with the edge kinds, in insertion order reversed (petgraph's order).
-    pub fn successors(&self, i: usize) -> impl Iterator<Item = (usize, &EdgeKind)> + '_ {
+    pub fn successors(&self, i: usize) -> impl Iterator<Item = (usize, &EdgeKind<'a>)> + '_ {
         self.graph
             .edges(NodeIndex::new(i))
             .map(|e| (e.target().index(), e.weight()))
@@ -234,10 +240,10 @@ impl<'a> Model<'a> {
 /// Breadth-first search from `start` over edges accepted by `keep` (given the edge's source,
 /// target and kind through the closure's argument). Returns visited flags and BFS parents
 /// (shortest paths in edge count).
-pub fn bfs(
-    graph: &DiGraph<(), EdgeKind, u32>,
+pub fn bfs<'a>(
+    graph: &DiGraph<(), EdgeKind<'a>, u32>,
     start: usize,
-    keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind, u32>) -> bool,
+    keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind<'a>, u32>) -> bool,
 ) -> (Vec<bool>, Vec<Option<usize>>) {
     let n = graph.node_count();
     let mut seen = vec![false; n];
@@ -249,15 +255,18 @@ pub fn bfs(
     seen[start] = true;
     parent[start] = Some(start);
     queue.push_back(start);
+    let mut targets: Vec<usize> = Vec::new();
     while let Some(v) = queue.pop_front() {
         // Visit successors in ascending target order so witnesses do not depend on edge order.
-        let mut targets: Vec<usize> = graph
-            .edges(NodeIndex::new(v))
-            .filter(|e| keep(*e))
-            .map(|e| e.target().index())
-            .collect();
+        targets.clear();
+        targets.extend(
+            graph
+                .edges(NodeIndex::new(v))
+                .filter(|e| keep(*e))
+                .map(|e| e.target().index()),
+        );
         targets.sort_unstable();
-        for t in targets {
+        for &t in &targets {
             if !seen[t] {
                 seen[t] = true;
                 parent[t] = Some(v);
