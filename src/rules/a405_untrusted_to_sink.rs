@@ -24,20 +24,17 @@
 //! the command passes a policy gate first, and `run` binds it from the gate's output.
 //! ```
 
-use super::schema_walk::select;
-use super::{Context, INPUT_SOURCE};
+use super::{BindingInfo, Context, INPUT_SOURCE, Origin};
 use crate::diagnostic::{Diagnostic, Witness};
-use crate::graph::Binding;
 use crate::registry::Class;
 use serde_json::Value;
 use std::collections::VecDeque;
 
-struct Edge {
+struct Edge<'b, 'a> {
     /// Source node; `None` for `$input`.
     source: Option<usize>,
     consumer: usize,
-    property: String,
-    pointer: String,
+    binding: &'b BindingInfo<'a>,
     direct: bool,
     sink: bool,
 }
@@ -46,24 +43,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let n = cx.doc.nodes.len();
     let mut edges = Vec::new();
     let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
-            continue;
-        };
-        let source_node = if from == INPUT_SOURCE {
-            None
-        } else {
-            match cx.model.ids.get(from.as_str()) {
-                Some(&s) => Some(s),
-                None => continue,
-            }
+    for b in cx.binding_infos() {
+        let source_node = match b.origin {
+            Origin::Input => None,
+            Origin::Node(s) => Some(s),
+            Origin::Const | Origin::Unknown => continue,
         };
         let direct = cx
-            .source(b.binding)
-            .and_then(|s| select(s.schema, s.at).ok())
-            .is_some_and(|selected| selected.untrusted);
-        let sink = cx
-            .target_schema(b.node, b.property)
+            .selection(b)
+            .is_some_and(|selected| selected.as_ref().is_ok_and(|s| s.untrusted()));
+        let sink = b
+            .target
             .and_then(|t| t.get("x-sink"))
             .and_then(Value::as_bool)
             == Some(true);
@@ -73,8 +63,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         edges.push(Edge {
             source: source_node,
             consumer: b.node,
-            property: b.property.to_string(),
-            pointer: b.pointer,
+            binding: b,
             direct,
             sink,
         });
@@ -136,10 +125,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error(
                 "A405",
-                edge.pointer.clone(),
+                edge.binding.pointer(),
                 format!(
                     "untrusted data reaches sink input `{}` of `{consumer}`: {}",
-                    edge.property,
+                    edge.binding.property,
                     path.join(" → ")
                 ),
             )
