@@ -90,8 +90,45 @@ struct Loader {
     errors: Vec<ShapeError>,
 }
 
-fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_pointer_token(token))
+/// Where the loader is in the document: a pointer that is only spelled out when an error names
+/// it, so a clean document formats no pointers at all.
+#[derive(Clone, Copy)]
+enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl<'p> Path<'p> {
+    fn key(&'p self, token: &'p str) -> Path<'p> {
+        Path::Key(self, token)
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Key(parent, token) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&escape_pointer_token(token));
+            }
+            Path::Index(parent, index) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
+        }
+    }
+}
+
+fn child(pointer: &Path<'_>, token: &str) -> String {
+    pointer.key(token).render()
 }
 
 impl Loader {
@@ -107,7 +144,12 @@ impl Loader {
     }
 
     /// Reports unknown members of `object` (everything not in `allowed`).
-    fn unknown_fields(&mut self, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) {
+    fn unknown_fields(
+        &mut self,
+        pointer: &Path<'_>,
+        object: &Map<String, Value>,
+        allowed: &[&str],
+    ) {
         for key in object.keys() {
             if !allowed.contains(&key.as_str()) {
                 let suggestions = crate::rules::nearest(
@@ -136,7 +178,7 @@ impl Loader {
 
     fn string(
         &mut self,
-        pointer: &str,
+        pointer: &Path<'_>,
         object: &Map<String, Value>,
         key: &str,
         required: bool,
@@ -150,7 +192,7 @@ impl Loader {
             None => {
                 if required {
                     self.error(
-                        pointer.to_string(),
+                        pointer.render(),
                         format!("missing required field `{key}` (a string)"),
                     );
                 }
@@ -161,13 +203,13 @@ impl Loader {
 
     fn string_map(
         &mut self,
-        pointer: &str,
+        pointer: &Path<'_>,
         what: &str,
         value: &Value,
     ) -> Option<BTreeMap<String, String>> {
         let Value::Object(object) = value else {
             self.mistyped(
-                pointer.to_string(),
+                pointer.render(),
                 what,
                 "an object from names to node IDs",
                 value,
@@ -195,10 +237,10 @@ impl Loader {
         ok.then_some(map)
     }
 
-    fn binding(&mut self, pointer: &str, value: &Value) -> Option<Binding> {
+    fn binding(&mut self, pointer: &Path<'_>, value: &Value) -> Option<Binding> {
         let Value::Object(object) = value else {
             self.mistyped(
-                pointer.to_string(),
+                pointer.render(),
                 "binding",
                 "an object `{\"from\": NODE, \"at\": POINTER}` or `{\"const\": VALUE}`",
                 value,
@@ -208,7 +250,7 @@ impl Loader {
         match (object.get("from"), object.get("const")) {
             (Some(_), Some(_)) => {
                 self.error(
-                    pointer.to_string(),
+                    pointer.render(),
                     "a binding has either `from` (with an optional `at`) or `const`, not both"
                         .to_string(),
                 );
@@ -226,7 +268,7 @@ impl Loader {
                 let clean = object.keys().all(|k| k == "from" || k == "at");
                 if from.is_none() {
                     self.error(
-                        pointer.to_string(),
+                        pointer.render(),
                         "a binding needs `from` (a node ID or `$input`) or `const`".to_string(),
                     );
                     return None;
@@ -253,9 +295,9 @@ impl Loader {
         }
     }
 
-    fn node(&mut self, pointer: &str, value: &Value) -> Option<NodeDoc> {
+    fn node(&mut self, pointer: &Path<'_>, value: &Value) -> Option<NodeDoc> {
         let Value::Object(object) = value else {
-            self.mistyped(pointer.to_string(), "node", "an object", value);
+            self.mistyped(pointer.render(), "node", "an object", value);
             return None;
         };
         let before = self.errors.len();
@@ -294,9 +336,9 @@ impl Loader {
         match object.get("inputs") {
             None => {}
             Some(Value::Object(bindings)) => {
-                let inputs_pointer = child(pointer, "inputs");
+                let inputs_pointer = pointer.key("inputs");
                 for (property, binding) in bindings {
-                    if let Some(b) = self.binding(&child(&inputs_pointer, property), binding) {
+                    if let Some(b) = self.binding(&inputs_pointer.key(property), binding) {
                         inputs.insert(property.clone(), b);
                     }
                 }
@@ -311,10 +353,10 @@ impl Loader {
         let next = self.string(pointer, object, "next", false);
         let branches = object
             .get("branches")
-            .and_then(|v| self.string_map(&child(pointer, "branches"), "branches", v));
+            .and_then(|v| self.string_map(&pointer.key("branches"), "branches", v));
         let on_error = object
             .get("on_error")
-            .and_then(|v| self.string_map(&child(pointer, "on_error"), "on_error", v));
+            .and_then(|v| self.string_map(&pointer.key("on_error"), "on_error", v));
         let max_visits = match object.get("max_visits") {
             None => None,
             Some(value) => match value.as_u64() {
@@ -348,9 +390,9 @@ impl Loader {
     }
 
     fn budget(&mut self, value: &Value) -> Option<Budget> {
-        let pointer = "/budget";
+        let pointer = &Path::Root.key("budget");
         let Value::Object(object) = value else {
-            self.mistyped(pointer.to_string(), "budget", "an object", value);
+            self.mistyped(pointer.render(), "budget", "an object", value);
             return None;
         };
         let before = self.errors.len();
@@ -399,7 +441,7 @@ impl Loader {
             return None;
         };
         self.unknown_fields(
-            "",
+            &Path::Root,
             object,
             &[
                 "$schema",
@@ -413,8 +455,8 @@ impl Loader {
                 "nodes",
             ],
         );
-        let schema = self.string("", object, "$schema", false);
-        let graph = self.string("", object, "graph", true);
+        let schema = self.string(&Path::Root, object, "$schema", false);
+        let graph = self.string(&Path::Root, object, "graph", true);
         if let Some(name) = &graph
             && !is_graph_name(name)
         {
@@ -423,7 +465,7 @@ impl Loader {
                 format!("graph name {name:?} must match ^[a-z0-9][a-z0-9-]*$"),
             );
         }
-        let abi = self.string("", object, "abi", true);
+        let abi = self.string(&Path::Root, object, "abi", true);
         if let Some(abi) = &abi
             && parse_version(abi).is_none()
         {
@@ -432,7 +474,7 @@ impl Loader {
                 format!("`abi` must be a version MAJOR.MINOR.PATCH, found {abi:?}"),
             );
         }
-        let description = self.string("", object, "description", false);
+        let description = self.string(&Path::Root, object, "description", false);
         let mut capabilities = Vec::new();
         match object.get("capabilities") {
             // Absent means an empty tool boundary: R104 then flags every node.
@@ -479,7 +521,7 @@ impl Loader {
                 None
             }
         };
-        let entry = self.string("", object, "entry", true);
+        let entry = self.string(&Path::Root, object, "entry", true);
         let mut nodes = Vec::new();
         match object.get("nodes") {
             None => self.error(
@@ -494,7 +536,7 @@ impl Loader {
                     );
                 }
                 for (i, item) in items.iter().enumerate() {
-                    if let Some(node) = self.node(&format!("/nodes/{i}"), item) {
+                    if let Some(node) = self.node(&Path::Index(&Path::Root.key("nodes"), i), item) {
                         nodes.push(node);
                     }
                 }
