@@ -8,8 +8,7 @@
 
 use super::doc::GraphDoc;
 use crate::registry::{Class, Primitive, Registry};
-use petgraph::algo::dominators::simple_fast;
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::TarjanScc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::{HashMap, VecDeque};
@@ -125,20 +124,20 @@ impl<'a> Model<'a> {
                 bounded_free.add_edge(edge.source(), edge.target(), ());
             }
         }
-        let unbounded_sccs = tarjan_scc(&bounded_free)
-            .into_iter()
-            .map(|scc| scc.into_iter().map(|x| x.index()).collect())
-            .collect();
+        let mut unbounded_sccs = Vec::new();
+        TarjanScc::new().run(&bounded_free, |scc: &[NodeIndex<u32>]| {
+            unbounded_sccs.push(scc.iter().map(|x| x.index()).collect());
+        });
 
         let dom = entry.map(|e| {
-            let dominators = simple_fast(&graph, NodeIndex::new(e));
+            let idom = immediate_dominators(&graph, e);
             let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
             for (v, reached) in reachable.iter().enumerate() {
                 if *reached
                     && v != e
-                    && let Some(idom) = dominators.immediate_dominator(NodeIndex::new(v))
+                    && let Some(d) = idom[v]
                 {
-                    children[idom.index()].push(v);
+                    children[d].push(v);
                 }
             }
             let mut enter = vec![0u32; n];
@@ -237,6 +236,113 @@ impl<'a> Model<'a> {
     }
 }
 
+/// The immediate dominator of every node reachable from `entry` (`None` for `entry` itself and
+/// for unreachable nodes), by Cooper, Harvey and Kennedy's iterative algorithm ("A Simple, Fast
+/// Dominance Algorithm") over flat arrays: the dominator tree is unique, so this is the tree
+/// petgraph's `simple_fast` computes, without its hash map of predecessor sets per node.
+fn immediate_dominators(
+    graph: &DiGraph<(), EdgeKind<'_>, u32>,
+    entry: usize,
+) -> Vec<Option<usize>> {
+    let n = graph.node_count();
+    const NONE: u32 = u32::MAX;
+    let mut idom = vec![None; n];
+    if entry >= n {
+        return idom;
+    }
+    // Postorder by an iterative DFS from `entry`.
+    let mut post = vec![NONE; n];
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut stack: Vec<(usize, petgraph::graph::Neighbors<'_, EdgeKind<'_>, u32>)> = Vec::new();
+    seen[entry] = true;
+    stack.push((entry, graph.neighbors(NodeIndex::new(entry))));
+    while let Some((v, successors)) = stack.last_mut() {
+        let v = *v;
+        match successors.next() {
+            Some(w) => {
+                let w = w.index();
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, graph.neighbors(NodeIndex::new(w))));
+                }
+            }
+            None => {
+                post[v] = order.len() as u32;
+                order.push(v);
+                stack.pop();
+            }
+        }
+    }
+    // Predecessors of reachable nodes, flat: `preds[first[v]..first[v + 1]]`.
+    let mut first = vec![0u32; n + 1];
+    for edge in graph.raw_edges() {
+        let (a, b) = (edge.source().index(), edge.target().index());
+        if seen[a] && seen[b] {
+            first[b + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut preds = vec![0u32; first[n] as usize];
+    for edge in graph.raw_edges() {
+        let (a, b) = (edge.source().index(), edge.target().index());
+        if seen[a] && seen[b] {
+            preds[fill[b] as usize] = a as u32;
+            fill[b] += 1;
+        }
+    }
+    // Dominators by postorder number; `NONE` is "not yet known".
+    let mut dom = vec![NONE; n];
+    dom[entry] = post[entry];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().rev() {
+            if v == entry {
+                continue;
+            }
+            let mut new_idom = NONE;
+            for &p in &preds[first[v] as usize..first[v + 1] as usize] {
+                let p = p as usize;
+                if dom[p] == NONE {
+                    continue;
+                }
+                new_idom = if new_idom == NONE {
+                    post[p]
+                } else {
+                    intersect(&dom, &order, post[p], new_idom)
+                };
+            }
+            if new_idom != NONE && dom[v] != new_idom {
+                dom[v] = new_idom;
+                changed = true;
+            }
+        }
+    }
+    for &v in &order {
+        if v != entry && dom[v] != NONE {
+            idom[v] = Some(order[dom[v] as usize]);
+        }
+    }
+    idom
+}
+
+/// The nearest common dominator of two nodes given by postorder number.
+fn intersect(dom: &[u32], order: &[usize], mut a: u32, mut b: u32) -> u32 {
+    while a != b {
+        while a < b {
+            a = dom[order[a as usize]];
+        }
+        while b < a {
+            b = dom[order[b as usize]];
+        }
+    }
+    a
+}
+
 /// Breadth-first search from `start` over edges accepted by `keep` (given the edge's source,
 /// target and kind through the closure's argument). Returns visited flags and BFS parents
 /// (shortest paths in edge count).
@@ -275,4 +381,43 @@ pub fn bfs<'a>(
         }
     }
     (seen, parent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use petgraph::algo::dominators::simple_fast;
+
+    /// The flat-array dominators agree with petgraph's on many small random graphs (with
+    /// self-loops, parallel edges and unreachable nodes).
+    #[test]
+    fn immediate_dominators_match_petgraph() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..500 {
+            let n = 1 + next(24);
+            let mut graph = DiGraph::<(), EdgeKind<'_>, u32>::with_capacity(n, 0);
+            for _ in 0..n {
+                graph.add_node(());
+            }
+            for _ in 0..next(3 * n + 1) {
+                let (a, b) = (next(n), next(n));
+                graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), EdgeKind::Next);
+            }
+            let entry = next(n);
+            let ours = immediate_dominators(&graph, entry);
+            let theirs = simple_fast(&graph, NodeIndex::new(entry));
+            for (v, idom) in ours.iter().enumerate() {
+                let expected = theirs
+                    .immediate_dominator(NodeIndex::new(v))
+                    .map(|d| d.index());
+                assert_eq!(*idom, expected, "node {v} of {n}, entry {entry}");
+            }
+        }
+    }
 }
