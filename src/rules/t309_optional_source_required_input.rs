@@ -22,7 +22,11 @@ use serde_json::Value;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for b in cx.binding_infos() {
-        if b.origin == Origin::Const {
+        // The shared selection answers first: most bindings select a value that is always there.
+        let Some(Ok(selected)) = cx.selection(b) else {
+            continue; // a constant, an unknown source (T303, R101) or not in the schema (T304)
+        };
+        if !selected.optional {
             continue;
         }
         let from = b.from;
@@ -35,12 +39,6 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .and_then(Value::as_array)
             .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(b.property)));
         if !required {
-            continue;
-        }
-        let Some(Ok(selected)) = cx.selection(b) else {
-            continue; // an unknown source (T303, R101) or a pointer not in the schema (T304)
-        };
-        if !selected.optional {
             continue;
         }
         let from_node = b.origin != Origin::Input;
