@@ -150,7 +150,24 @@ impl Loader {
         object: &Map<String, Value>,
         allowed: &[&str],
     ) {
-        for key in object.keys() {
+        self.fields::<0>(pointer, object, allowed, &[]);
+    }
+
+    /// Reports unknown members of `object` (everything not in `allowed`) and returns the members
+    /// named in `wanted`, by position: one pass over the keys instead of a hashed lookup per
+    /// field.
+    fn fields<'v, const N: usize>(
+        &mut self,
+        pointer: &Path<'_>,
+        object: &'v Map<String, Value>,
+        allowed: &[&str],
+        wanted: &[&str; N],
+    ) -> [Option<&'v Value>; N] {
+        let mut found = [None; N];
+        for (key, value) in object {
+            if let Some(slot) = wanted.iter().position(|w| *w == key) {
+                found[slot] = Some(value);
+            }
             if !allowed.contains(&key.as_str()) {
                 let suggestions = crate::rules::nearest(
                     key,
@@ -174,6 +191,7 @@ impl Loader {
                 );
             }
         }
+        found
     }
 
     fn string(
@@ -183,7 +201,18 @@ impl Loader {
         key: &str,
         required: bool,
     ) -> Option<String> {
-        match object.get(key) {
+        self.string_member(pointer, object.get(key), key, required)
+    }
+
+    /// [`Loader::string`] given the member `key` already looked up.
+    fn string_member(
+        &mut self,
+        pointer: &Path<'_>,
+        member: Option<&Value>,
+        key: &str,
+        required: bool,
+    ) -> Option<String> {
+        match member {
             Some(Value::String(s)) => Some(s.clone()),
             Some(other) => {
                 self.mistyped(child(pointer, key), key, "a string", other);
@@ -247,7 +276,17 @@ impl Loader {
             );
             return None;
         };
-        match (object.get("from"), object.get("const")) {
+        // One pass over the (few) members instead of a hashed lookup per field.
+        let (mut from, mut constant, mut at) = (None, None, None);
+        for (key, member) in object {
+            match key.as_str() {
+                "from" => from = Some(member),
+                "const" => constant = Some(member),
+                "at" => at = Some(member),
+                _ => {}
+            }
+        }
+        match (from, constant) {
             (Some(_), Some(_)) => {
                 self.error(
                     pointer.render(),
@@ -265,7 +304,7 @@ impl Loader {
             }
             (from, None) => {
                 self.unknown_fields(pointer, object, &["from", "at"]);
-                let clean = object.keys().all(|k| k == "from" || k == "at");
+                let clean = object.len() == usize::from(from.is_some()) + usize::from(at.is_some());
                 if from.is_none() {
                     self.error(
                         pointer.render(),
@@ -273,8 +312,8 @@ impl Loader {
                     );
                     return None;
                 }
-                let from = self.string(pointer, object, "from", true);
-                let at = self.string(pointer, object, "at", false);
+                let from = self.string_member(pointer, from, "from", true);
+                let at = self.string_member(pointer, at, "at", false);
                 if let Some(at) = &at
                     && !is_json_pointer(at)
                 {
@@ -301,21 +340,27 @@ impl Loader {
             return None;
         };
         let before = self.errors.len();
-        self.unknown_fields(
-            pointer,
-            object,
-            &[
-                "id",
-                "primitive",
-                "workspace",
-                "inputs",
-                "next",
-                "branches",
-                "on_error",
-                "max_visits",
-            ],
-        );
-        let id = self.string(pointer, object, "id", true);
+        const FIELDS: [&str; 8] = [
+            "id",
+            "primitive",
+            "workspace",
+            "inputs",
+            "next",
+            "branches",
+            "on_error",
+            "max_visits",
+        ];
+        let [
+            id,
+            primitive,
+            workspace,
+            inputs_member,
+            next,
+            branches,
+            on_error,
+            max_visits,
+        ] = self.fields(pointer, object, &FIELDS, &FIELDS);
+        let id = self.string_member(pointer, id, "id", true);
         if let Some(id) = &id
             && !is_node_id(id)
         {
@@ -324,8 +369,8 @@ impl Loader {
                 format!("node id {id:?} must match ^[a-z][a-z0-9_]*$"),
             );
         }
-        let primitive = self.string(pointer, object, "primitive", true);
-        let workspace = self.string(pointer, object, "workspace", false);
+        let primitive = self.string_member(pointer, primitive, "primitive", true);
+        let workspace = self.string_member(pointer, workspace, "workspace", false);
         if workspace.as_deref() == Some("") {
             self.error(
                 child(pointer, "workspace"),
@@ -333,7 +378,7 @@ impl Loader {
             );
         }
         let mut inputs = BTreeMap::new();
-        match object.get("inputs") {
+        match inputs_member {
             None => {}
             Some(Value::Object(bindings)) => {
                 let inputs_pointer = pointer.key("inputs");
@@ -350,14 +395,12 @@ impl Loader {
                 other,
             ),
         }
-        let next = self.string(pointer, object, "next", false);
-        let branches = object
-            .get("branches")
-            .and_then(|v| self.string_map(&pointer.key("branches"), "branches", v));
-        let on_error = object
-            .get("on_error")
-            .and_then(|v| self.string_map(&pointer.key("on_error"), "on_error", v));
-        let max_visits = match object.get("max_visits") {
+        let next = self.string_member(pointer, next, "next", false);
+        let branches =
+            branches.and_then(|v| self.string_map(&pointer.key("branches"), "branches", v));
+        let on_error =
+            on_error.and_then(|v| self.string_map(&pointer.key("on_error"), "on_error", v));
+        let max_visits = match max_visits {
             None => None,
             Some(value) => match value.as_u64() {
                 Some(n) if n >= 1 && n <= u64::from(u32::MAX) => Some(n as u32),
