@@ -42,7 +42,6 @@ struct Edge<'b, 'a> {
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let n = cx.doc.nodes.len();
     let mut edges = Vec::new();
-    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
     for b in cx.binding_infos() {
         let source_node = match b.origin {
             Origin::Input => None,
@@ -57,9 +56,6 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .and_then(|t| t.get("x-sink"))
             .and_then(Value::as_bool)
             == Some(true);
-        if let Some(s) = source_node {
-            outgoing[s].push(edges.len());
-        }
         edges.push(Edge {
             source: source_node,
             consumer: b.node,
@@ -67,6 +63,27 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             direct,
             sink,
         });
+    }
+    if !edges.iter().any(|e| e.direct) {
+        return; // nothing untrusted is read anywhere
+    }
+    // The bindings reading each node, flat: `outgoing[first[v]..first[v + 1]]`, in binding order.
+    let mut first = vec![0usize; n + 1];
+    for edge in &edges {
+        if let Some(s) = edge.source {
+            first[s + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut outgoing = vec![0usize; first[n]];
+    for (k, edge) in edges.iter().enumerate() {
+        if let Some(s) = edge.source {
+            outgoing[fill[s]] = k;
+            fill[s] += 1;
+        }
     }
     // tainted_by[v]: the binding that first tainted node v's outputs.
     let mut tainted_by: Vec<Option<usize>> = vec![None; n];
@@ -90,7 +107,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         tainted_by[consumer] = Some(k);
-        for &next in &outgoing[consumer] {
+        for &next in &outgoing[first[consumer]..first[consumer + 1]] {
             if !edge_tainted[next] {
                 edge_tainted[next] = true;
                 queue.push_back(next);
