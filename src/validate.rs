@@ -42,20 +42,26 @@ pub fn check_source(
     registry: &Registry,
     options: &Options,
 ) -> FileReport {
-    let mut report = FileReport {
-        file: file.to_string(),
-        graph: None,
-        diagnostics: Vec::new(),
-        source: Arc::from(String::from_utf8_lossy(bytes).as_ref()),
-    };
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
         Err(error) => {
             let d = rules::g002_duplicate_key::diagnostic(&error)
                 .unwrap_or_else(|| rules::g001_invalid_json::diagnostic(&error));
-            report.diagnostics.push(d);
-            return report;
+            // Only a document that does not parse needs its own (lossy) copy of the source; a
+            // parsed one shares the parser's.
+            return FileReport {
+                file: file.to_string(),
+                graph: None,
+                diagnostics: vec![d],
+                source: Arc::from(String::from_utf8_lossy(bytes).as_ref()),
+            };
         }
+    };
+    let mut report = FileReport {
+        file: file.to_string(),
+        graph: None,
+        diagnostics: Vec::new(),
+        source: parsed.source_arc(),
     };
     report.graph = parsed
         .value
@@ -71,7 +77,6 @@ pub fn check_source(
     };
     crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);
-    report.source = parsed.source_arc();
     report.diagnostics = diagnostics;
     report
 }

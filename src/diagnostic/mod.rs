@@ -126,7 +126,7 @@ impl Diagnostic {
 
 /// Escape one reference token for a JSON pointer (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    crate::json::pointer::escape_token(token).into_owned()
 }
 
 /// The documentation of one diagnostic code, as `primgraph explain CODE` prints it.

@@ -90,8 +90,45 @@ struct Loader {
     errors: Vec<ShapeError>,
 }
 
-fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_pointer_token(token))
+/// Where the loader is in the document: a pointer that is only spelled out when an error names
+/// it, so a clean document formats no pointers at all.
+#[derive(Clone, Copy)]
+enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl<'p> Path<'p> {
+    fn key(&'p self, token: &'p str) -> Path<'p> {
+        Path::Key(self, token)
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Key(parent, token) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&escape_pointer_token(token));
+            }
+            Path::Index(parent, index) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
+        }
+    }
+}
+
+fn child(pointer: &Path<'_>, token: &str) -> String {
+    pointer.key(token).render()
 }
 
 impl Loader {
@@ -107,8 +144,30 @@ impl Loader {
     }
 
     /// Reports unknown members of `object` (everything not in `allowed`).
-    fn unknown_fields(&mut self, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) {
-        for key in object.keys() {
+    fn unknown_fields(
+        &mut self,
+        pointer: &Path<'_>,
+        object: &Map<String, Value>,
+        allowed: &[&str],
+    ) {
+        self.fields::<0>(pointer, object, allowed, &[]);
+    }
+
+    /// Reports unknown members of `object` (everything not in `allowed`) and returns the members
+    /// named in `wanted`, by position: one pass over the keys instead of a hashed lookup per
+    /// field.
+    fn fields<'v, const N: usize>(
+        &mut self,
+        pointer: &Path<'_>,
+        object: &'v Map<String, Value>,
+        allowed: &[&str],
+        wanted: &[&str; N],
+    ) -> [Option<&'v Value>; N] {
+        let mut found = [None; N];
+        for (key, value) in object {
+            if let Some(slot) = wanted.iter().position(|w| *w == key) {
+                found[slot] = Some(value);
+            }
             if !allowed.contains(&key.as_str()) {
                 let suggestions = crate::rules::nearest(
                     key,
@@ -132,16 +191,28 @@ impl Loader {
                 );
             }
         }
+        found
     }
 
     fn string(
         &mut self,
-        pointer: &str,
+        pointer: &Path<'_>,
         object: &Map<String, Value>,
         key: &str,
         required: bool,
     ) -> Option<String> {
-        match object.get(key) {
+        self.string_member(pointer, object.get(key), key, required)
+    }
+
+    /// [`Loader::string`] given the member `key` already looked up.
+    fn string_member(
+        &mut self,
+        pointer: &Path<'_>,
+        member: Option<&Value>,
+        key: &str,
+        required: bool,
+    ) -> Option<String> {
+        match member {
             Some(Value::String(s)) => Some(s.clone()),
             Some(other) => {
                 self.mistyped(child(pointer, key), key, "a string", other);
@@ -150,7 +221,7 @@ impl Loader {
             None => {
                 if required {
                     self.error(
-                        pointer.to_string(),
+                        pointer.render(),
                         format!("missing required field `{key}` (a string)"),
                     );
                 }
@@ -161,13 +232,13 @@ impl Loader {
 
     fn string_map(
         &mut self,
-        pointer: &str,
+        pointer: &Path<'_>,
         what: &str,
         value: &Value,
     ) -> Option<BTreeMap<String, String>> {
         let Value::Object(object) = value else {
             self.mistyped(
-                pointer.to_string(),
+                pointer.render(),
                 what,
                 "an object from names to node IDs",
                 value,
@@ -195,20 +266,30 @@ impl Loader {
         ok.then_some(map)
     }
 
-    fn binding(&mut self, pointer: &str, value: &Value) -> Option<Binding> {
+    fn binding(&mut self, pointer: &Path<'_>, value: &Value) -> Option<Binding> {
         let Value::Object(object) = value else {
             self.mistyped(
-                pointer.to_string(),
+                pointer.render(),
                 "binding",
                 "an object `{\"from\": NODE, \"at\": POINTER}` or `{\"const\": VALUE}`",
                 value,
             );
             return None;
         };
-        match (object.get("from"), object.get("const")) {
+        // One pass over the (few) members instead of a hashed lookup per field.
+        let (mut from, mut constant, mut at) = (None, None, None);
+        for (key, member) in object {
+            match key.as_str() {
+                "from" => from = Some(member),
+                "const" => constant = Some(member),
+                "at" => at = Some(member),
+                _ => {}
+            }
+        }
+        match (from, constant) {
             (Some(_), Some(_)) => {
                 self.error(
-                    pointer.to_string(),
+                    pointer.render(),
                     "a binding has either `from` (with an optional `at`) or `const`, not both"
                         .to_string(),
                 );
@@ -223,16 +304,16 @@ impl Loader {
             }
             (from, None) => {
                 self.unknown_fields(pointer, object, &["from", "at"]);
-                let clean = object.keys().all(|k| k == "from" || k == "at");
+                let clean = object.len() == usize::from(from.is_some()) + usize::from(at.is_some());
                 if from.is_none() {
                     self.error(
-                        pointer.to_string(),
+                        pointer.render(),
                         "a binding needs `from` (a node ID or `$input`) or `const`".to_string(),
                     );
                     return None;
                 }
-                let from = self.string(pointer, object, "from", true);
-                let at = self.string(pointer, object, "at", false);
+                let from = self.string_member(pointer, from, "from", true);
+                let at = self.string_member(pointer, at, "at", false);
                 if let Some(at) = &at
                     && !is_json_pointer(at)
                 {
@@ -253,27 +334,33 @@ impl Loader {
         }
     }
 
-    fn node(&mut self, pointer: &str, value: &Value) -> Option<NodeDoc> {
+    fn node(&mut self, pointer: &Path<'_>, value: &Value) -> Option<NodeDoc> {
         let Value::Object(object) = value else {
-            self.mistyped(pointer.to_string(), "node", "an object", value);
+            self.mistyped(pointer.render(), "node", "an object", value);
             return None;
         };
         let before = self.errors.len();
-        self.unknown_fields(
-            pointer,
-            object,
-            &[
-                "id",
-                "primitive",
-                "workspace",
-                "inputs",
-                "next",
-                "branches",
-                "on_error",
-                "max_visits",
-            ],
-        );
-        let id = self.string(pointer, object, "id", true);
+        const FIELDS: [&str; 8] = [
+            "id",
+            "primitive",
+            "workspace",
+            "inputs",
+            "next",
+            "branches",
+            "on_error",
+            "max_visits",
+        ];
+        let [
+            id,
+            primitive,
+            workspace,
+            inputs_member,
+            next,
+            branches,
+            on_error,
+            max_visits,
+        ] = self.fields(pointer, object, &FIELDS, &FIELDS);
+        let id = self.string_member(pointer, id, "id", true);
         if let Some(id) = &id
             && !is_node_id(id)
         {
@@ -282,8 +369,8 @@ impl Loader {
                 format!("node id {id:?} must match ^[a-z][a-z0-9_]*$"),
             );
         }
-        let primitive = self.string(pointer, object, "primitive", true);
-        let workspace = self.string(pointer, object, "workspace", false);
+        let primitive = self.string_member(pointer, primitive, "primitive", true);
+        let workspace = self.string_member(pointer, workspace, "workspace", false);
         if workspace.as_deref() == Some("") {
             self.error(
                 child(pointer, "workspace"),
@@ -291,12 +378,12 @@ impl Loader {
             );
         }
         let mut inputs = BTreeMap::new();
-        match object.get("inputs") {
+        match inputs_member {
             None => {}
             Some(Value::Object(bindings)) => {
-                let inputs_pointer = child(pointer, "inputs");
+                let inputs_pointer = pointer.key("inputs");
                 for (property, binding) in bindings {
-                    if let Some(b) = self.binding(&child(&inputs_pointer, property), binding) {
+                    if let Some(b) = self.binding(&inputs_pointer.key(property), binding) {
                         inputs.insert(property.clone(), b);
                     }
                 }
@@ -308,14 +395,12 @@ impl Loader {
                 other,
             ),
         }
-        let next = self.string(pointer, object, "next", false);
-        let branches = object
-            .get("branches")
-            .and_then(|v| self.string_map(&child(pointer, "branches"), "branches", v));
-        let on_error = object
-            .get("on_error")
-            .and_then(|v| self.string_map(&child(pointer, "on_error"), "on_error", v));
-        let max_visits = match object.get("max_visits") {
+        let next = self.string_member(pointer, next, "next", false);
+        let branches =
+            branches.and_then(|v| self.string_map(&pointer.key("branches"), "branches", v));
+        let on_error =
+            on_error.and_then(|v| self.string_map(&pointer.key("on_error"), "on_error", v));
+        let max_visits = match max_visits {
             None => None,
             Some(value) => match value.as_u64() {
                 Some(n) if n >= 1 && n <= u64::from(u32::MAX) => Some(n as u32),
@@ -348,9 +433,9 @@ impl Loader {
     }
 
     fn budget(&mut self, value: &Value) -> Option<Budget> {
-        let pointer = "/budget";
+        let pointer = &Path::Root.key("budget");
         let Value::Object(object) = value else {
-            self.mistyped(pointer.to_string(), "budget", "an object", value);
+            self.mistyped(pointer.render(), "budget", "an object", value);
             return None;
         };
         let before = self.errors.len();
@@ -399,7 +484,7 @@ impl Loader {
             return None;
         };
         self.unknown_fields(
-            "",
+            &Path::Root,
             object,
             &[
                 "$schema",
@@ -413,8 +498,8 @@ impl Loader {
                 "nodes",
             ],
         );
-        let schema = self.string("", object, "$schema", false);
-        let graph = self.string("", object, "graph", true);
+        let schema = self.string(&Path::Root, object, "$schema", false);
+        let graph = self.string(&Path::Root, object, "graph", true);
         if let Some(name) = &graph
             && !is_graph_name(name)
         {
@@ -423,7 +508,7 @@ impl Loader {
                 format!("graph name {name:?} must match ^[a-z0-9][a-z0-9-]*$"),
             );
         }
-        let abi = self.string("", object, "abi", true);
+        let abi = self.string(&Path::Root, object, "abi", true);
         if let Some(abi) = &abi
             && parse_version(abi).is_none()
         {
@@ -432,7 +517,7 @@ impl Loader {
                 format!("`abi` must be a version MAJOR.MINOR.PATCH, found {abi:?}"),
             );
         }
-        let description = self.string("", object, "description", false);
+        let description = self.string(&Path::Root, object, "description", false);
         let mut capabilities = Vec::new();
         match object.get("capabilities") {
             // Absent means an empty tool boundary: R104 then flags every node.
@@ -479,7 +564,7 @@ impl Loader {
                 None
             }
         };
-        let entry = self.string("", object, "entry", true);
+        let entry = self.string(&Path::Root, object, "entry", true);
         let mut nodes = Vec::new();
         match object.get("nodes") {
             None => self.error(
@@ -494,7 +579,7 @@ impl Loader {
                     );
                 }
                 for (i, item) in items.iter().enumerate() {
-                    if let Some(node) = self.node(&format!("/nodes/{i}"), item) {
+                    if let Some(node) = self.node(&Path::Index(&Path::Root.key("nodes"), i), item) {
                         nodes.push(node);
                     }
                 }

@@ -8,18 +8,17 @@
 
 use super::doc::GraphDoc;
 use crate::registry::{Class, Primitive, Registry};
-use petgraph::algo::dominators::simple_fast;
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::TarjanScc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::{HashMap, VecDeque};
 
-/// The kind of a control-flow edge.
+/// The kind of a control-flow edge; outcomes and modes borrow from the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EdgeKind {
+pub enum EdgeKind<'a> {
     Next,
-    Branch { outcome: String },
-    OnError { mode: String },
+    Branch { outcome: &'a str },
+    OnError { mode: &'a str },
 }
 
 /// The control-flow graph of a document plus the analyses the rules share.
@@ -28,9 +27,10 @@ pub struct Model<'a> {
     pub doc: &'a GraphDoc,
     /// The primitive of each node, `None` when the registry does not know it (R101).
     pub prims: Vec<Option<&'a Primitive>>,
-    /// Node ID → index of its first occurrence.
-    pub ids: HashMap<&'a str, usize>,
-    pub graph: DiGraph<(), EdgeKind, u32>,
+    /// Node ID → index of its first occurrence. Every binding and edge target is looked up
+    /// here, so the hasher is a fast one (lookups only: the map is never iterated).
+    pub ids: HashMap<&'a str, usize, rustc_hash::FxBuildHasher>,
+    pub graph: DiGraph<(), EdgeKind<'a>, u32>,
     /// Index of the entry node, when `entry` names one.
     pub entry: Option<usize>,
     /// Whether each node is reachable from `entry` over every edge kind.
@@ -59,7 +59,7 @@ struct DomTree {
 impl<'a> Model<'a> {
     pub fn build(doc: &'a GraphDoc, registry: &'a Registry) -> Model<'a> {
         let n = doc.nodes.len();
-        let mut ids = HashMap::with_capacity(n);
+        let mut ids = HashMap::with_capacity_and_hasher(n, Default::default());
         for (i, node) in doc.nodes.iter().enumerate() {
             ids.entry(node.id.as_str()).or_insert(i);
         }
@@ -68,13 +68,13 @@ impl<'a> Model<'a> {
             .iter()
             .map(|node| registry.lookup(&node.primitive))
             .collect();
-        let mut graph = DiGraph::with_capacity(n, n);
+        let mut graph: DiGraph<(), EdgeKind<'a>, u32> = DiGraph::with_capacity(n, n);
         for _ in 0..n {
             graph.add_node(());
         }
         let mut self_loop = vec![false; n];
         for (i, node) in doc.nodes.iter().enumerate() {
-            let mut add = |target: &str, kind: EdgeKind| {
+            let mut add = |target: &str, kind: EdgeKind<'a>| {
                 if let Some(&j) = ids.get(target) {
                     if i == j {
                         self_loop[i] = true;
@@ -89,12 +89,17 @@ impl<'a> Model<'a> {
                 add(
                     target,
                     EdgeKind::Branch {
-                        outcome: outcome.clone(),
+                        outcome: outcome.as_str(),
                     },
                 );
             }
             for (mode, target) in node.on_error.iter().flatten() {
-                add(target, EdgeKind::OnError { mode: mode.clone() });
+                add(
+                    target,
+                    EdgeKind::OnError {
+                        mode: mode.as_str(),
+                    },
+                );
             }
         }
         let terminal = doc
@@ -119,20 +124,20 @@ impl<'a> Model<'a> {
                 bounded_free.add_edge(edge.source(), edge.target(), ());
             }
         }
-        let unbounded_sccs = tarjan_scc(&bounded_free)
-            .into_iter()
-            .map(|scc| scc.into_iter().map(|x| x.index()).collect())
-            .collect();
+        let mut unbounded_sccs = Vec::new();
+        TarjanScc::new().run(&bounded_free, |scc: &[NodeIndex<u32>]| {
+            unbounded_sccs.push(scc.iter().map(|x| x.index()).collect());
+        });
 
         let dom = entry.map(|e| {
-            let dominators = simple_fast(&graph, NodeIndex::new(e));
+            let idom = immediate_dominators(&graph, e);
             let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
             for (v, reached) in reachable.iter().enumerate() {
                 if *reached
                     && v != e
-                    && let Some(idom) = dominators.immediate_dominator(NodeIndex::new(v))
+                    && let Some(d) = idom[v]
                 {
-                    children[idom.index()].push(v);
+                    children[d].push(v);
                 }
             }
             let mut enter = vec![0u32; n];
@@ -198,7 +203,7 @@ impl<'a> Model<'a> {
     }
 
     /// Successors of `i` with the edge kinds, in insertion order reversed (petgraph's order).
-    pub fn successors(&self, i: usize) -> impl Iterator<Item = (usize, &EdgeKind)> + '_ {
+    pub fn successors(&self, i: usize) -> impl Iterator<Item = (usize, &EdgeKind<'a>)> + '_ {
         self.graph
             .edges(NodeIndex::new(i))
             .map(|e| (e.target().index(), e.weight()))
@@ -231,13 +236,120 @@ impl<'a> Model<'a> {
     }
 }
 
+/// The immediate dominator of every node reachable from `entry` (`None` for `entry` itself and
+/// for unreachable nodes), by Cooper, Harvey and Kennedy's iterative algorithm ("A Simple, Fast
+/// Dominance Algorithm") over flat arrays: the dominator tree is unique, so this is the tree
+/// petgraph's `simple_fast` computes, without its hash map of predecessor sets per node.
+fn immediate_dominators(
+    graph: &DiGraph<(), EdgeKind<'_>, u32>,
+    entry: usize,
+) -> Vec<Option<usize>> {
+    let n = graph.node_count();
+    const NONE: u32 = u32::MAX;
+    let mut idom = vec![None; n];
+    if entry >= n {
+        return idom;
+    }
+    // Postorder by an iterative DFS from `entry`.
+    let mut post = vec![NONE; n];
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut stack: Vec<(usize, petgraph::graph::Neighbors<'_, EdgeKind<'_>, u32>)> = Vec::new();
+    seen[entry] = true;
+    stack.push((entry, graph.neighbors(NodeIndex::new(entry))));
+    while let Some((v, successors)) = stack.last_mut() {
+        let v = *v;
+        match successors.next() {
+            Some(w) => {
+                let w = w.index();
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, graph.neighbors(NodeIndex::new(w))));
+                }
+            }
+            None => {
+                post[v] = order.len() as u32;
+                order.push(v);
+                stack.pop();
+            }
+        }
+    }
+    // Predecessors of reachable nodes, flat: `preds[first[v]..first[v + 1]]`.
+    let mut first = vec![0u32; n + 1];
+    for edge in graph.raw_edges() {
+        let (a, b) = (edge.source().index(), edge.target().index());
+        if seen[a] && seen[b] {
+            first[b + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut preds = vec![0u32; first[n] as usize];
+    for edge in graph.raw_edges() {
+        let (a, b) = (edge.source().index(), edge.target().index());
+        if seen[a] && seen[b] {
+            preds[fill[b] as usize] = a as u32;
+            fill[b] += 1;
+        }
+    }
+    // Dominators by postorder number; `NONE` is "not yet known".
+    let mut dom = vec![NONE; n];
+    dom[entry] = post[entry];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().rev() {
+            if v == entry {
+                continue;
+            }
+            let mut new_idom = NONE;
+            for &p in &preds[first[v] as usize..first[v + 1] as usize] {
+                let p = p as usize;
+                if dom[p] == NONE {
+                    continue;
+                }
+                new_idom = if new_idom == NONE {
+                    post[p]
+                } else {
+                    intersect(&dom, &order, post[p], new_idom)
+                };
+            }
+            if new_idom != NONE && dom[v] != new_idom {
+                dom[v] = new_idom;
+                changed = true;
+            }
+        }
+    }
+    for &v in &order {
+        if v != entry && dom[v] != NONE {
+            idom[v] = Some(order[dom[v] as usize]);
+        }
+    }
+    idom
+}
+
+/// The nearest common dominator of two nodes given by postorder number.
+fn intersect(dom: &[u32], order: &[usize], mut a: u32, mut b: u32) -> u32 {
+    while a != b {
+        while a < b {
+            a = dom[order[a as usize]];
+        }
+        while b < a {
+            b = dom[order[b as usize]];
+        }
+    }
+    a
+}
+
 /// Breadth-first search from `start` over edges accepted by `keep` (given the edge's source,
 /// target and kind through the closure's argument). Returns visited flags and BFS parents
 /// (shortest paths in edge count).
-pub fn bfs(
-    graph: &DiGraph<(), EdgeKind, u32>,
+pub fn bfs<'a>(
+    graph: &DiGraph<(), EdgeKind<'a>, u32>,
     start: usize,
-    keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind, u32>) -> bool,
+    keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind<'a>, u32>) -> bool,
 ) -> (Vec<bool>, Vec<Option<usize>>) {
     let n = graph.node_count();
     let mut seen = vec![false; n];
@@ -249,15 +361,18 @@ pub fn bfs(
     seen[start] = true;
     parent[start] = Some(start);
     queue.push_back(start);
+    let mut targets: Vec<usize> = Vec::new();
     while let Some(v) = queue.pop_front() {
         // Visit successors in ascending target order so witnesses do not depend on edge order.
-        let mut targets: Vec<usize> = graph
-            .edges(NodeIndex::new(v))
-            .filter(|e| keep(*e))
-            .map(|e| e.target().index())
-            .collect();
+        targets.clear();
+        targets.extend(
+            graph
+                .edges(NodeIndex::new(v))
+                .filter(|e| keep(*e))
+                .map(|e| e.target().index()),
+        );
         targets.sort_unstable();
-        for t in targets {
+        for &t in &targets {
             if !seen[t] {
                 seen[t] = true;
                 parent[t] = Some(v);
@@ -266,4 +381,43 @@ pub fn bfs(
         }
     }
     (seen, parent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use petgraph::algo::dominators::simple_fast;
+
+    /// The flat-array dominators agree with petgraph's on many small random graphs (with
+    /// self-loops, parallel edges and unreachable nodes).
+    #[test]
+    fn immediate_dominators_match_petgraph() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..500 {
+            let n = 1 + next(24);
+            let mut graph = DiGraph::<(), EdgeKind<'_>, u32>::with_capacity(n, 0);
+            for _ in 0..n {
+                graph.add_node(());
+            }
+            for _ in 0..next(3 * n + 1) {
+                let (a, b) = (next(n), next(n));
+                graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), EdgeKind::Next);
+            }
+            let entry = next(n);
+            let ours = immediate_dominators(&graph, entry);
+            let theirs = simple_fast(&graph, NodeIndex::new(entry));
+            for (v, idom) in ours.iter().enumerate() {
+                let expected = theirs
+                    .immediate_dominator(NodeIndex::new(v))
+                    .map(|d| d.index());
+                assert_eq!(*idom, expected, "node {v} of {n}, entry {entry}");
+            }
+        }
+    }
 }

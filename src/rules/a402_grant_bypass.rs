@@ -36,8 +36,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let is_grant = |source: usize, kind: &EdgeKind| match (kind, cx.model.prim(source)) {
         (EdgeKind::Branch { outcome }, Some(prim)) => {
             prim.authority == Authority::Authorize
-                && outcome != "*"
-                && prim.grants.contains(outcome)
+                && *outcome != "*"
+                && prim.grants.iter().any(|g| g == outcome)
         }
         _ => false,
     };

@@ -20,10 +20,8 @@
 //! "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
 //! ```
 
-use super::schema_walk::select;
-use super::{Context, INPUT_SOURCE};
+use super::{Context, Origin};
 use crate::diagnostic::Diagnostic;
-use crate::graph::Binding;
 use crate::registry::Class;
 use serde_json::Value;
 
@@ -32,48 +30,40 @@ fn is_authority(schema: &Value) -> bool {
 }
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for b in cx.bindings() {
-        let Some(target) = cx.target_schema(b.node, b.property) else {
+    for b in cx.binding_infos() {
+        let Some(target) = b.target else {
             continue;
         };
         if !is_authority(target) {
             continue;
         }
-        let problem = match b.binding {
-            Binding::Const { .. } => Some("a constant".to_string()),
-            Binding::From { from, at } => {
-                if from == INPUT_SOURCE {
-                    Some("the run's `$input`".to_string())
-                } else if let Some(&source) = cx.model.ids.get(from.as_str()) {
-                    match cx.prim(source) {
-                        None => None, // R101
-                        Some(prim) if prim.class != Class::Policy => Some(format!(
-                            "`{from}`, a {:?} node (`{}`), not a policy node",
-                            prim.class, prim.id
-                        )),
-                        Some(prim) => {
-                            let at = at.as_deref().unwrap_or("");
-                            match select(&prim.outputs, at) {
-                                Ok(selected) if is_authority(selected.schema) => None,
-                                Ok(_) => Some(format!(
-                                    "`{from}` at `{at}`, which is not an `x-authority` output of `{}`",
-                                    prim.id
-                                )),
-                                Err(_) => None, // T304
-                            }
-                        }
-                    }
-                } else {
-                    None // T303
-                }
-            }
+        let from = b.from;
+        let problem = match b.origin {
+            Origin::Const => Some("a constant".to_string()),
+            Origin::Input => Some("the run's `$input`".to_string()),
+            Origin::Node(source) => match cx.prim(source) {
+                None => None, // R101
+                Some(prim) if prim.class != Class::Policy => Some(format!(
+                    "`{from}`, a {:?} node (`{}`), not a policy node",
+                    prim.class, prim.id
+                )),
+                Some(prim) => match cx.selection(b) {
+                    Some(Ok(selected)) if is_authority(selected.schema) => None,
+                    Some(Ok(_)) => Some(format!(
+                        "`{from}` at `{}`, which is not an `x-authority` output of `{}`",
+                        b.at, prim.id
+                    )),
+                    _ => None, // T304
+                },
+            },
+            Origin::Unknown => None, // T303
         };
         if let Some(problem) = problem {
             let consumer = cx.prim(b.node).map_or("?", |p| p.id.as_str());
             out.push(
                 Diagnostic::error(
                     "A403",
-                    b.pointer,
+                    b.pointer(),
                     format!(
                         "authority input `{}` of `{consumer}` is bound from {problem}",
                         b.property

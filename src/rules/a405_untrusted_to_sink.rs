@@ -24,20 +24,17 @@
 //! the command passes a policy gate first, and `run` binds it from the gate's output.
 //! ```
 
-use super::schema_walk::select;
-use super::{Context, INPUT_SOURCE};
+use super::{BindingInfo, Context, INPUT_SOURCE, Origin};
 use crate::diagnostic::{Diagnostic, Witness};
-use crate::graph::Binding;
 use crate::registry::Class;
 use serde_json::Value;
 use std::collections::VecDeque;
 
-struct Edge {
+struct Edge<'b, 'a> {
     /// Source node; `None` for `$input`.
     source: Option<usize>,
     consumer: usize,
-    property: String,
-    pointer: String,
+    binding: &'b BindingInfo<'a>,
     direct: bool,
     sink: bool,
 }
@@ -45,39 +42,48 @@ struct Edge {
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let n = cx.doc.nodes.len();
     let mut edges = Vec::new();
-    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
-            continue;
-        };
-        let source_node = if from == INPUT_SOURCE {
-            None
-        } else {
-            match cx.model.ids.get(from.as_str()) {
-                Some(&s) => Some(s),
-                None => continue,
-            }
+    for b in cx.binding_infos() {
+        let source_node = match b.origin {
+            Origin::Input => None,
+            Origin::Node(s) => Some(s),
+            Origin::Const | Origin::Unknown => continue,
         };
         let direct = cx
-            .source(b.binding)
-            .and_then(|s| select(s.schema, s.at).ok())
-            .is_some_and(|selected| selected.untrusted);
-        let sink = cx
-            .target_schema(b.node, b.property)
+            .selection(b)
+            .is_some_and(|selected| selected.as_ref().is_ok_and(|s| s.untrusted()));
+        let sink = b
+            .target
             .and_then(|t| t.get("x-sink"))
             .and_then(Value::as_bool)
             == Some(true);
-        if let Some(s) = source_node {
-            outgoing[s].push(edges.len());
-        }
         edges.push(Edge {
             source: source_node,
             consumer: b.node,
-            property: b.property.to_string(),
-            pointer: b.pointer,
+            binding: b,
             direct,
             sink,
         });
+    }
+    if !edges.iter().any(|e| e.direct) {
+        return; // nothing untrusted is read anywhere
+    }
+    // The bindings reading each node, flat: `outgoing[first[v]..first[v + 1]]`, in binding order.
+    let mut first = vec![0usize; n + 1];
+    for edge in &edges {
+        if let Some(s) = edge.source {
+            first[s + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut outgoing = vec![0usize; first[n]];
+    for (k, edge) in edges.iter().enumerate() {
+        if let Some(s) = edge.source {
+            outgoing[fill[s]] = k;
+            fill[s] += 1;
+        }
     }
     // tainted_by[v]: the binding that first tainted node v's outputs.
     let mut tainted_by: Vec<Option<usize>> = vec![None; n];
@@ -101,7 +107,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         tainted_by[consumer] = Some(k);
-        for &next in &outgoing[consumer] {
+        for &next in &outgoing[first[consumer]..first[consumer + 1]] {
             if !edge_tainted[next] {
                 edge_tainted[next] = true;
                 queue.push_back(next);
@@ -136,10 +142,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error(
                 "A405",
-                edge.pointer.clone(),
+                edge.binding.pointer(),
                 format!(
                     "untrusted data reaches sink input `{}` of `{consumer}`: {}",
-                    edge.property,
+                    edge.binding.property,
                     path.join(" → ")
                 ),
             )

@@ -18,22 +18,16 @@
 //! Does not fire: both nodes in the same workspace, or the consumer is `route.delegate`
 //! (which has `crosses_workspace`).
 
-use super::{Context, INPUT_SOURCE};
+use super::{Context, Origin};
 use crate::diagnostic::Diagnostic;
-use crate::graph::Binding;
 use crate::registry::Effect;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
+    for b in cx.binding_infos() {
+        let Origin::Node(source) = b.origin else {
             continue;
         };
-        if from == INPUT_SOURCE {
-            continue;
-        }
-        let Some(&source) = cx.model.ids.get(from.as_str()) else {
-            continue;
-        };
+        let from = b.from;
         let (Some(source_node), Some(consumer_node)) =
             (cx.doc.nodes.get(source), cx.doc.nodes.get(b.node))
         else {
@@ -51,7 +45,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error(
                 "A406",
-                b.pointer,
+                b.pointer(),
                 format!(
                     "input `{}` of `{}` (workspace `{}`) is bound from `{from}` (workspace `{}`), but `{}` does not cross workspaces",
                     b.property,

@@ -24,9 +24,11 @@
 use crate::diagnostic::{CodeDoc, Diagnostic, Severity, escape_pointer_token};
 use crate::graph::{Binding, GraphDoc, Model};
 use crate::registry::{Primitive, Registry};
+use schema_walk::{Missing, Selected, select};
 use serde_json::Value;
 use std::cell::OnceCell;
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, OnceLock};
 
 pub mod schema_walk;
 
@@ -325,9 +327,13 @@ pub struct Context<'a> {
     pub registry: &'a Registry,
     pub model: Model<'a>,
     /// The graph's `input` schema, or "any object" when it declares none.
-    pub input_schema: Value,
+    pub input_schema: &'a Value,
     compat: OnceCell<Vec<t305_incompatible_binding::CompatFinding>>,
+    table: OnceCell<BindingTable<'a>>,
 }
+
+/// The schema of `$input` when the graph declares none.
+static ANY_OBJECT: LazyLock<Value> = LazyLock::new(|| serde_json::json!({"type": "object"}));
 
 /// One input binding of a node, with where it is written.
 pub struct BindingRef<'a> {
@@ -347,6 +353,110 @@ pub struct Source<'a> {
     pub at: &'a str,
 }
 
+/// Where a binding's value comes from, resolved once against the node IDs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// `{"const": …}`.
+    Const,
+    /// `{"from": "$input"}`.
+    Input,
+    /// `{"from": ID}` naming the node with that index (its first occurrence).
+    Node(usize),
+    /// `{"from": ID}` naming no node (T303).
+    Unknown,
+}
+
+/// One input binding of a node, resolved once for every rule: its origin, its `at`, the
+/// consumer's input schema and what `at` selects in the source's schema. The pointer to the
+/// binding is only built for a diagnostic ([`BindingInfo::pointer`]).
+pub struct BindingInfo<'a> {
+    pub node: usize,
+    pub property: &'a str,
+    pub binding: &'a Binding,
+    /// `from` as written (`""` for a constant).
+    pub from: &'a str,
+    /// `at` as written, `""` when absent or for a constant.
+    pub at: &'a str,
+    pub origin: Origin,
+    /// The schema of input `property` of the consumer's primitive, when declared.
+    pub target: Option<&'a Value>,
+    /// Index into the shared selections, when the source's schema is known.
+    selection: Option<u32>,
+}
+
+impl BindingInfo<'_> {
+    /// `/nodes/{node}/inputs/{property}`.
+    pub fn pointer(&self) -> String {
+        format!(
+            "/nodes/{}/inputs/{}",
+            self.node,
+            crate::json::pointer::escape_token(self.property)
+        )
+    }
+}
+
+/// The resolved bindings and the distinct (source schema, `at`) walks they share: a graph uses
+/// few primitives, so thousands of bindings walk only a few hundred distinct pointers.
+struct BindingTable<'a> {
+    bindings: Vec<BindingInfo<'a>>,
+    selections: Vec<Result<Selected<'a>, Missing>>,
+}
+
+impl<'a> BindingTable<'a> {
+    fn build(cx: &Context<'a>) -> BindingTable<'a> {
+        let doc: &'a GraphDoc = cx.doc;
+        let mut bindings = Vec::new();
+        let mut selections = Vec::new();
+        let mut memo: HashMap<(*const Value, &'a str), u32, rustc_hash::FxBuildHasher> =
+            HashMap::default();
+        for (i, node) in doc.nodes.iter().enumerate() {
+            let prim = cx.model.prim(i);
+            let properties = prim.and_then(|p| p.inputs.get("properties"));
+            for (property, binding) in &node.inputs {
+                let (from, at, origin) = match binding {
+                    Binding::Const { .. } => ("", "", Origin::Const),
+                    Binding::From { from, at } => {
+                        let origin = if from == INPUT_SOURCE {
+                            Origin::Input
+                        } else {
+                            match cx.model.ids.get(from.as_str()) {
+                                Some(&s) => Origin::Node(s),
+                                None => Origin::Unknown,
+                            }
+                        };
+                        (from.as_str(), at.as_deref().unwrap_or(""), origin)
+                    }
+                };
+                let schema: Option<&'a Value> = match origin {
+                    Origin::Input => Some(cx.input_schema),
+                    Origin::Node(s) => cx.model.prim(s).map(|p| &p.outputs),
+                    Origin::Const | Origin::Unknown => None,
+                };
+                let selection = schema.map(|schema| {
+                    *memo.entry((schema as *const Value, at)).or_insert_with(|| {
+                        selections.push(select(schema, at));
+                        (selections.len() - 1) as u32
+                    })
+                });
+                bindings.push(BindingInfo {
+                    node: i,
+                    property: property.as_str(),
+                    binding,
+                    from,
+                    at,
+                    origin,
+                    target: properties.and_then(|p| p.get(property.as_str())),
+                    selection,
+                });
+            }
+        }
+        BindingTable {
+            bindings,
+            selections,
+        }
+    }
+}
+
 pub const INPUT_SOURCE: &str = "$input";
 
 impl<'a> Context<'a> {
@@ -355,11 +465,9 @@ impl<'a> Context<'a> {
             doc,
             registry,
             model: Model::build(doc, registry),
-            input_schema: doc
-                .input
-                .clone()
-                .unwrap_or_else(|| serde_json::json!({"type": "object"})),
+            input_schema: doc.input.as_ref().unwrap_or(&ANY_OBJECT),
             compat: OnceCell::new(),
+            table: OnceCell::new(),
         }
     }
 
@@ -382,8 +490,24 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// Every binding of every node, resolved, in the order of [`Context::bindings`]. Built on
+    /// first use and shared by every rule.
+    pub fn binding_infos(&self) -> &[BindingInfo<'a>] {
+        &self.table().bindings
+    }
+
+    /// What the `at` of binding `b` selects in its source's schema, when its source exists and
+    /// its primitive is known.
+    pub fn selection(&self, b: &BindingInfo<'a>) -> Option<&Result<Selected<'a>, Missing>> {
+        self.table().selections.get(b.selection? as usize)
+    }
+
+    fn table(&self) -> &BindingTable<'a> {
+        self.table.get_or_init(|| BindingTable::build(self))
+    }
+
     /// The source a `from` binding reads, when its source exists and its primitive is known.
-    pub fn source(&self, binding: &'a Binding) -> Option<Source<'_>> {
+    pub fn source(&self, binding: &'a Binding) -> Option<Source<'a>> {
         let Binding::From { from, at } = binding else {
             return None;
         };
@@ -391,7 +515,7 @@ impl<'a> Context<'a> {
         if from == INPUT_SOURCE {
             return Some(Source {
                 node: None,
-                schema: &self.input_schema,
+                schema: self.input_schema,
                 at,
             });
         }

@@ -26,17 +26,23 @@
 use super::Context;
 use super::r103_capability_matches_nothing::admits;
 use crate::diagnostic::Diagnostic;
+use crate::registry::Primitive;
+use std::collections::HashMap;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // The verdict depends on the primitive alone, and a graph uses few of them.
+    let mut verdicts: HashMap<*const Primitive, bool, rustc_hash::FxBuildHasher> =
+        HashMap::default();
     for (i, node) in cx.doc.nodes.iter().enumerate() {
         let Some(prim) = cx.model.prim(i) else {
             continue;
         };
-        let allowed = cx
-            .doc
-            .capabilities
-            .iter()
-            .any(|pattern| admits(cx.registry, pattern, prim));
+        let allowed = *verdicts.entry(prim as *const Primitive).or_insert_with(|| {
+            cx.doc
+                .capabilities
+                .iter()
+                .any(|pattern| admits(cx.registry, pattern, prim))
+        });
         if !allowed {
             out.push(
                 Diagnostic::error(

@@ -23,22 +23,23 @@ use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (i, node) in cx.doc.nodes.iter().enumerate() {
-        let mut targets: Vec<(String, &str)> = Vec::new();
-        if let Some(next) = &node.next {
-            targets.push((format!("/nodes/{i}/next"), next));
-        }
-        for (field, map) in [("branches", &node.branches), ("on_error", &node.on_error)] {
-            for (key, target) in map.iter().flatten() {
-                targets.push((
-                    format!("/nodes/{i}/{field}/{}", escape_pointer_token(key)),
-                    target,
-                ));
-            }
-        }
-        for (pointer, target) in targets {
-            if cx.model.ids.contains_key(target) {
+        // (field, key, target): the pointer is only spelled out for a target that names no node.
+        let next = node.next.iter().map(|next| ("next", None, next));
+        let maps = [("branches", &node.branches), ("on_error", &node.on_error)]
+            .into_iter()
+            .flat_map(|(field, map)| {
+                map.iter()
+                    .flatten()
+                    .map(move |(key, target)| (field, Some(key), target))
+            });
+        for (field, key, target) in next.chain(maps) {
+            if cx.model.ids.contains_key(target.as_str()) {
                 continue;
             }
+            let pointer = match key {
+                None => format!("/nodes/{i}/{field}"),
+                Some(key) => format!("/nodes/{i}/{field}/{}", escape_pointer_token(key)),
+            };
             let suggestions = nearest(target, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
             out.push(
                 Diagnostic::error(

@@ -30,9 +30,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(outcomes) = &prim.outcomes else {
             continue; // S207: branches on a primitive without outcomes.
         };
-        let declared = outcomes.join(", ");
         for key in branches.keys() {
             if key != "*" && !outcomes.contains(key) {
+                let declared = outcomes.join(", ");
                 out.push(
                     Diagnostic::error(
                         "S206",

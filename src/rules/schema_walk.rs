@@ -4,6 +4,8 @@
 //! whether it is marked `x-trust: untrusted`. Shared by T304, T305/T306, T309, A403 and A405.
 
 use serde_json::Value;
+use std::borrow::Cow;
+use std::cell::OnceCell;
 
 static ANY: Value = Value::Bool(true);
 
@@ -14,8 +16,21 @@ pub struct Selected<'s> {
     pub schema: &'s Value,
     /// Some step of the pointer may be absent in a valid instance.
     pub optional: bool,
-    /// The selected value is, or lies inside, an `x-trust: untrusted` value.
-    pub untrusted: bool,
+    /// Some schema on the path, the selected one included, is marked `x-trust: untrusted`.
+    path_untrusted: bool,
+    /// Whether anything inside the selected schema is: a walk of the whole sub-schema, which
+    /// most callers never ask for, so it is done on first use and kept.
+    inner_untrusted: OnceCell<bool>,
+}
+
+impl Selected<'_> {
+    /// The selected value is, or lies inside, or contains an `x-trust: untrusted` value.
+    pub fn untrusted(&self) -> bool {
+        self.path_untrusted
+            || *self
+                .inner_untrusted
+                .get_or_init(|| contains_untrusted(self.schema))
+    }
 }
 
 /// Why a pointer selects nothing.
@@ -27,8 +42,12 @@ pub struct Missing {
 }
 
 /// Decode one RFC 6901 reference token.
-pub fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+pub fn unescape_token(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 fn has_type(schema: &Value, name: &str) -> bool {
@@ -96,16 +115,19 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
         return Ok(Selected {
             schema,
             optional,
-            untrusted: contains_untrusted(schema),
+            path_untrusted: untrusted,
+            inner_untrusted: OnceCell::new(),
         });
     }
-    let mut prefix = String::new();
+    // Byte offset just past the current token: the prefix a `Missing` names is only sliced
+    // out when the walk fails.
+    let mut end = 0;
     for raw in pointer.split('/').skip(1) {
-        prefix.push('/');
-        prefix.push_str(raw);
+        end += 1 + raw.len();
         let token = unescape_token(raw);
+        let token = token.as_ref();
         let missing = |reason: String| Missing {
-            prefix: prefix.clone(),
+            prefix: pointer.get(..end).unwrap_or(pointer).to_string(),
             reason,
         };
         let next = match current {
@@ -121,14 +143,14 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
                     || object.contains_key("items")
                     || object.contains_key("prefixItems");
                 let typed = object.contains_key("type");
-                if let Some(sub) = properties.and_then(|p| p.get(&token)) {
+                if let Some(sub) = properties.and_then(|p| p.get(token)) {
                     let required = object
                         .get("required")
                         .and_then(Value::as_array)
-                        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(token.as_str())));
+                        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(token)));
                     optional |= !required;
                     sub
-                } else if arrayish && let Some(index) = array_index(&token) {
+                } else if arrayish && let Some(index) = array_index(token) {
                     let min_items = object.get("minItems").and_then(Value::as_u64).unwrap_or(0);
                     optional |= (index as u64) >= min_items;
                     let prefix_item = object
@@ -193,7 +215,8 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
     Ok(Selected {
         schema: current,
         optional,
-        untrusted: untrusted || contains_untrusted(current),
+        path_untrusted: untrusted,
+        inner_untrusted: OnceCell::new(),
     })
 }
 
@@ -210,14 +233,14 @@ mod tests {
         let first = select(&schema, "/a/0").unwrap();
         assert_eq!(first.schema, &json!({"type": "integer"}));
         assert!(!first.optional);
-        assert!(!first.untrusted);
+        assert!(!first.untrusted());
         let later = select(&schema, "/a/3").unwrap();
         assert!(later.optional);
-        assert!(later.untrusted);
+        assert!(later.untrusted());
         let missing = select(&schema, "/b").unwrap_err();
         assert_eq!(missing.prefix, "/b");
         assert!(select(&schema, "/a/x").is_err());
-        assert!(select(&schema, "").unwrap().untrusted);
+        assert!(select(&schema, "").unwrap().untrusted());
     }
 
     #[test]

@@ -24,14 +24,15 @@ use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for b in cx.bindings() {
+    for b in cx.binding_infos() {
+        // A declared property is exactly one with a target schema.
+        if b.target.is_some() {
+            continue;
+        }
         let Some(prim) = cx.prim(b.node) else {
             continue;
         };
         let properties = prim.inputs.get("properties").and_then(Value::as_object);
-        if properties.is_some_and(|p| p.contains_key(b.property)) {
-            continue;
-        }
         let declared: Vec<&str> = properties
             .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
@@ -46,7 +47,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error(
                 "T301",
-                b.pointer,
+                b.pointer(),
                 format!("`{}` declares no input property `{}`", prim.id, b.property),
             )
             .with_help(help),

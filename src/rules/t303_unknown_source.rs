@@ -17,23 +17,20 @@
 //! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
 //! ```
 
-use super::{Context, INPUT_SOURCE, did_you_mean, nearest};
+use super::{Context, Origin, did_you_mean, nearest};
 use crate::diagnostic::Diagnostic;
-use crate::graph::Binding;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
-            continue;
-        };
-        if from == INPUT_SOURCE || cx.model.ids.contains_key(from.as_str()) {
+    for b in cx.binding_infos() {
+        if b.origin != Origin::Unknown {
             continue;
         }
+        let from = b.from;
         let suggestions = nearest(from, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
         out.push(
             Diagnostic::error(
                 "T303",
-                format!("{}/from", b.pointer),
+                format!("{}/from", b.pointer()),
                 format!(
                     "input `{}` is bound from `{from}`, which names no node",
                     b.property

@@ -20,34 +20,29 @@
 //! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
 //! ```
 
-use super::Context;
-use super::schema_walk::select;
+use super::{Context, Origin};
 use crate::diagnostic::Diagnostic;
-use crate::graph::Binding;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for b in cx.bindings() {
-        let Some(source) = cx.source(b.binding) else {
+    for b in cx.binding_infos() {
+        let Some(Err(missing)) = cx.selection(b) else {
             continue;
         };
-        let Err(missing) = select(source.schema, source.at) else {
-            continue;
-        };
-        let from = match b.binding {
-            Binding::From { from, .. } => from.as_str(),
-            Binding::Const { .. } => continue,
-        };
-        let owner = match source.node.and_then(|n| cx.prim(n)) {
-            Some(prim) => format!("the output schema of `{from}` (`{}`)", prim.id),
-            None => "the graph's `input` schema".to_string(),
+        let from = b.from;
+        let owner = match b.origin {
+            Origin::Node(n) => match cx.prim(n) {
+                Some(prim) => format!("the output schema of `{from}` (`{}`)", prim.id),
+                None => continue,
+            },
+            _ => "the graph's `input` schema".to_string(),
         };
         out.push(
             Diagnostic::error(
                 "T304",
-                format!("{}/at", b.pointer),
+                format!("{}/at", b.pointer()),
                 format!(
                     "`{}` is not in {owner}: at `{}`, {}",
-                    source.at, missing.prefix, missing.reason
+                    b.at, missing.prefix, missing.reason
                 ),
             )
             .with_help("point at a property the source's output schema declares"),

@@ -25,11 +25,11 @@ use std::collections::HashMap;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut validators: HashMap<*const Value, Option<jsonschema::Validator>> = HashMap::new();
-    for b in cx.bindings() {
+    for b in cx.binding_infos() {
         let Binding::Const { value } = b.binding else {
             continue;
         };
-        let Some(target) = cx.target_schema(b.node, b.property) else {
+        let Some(target) = b.target else {
             continue; // T301
         };
         let validator = validators
@@ -57,7 +57,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error(
                 "T307",
-                format!("{}/const", b.pointer),
+                format!("{}/const", b.pointer()),
                 format!(
                     "constant for input `{}` of `{prim}` violates its schema: {}",
                     b.property,

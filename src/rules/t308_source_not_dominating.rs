@@ -21,9 +21,8 @@
 //!
 //! Does not fire: the same binding when every path to `apply` passes `draft`.
 
-use super::{Context, INPUT_SOURCE};
+use super::{Context, Origin};
 use crate::diagnostic::{Diagnostic, Witness};
-use crate::graph::Binding;
 use crate::graph::model::bfs;
 use petgraph::visit::EdgeRef;
 
@@ -33,16 +32,15 @@ const MAX_WITNESSES: usize = 64;
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(entry) = cx.model.entry else { return };
     let mut witnesses = 0;
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
+    for b in cx.binding_infos() {
+        // `$input` and constants are always there; an unknown source is T303.
+        let Origin::Node(source) = b.origin else {
             continue;
         };
-        if from == INPUT_SOURCE || !cx.model.reachable[b.node] {
+        if !cx.model.reachable[b.node] {
             continue;
         }
-        let Some(&source) = cx.model.ids.get(from.as_str()) else {
-            continue; // T303
-        };
+        let from = b.from;
         if source != b.node && cx.model.dominates(source, b.node) {
             continue;
         }
@@ -57,7 +55,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "`{from}` does not dominate `{consumer}`: some path reaches `{consumer}` without running `{from}`"
             )
         };
-        let mut d = Diagnostic::error("T308", format!("{}/from", b.pointer), message)
+        let mut d = Diagnostic::error("T308", format!("{}/from", b.pointer()), message)
             .with_related(format!("/nodes/{source}"), format!("`{from}` is defined here"))
             .with_help(format!("bind from a node that runs on every path to `{consumer}`, or route every path through `{from}`"));
         if witnesses < MAX_WITNESSES && source != entry {

@@ -16,17 +16,20 @@
 //!
 //! Does not fire: a binding from a property the source's schema lists in `required`.
 
-use super::Context;
-use super::schema_walk::select;
+use super::{Context, Origin};
 use crate::diagnostic::Diagnostic;
-use crate::graph::Binding;
 use serde_json::Value;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
-            continue;
+    for b in cx.binding_infos() {
+        // The shared selection answers first: most bindings select a value that is always there.
+        let Some(Ok(selected)) = cx.selection(b) else {
+            continue; // a constant, an unknown source (T303, R101) or not in the schema (T304)
         };
+        if !selected.optional {
+            continue;
+        }
+        let from = b.from;
         let Some(prim) = cx.prim(b.node) else {
             continue;
         };
@@ -38,16 +41,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !required {
             continue;
         }
-        let Some(source) = cx.source(b.binding) else {
-            continue;
-        };
-        let Ok(selected) = select(source.schema, source.at) else {
-            continue; // T304
-        };
-        if !selected.optional {
-            continue;
-        }
-        let owner = if source.node.is_some() {
+        let from_node = b.origin != Origin::Input;
+        let owner = if from_node {
             format!("the output of `{from}`")
         } else {
             "the graph's `input`".to_string()
@@ -55,13 +50,13 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error(
                 "T309",
-                b.pointer,
+                b.pointer(),
                 format!(
                     "required input `{}` of `{}` is bound from `{}` in {owner}, which may be absent",
-                    b.property, prim.id, source.at
+                    b.property, prim.id, b.at
                 ),
             )
-            .with_help(if source.node.is_some() {
+            .with_help(if from_node {
                 "bind from a required property of the source".to_string()
             } else {
                 "declare the property in the graph's `input` schema and list it in `required`".to_string()
