@@ -687,3 +687,24 @@ fn schema_check_exit_codes_and_document() {
     assert_eq!((code, doc["verdict"].clone()), (Some(3), json!("unknown")));
     assert_eq!(check(&bad, &num).0, Some(2));
 }
+
+// §3.4 Bounds: "the worst-case step count is bounded and compared with `budget.max_steps`". A
+// node retried on its own error at most twice, then a terminal: the longest run is a a b, three
+// steps — a budget of exactly three holds, two does not.
+#[test]
+fn the_step_bound_of_a_retry_is_its_longest_run() {
+    let with_budget = |max_steps: u64| {
+        graph(
+            json!({"budget": {"max_steps": max_steps}}),
+            json!([
+                {"id": "a", "primitive": "env.platform_info", "max_visits": 2,
+                 "next": "b", "on_error": {"*": "a"}},
+                {"id": "b", "primitive": "done.finish_success"}
+            ]),
+        )
+    };
+    assert_eq!(validate(&with_budget(3)), (0, vec![]));
+    let (code, found) = validate(&with_budget(2));
+    assert_eq!(code, 1);
+    assert_eq!(codes(&found), vec!["S209"]);
+}

@@ -2,25 +2,36 @@
 //!
 //! What it checks: when every cycle is bounded (no S205) and the graph declares
 //! `budget.max_steps`, an upper bound on the number of node entries of any run is computed and
-//! compared with it. The bound is
+//! compared with it.
+//!
+//! The bound. Cut any run at each entry of a bounded node (one with `max_visits`):
+//! U0 b1 U1 b2 … bk Uk, where each Uj is a stretch of unbounded nodes only. The unbounded
+//! subgraph is acyclic once S205 is clean, so a stretch is a simple path in it. Every stretch
+//! but the last ends because the run enters a bounded node next; only the last may end the run.
+//! So, over the unbounded subgraph, with every edge kind counted (`next`, `branches`,
+//! `on_error`):
+//!
+//! - L(v): the nodes on the longest path starting at v;
+//! - C(v): the nodes on the longest path starting at v whose last node has an edge into a
+//!   bounded node (none when no such path exists);
+//! - for a bounded b: Lout(b) = the largest L(s) over its unbounded successors s (0 when none),
+//!   and C(b) = the largest C(s) over them, or 0 when b has a bounded successor (none when
+//!   neither);
 //!
 //! ```text
-//! bound = L(entry) + Σ over bounded nodes b reachable from entry of max_visits(b) × (1 + Lout(b))
+//! bound = max( L(entry)                                      — runs that never enter a bounded node
+//!            , C0 + Σ_b max_visits(b)·(1 + C(b)) + max_b δ(b) )
+//! C0    = 0 when the entry is bounded, else C(entry)
+//! δ(b)  = Lout(b) − C(b), or 1 + Lout(b) when C(b) is none
 //! ```
 //!
-//! where, in the subgraph of unbounded nodes (no `max_visits`, acyclic once S205 is clean),
-//! L(v) is the number of nodes on the longest path starting at v (L(entry) = 0 when the entry is
-//! itself bounded), and Lout(b) is the largest L(s) over the unbounded successors s of b (0 when
-//! it has none). Every edge kind counts (`next`, `branches`, `on_error`).
-//!
-//! Why it is an upper bound: cut any run at each entry of a bounded node. The run becomes
-//! U0 b1 U1 b2 … bk Uk where each Uj is a stretch of unbounded nodes only. A stretch is a walk in
-//! the unbounded subgraph, which is acyclic, so it is a simple path: U0 starts at the entry and
-//! has at most L(entry) nodes; Uj (j ≥ 1) starts at a successor of bj and has at most Lout(bj)
-//! nodes. A bounded node b occurs at most max_visits(b) times among the bj, and only reachable
-//! nodes occur at all. Summing gives the bound. It is exact for straight-line graphs and never
-//! smaller than the longest run. (The simpler "Σ max_visits + number of unbounded nodes" is not
-//! an upper bound: an unbounded node after a bounded one can run once per visit of it.)
+//! summing and maximising over the bounded nodes b reachable from the entry (a b with no C(b)
+//! can only be the last bounded entry of a run, so it counts only in δ). Each of the first k−1
+//! stretches after a bounded b has at most C(b) nodes, the last at most Lout(b), and b occurs at
+//! most max_visits(b) times; so the bound is never smaller than the longest run (a property test
+//! replays random runs against it), and it is exact for straight lines and for the usual retry
+//! loop. (The simpler "Σ max_visits + number of unbounded nodes" is not an upper bound: an
+//! unbounded node after a bounded one can run once per visit of it.)
 //!
 //! Why it matters: a graph whose worst case exceeds its own step budget will be cut off by the
 //! runtime in some run; the author should raise the budget or lower the bounds.
@@ -33,9 +44,11 @@
 //!           {"id": "test", ..., "branches": {"pass": "done", "fail": "fix"}}, {"id": "done", ...}]
 //! ```
 //!
-//! (entry `fix`: bound = 3 × (1 + 2) = 9 > 5).
+//! (entry `fix`, bounded: C(fix) = 1 (`test`, which leads back to `fix`), Lout(fix) = 2
+//! (`test`, `done`); bound = 3 × (1 + 1) + (2 − 1) = 7 > 5 — the run fix test fix test fix test
+//! done).
 //!
-//! Does not fire: the same graph with `"max_steps": 9`.
+//! Does not fire: the same graph with `"max_steps": 7`.
 
 use super::Context;
 use super::s205_unbounded_cycle::unbounded_cycles;
@@ -51,24 +64,45 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
     let nodes = &cx.doc.nodes;
     let bounded = |v: usize| nodes.get(v).is_some_and(|n| n.max_visits.is_some());
     let n = nodes.len();
+    // L(v) and C(v) of every unbounded node (C: `None` when no such path exists).
     let mut longest = vec![0u128; n];
+    let mut continuing: Vec<Option<u128>> = vec![None; n];
     // Tarjan's order is reverse topological: every successor's component comes first.
     for scc in &cx.model.unbounded_sccs {
         for &v in scc {
             if bounded(v) {
                 continue;
             }
-            let best = cx
-                .model
-                .successors(v)
-                .filter(|(s, _)| !bounded(*s))
-                .map(|(s, _)| longest[s])
-                .max()
-                .unwrap_or(0);
+            let mut best = 0;
+            let mut cont = None;
+            for (s, _) in cx.model.successors(v) {
+                if bounded(s) {
+                    cont = cont.max(Some(1));
+                } else {
+                    best = best.max(longest[s]);
+                    cont = cont.max(continuing[s].map(|c| c.saturating_add(1)));
+                }
+            }
             longest[v] = best.saturating_add(1);
+            continuing[v] = cont;
         }
     }
-    let mut total = if bounded(entry) { 0 } else { longest[entry] };
+    // Lout(b) and C(b) of a bounded node, from its successors.
+    let after = |b: usize| -> (u128, Option<u128>) {
+        let mut out = 0;
+        let mut cont = None;
+        for (s, _) in cx.model.successors(b) {
+            if bounded(s) {
+                cont = cont.max(Some(0));
+            } else {
+                out = out.max(longest[s]);
+                cont = cont.max(continuing[s]);
+            }
+        }
+        (out, cont)
+    };
+    let mut repeated: u128 = 0;
+    let mut last: Option<u128> = None;
     for (b, node) in nodes.iter().enumerate() {
         let Some(visits) = node.max_visits else {
             continue;
@@ -76,16 +110,28 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
         if !cx.model.reachable[b] {
             continue;
         }
-        let after = cx
-            .model
-            .successors(b)
-            .filter(|(s, _)| !bounded(*s))
-            .map(|(s, _)| longest[s])
-            .max()
-            .unwrap_or(0);
-        total = total.saturating_add(u128::from(visits).saturating_mul(after.saturating_add(1)));
+        let (out, cont) = after(b);
+        let delta = match cont {
+            Some(cont) => {
+                repeated = repeated
+                    .saturating_add(u128::from(visits).saturating_mul(cont.saturating_add(1)));
+                out.saturating_sub(cont)
+            }
+            None => out.saturating_add(1),
+        };
+        last = last.max(Some(delta));
     }
-    Some(total)
+    let never_bounded = if bounded(entry) { 0 } else { longest[entry] };
+    let lead_in = if bounded(entry) {
+        Some(0)
+    } else {
+        continuing[entry]
+    };
+    let through_bounded = match (lead_in, last) {
+        (Some(lead_in), Some(last)) => lead_in.saturating_add(repeated).saturating_add(last),
+        _ => 0,
+    };
+    Some(never_bounded.max(through_bounded))
 }
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

@@ -25,7 +25,6 @@
 //! ```
 
 use super::Context;
-use super::schema_walk::select;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::Binding;
 use crate::schema::Verdict;
@@ -62,31 +61,24 @@ fn confirm(verdict: Verdict, source: &Value, target: &Value) -> Verdict {
     }
 }
 
-/// The verdicts other than yes of every resolvable `from` binding, in binding order. Identical
-/// (source schema, pointer, target schema) triples are selected and decided once; a yes — the
-/// verdict of nearly every edge of a working graph — costs no allocation.
+/// The verdicts other than yes of every resolvable `from` binding, in binding order. Each
+/// distinct (selected source schema, target schema) pair is decided once; a yes — the verdict
+/// of nearly every edge of a working graph — costs no allocation.
 pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
-    type Key<'k> = (*const Value, &'k str, *const Value);
-    let mut cache: rustc_hash::FxHashMap<Key<'_>, Option<Verdict>> = Default::default();
+    let mut cache: rustc_hash::FxHashMap<(*const Value, *const Value), Option<Verdict>> =
+        Default::default();
     let mut findings = Vec::new();
     let checker = cx.registry.schema_checker();
-    for b in cx.bindings() {
-        let Binding::From { from, .. } = b.binding else {
+    for b in cx.binding_infos() {
+        let Binding::From { .. } = b.binding else {
             continue;
         };
-        let (Some(source), Some(target)) =
-            (cx.source(b.binding), cx.target_schema(b.node, b.property))
-        else {
+        // An unselectable pointer is T304's finding, not a verdict.
+        let (Some(Ok(selected)), Some(target)) = (cx.selection(b), b.target) else {
             continue;
         };
-        let key = (
-            source.schema as *const Value,
-            source.at,
-            target as *const Value,
-        );
+        let key = (selected.schema as *const Value, target as *const Value);
         let verdict = cache.entry(key).or_insert_with(|| {
-            // An unselectable pointer is T304's finding, not a verdict.
-            let selected = select(source.schema, source.at).ok()?;
             match confirm(
                 checker.verdict(selected.schema, target),
                 selected.schema,
@@ -102,9 +94,9 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
         findings.push(CompatFinding {
             node: b.node,
             property: b.property.to_string(),
-            pointer: b.pointer,
-            from: from.clone(),
-            at: source.at.to_string(),
+            pointer: b.pointer(),
+            from: b.from.to_string(),
+            at: b.at.to_string(),
             verdict: verdict.clone(),
         });
     }
