@@ -33,18 +33,28 @@
 //!   (`title`, `description`, `default`, `examples`, `$comment`, `format`, `x-*`) are ignored.
 //! - **Input checks** with locations: a document that is not a 2020-12 schema (meta-schema
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
-//! - **A co-inductive structural prover** ([`structural`]) for what `covers` leaves `Unknown`:
-//!   in 0.61.2 it cannot decide containment between two *different* documents whose `$defs`
-//!   recurse (a tree of integers ⊆ a tree of numbers), and errors with `DocumentRoots` when both
-//!   recurse through `#`. The prover walks both schemas keyword by keyword, assumes a pair of
-//!   subschemas contained when it meets it again after stepping into a child value (sound because
-//!   JSON values are finite), and answers only "proven" or "not proven". It is not consulted when
-//!   `covers` says `No`.
-//! - **Fast paths** that need no validator: a `false` or contradictory source, a `true` target,
-//!   and identical schemas (modulo annotations) are `Yes` at once.
-//! - **Caching.** A [`Checker`] keeps canonical forms and compiled validators per schema, so the
-//!   graph rules check many bindings against few distinct schemas cheaply. Validators are
-//!   compiled only on the path that confirms a witness.
+//! - **A co-inductive structural prover** ([`structural`]), run *before* the canonical algebra:
+//!   it walks both schemas keyword by keyword (types, bounds, lengths, equal patterns, objects,
+//!   arrays, `enum`/`const` sources whose every value the target admits, unions, intersections
+//!   and local `$ref`s), assumes a pair of subschemas contained when it meets it again after
+//!   stepping into a child value (sound because JSON values are finite), and answers only
+//!   "proven" or "not proven". It decides nearly every edge of the registry in microseconds,
+//!   where canonicalizing costs more than compiling a validator; and it also decides what
+//!   `covers` cannot (two *different* documents whose `$defs` recurse, a tree of integers ⊆ a
+//!   tree of numbers; both recursing through `#`, where 0.61.2 errors with `DocumentRoots`).
+//! - **A structural witness search** before canonicalizing: where a small evaluator
+//!   ([`structural::admits`]) models both schemas, the source's candidate values (and their
+//!   one-member mutations) that it finds admitted by the source and rejected by the target are
+//!   confirmed with validators like any witness. Only what neither finds reaches `canonicalize`,
+//!   `covers` and `subtract`.
+//! - **Fast paths** that need no validator: a `false` source, a `true` target, and identical
+//!   schemas (modulo annotations) are `Yes` at once.
+//! - **Caching.** A [`Checker`] keeps, per schema (found by a structural hash and equality, never
+//!   by serializing it), the checks on the document, its canonical form (computed on first need;
+//!   eagerly only for schemas with `pattern` or `$ref`, whose errors only canonicalization
+//!   reports, so unusable input is refused whichever path decides) and compiled validators
+//!   (only on the path that confirms a witness). The registry holds one checker for every graph
+//!   validated against it.
 
 pub mod instance;
 pub mod structural;
