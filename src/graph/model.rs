@@ -44,6 +44,8 @@ pub struct Model<'a> {
     pub unbounded_sccs: Vec<Vec<usize>>,
     /// Whether node `i` has an edge to itself.
     pub self_loop: Vec<bool>,
+    /// How many `next`/`branches`/`on_error` targets name no node (S202 reads them only then).
+    pub unresolved_targets: usize,
     dom: Option<DomTree>,
 }
 
@@ -73,6 +75,7 @@ impl<'a> Model<'a> {
             graph.add_node(());
         }
         let mut self_loop = vec![false; n];
+        let mut unresolved_targets = 0;
         for (i, node) in doc.nodes.iter().enumerate() {
             let mut add = |target: &str, kind: EdgeKind<'a>| {
                 if let Some(&j) = ids.get(target) {
@@ -80,6 +83,8 @@ impl<'a> Model<'a> {
                         self_loop[i] = true;
                     }
                     graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), kind);
+                } else {
+                    unresolved_targets += 1;
                 }
             };
             if let Some(next) = &node.next {
@@ -177,12 +182,19 @@ impl<'a> Model<'a> {
             terminal,
             unbounded_sccs,
             self_loop,
+            unresolved_targets,
             dom,
         }
     }
 
     pub fn len(&self) -> usize {
         self.doc.nodes.len()
+    }
+
+    /// Whether two nodes share an ID (`ids` keeps the first of each): the rules that tell the
+    /// later ones apart look only then, which spares a hash lookup per node of a clean graph.
+    pub fn has_duplicate_ids(&self) -> bool {
+        self.ids.len() != self.doc.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {

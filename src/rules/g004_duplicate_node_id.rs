@@ -24,6 +24,9 @@ use super::Context;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    if !cx.model.has_duplicate_ids() {
+        return;
+    }
     for (i, node) in cx.doc.nodes.iter().enumerate() {
         if let Some(&first) = cx.model.ids.get(node.id.as_str())
             && first != i

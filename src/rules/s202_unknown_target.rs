@@ -22,6 +22,9 @@ use super::{Context, did_you_mean, nearest};
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    if cx.model.unresolved_targets == 0 {
+        return;
+    }
     for (i, node) in cx.doc.nodes.iter().enumerate() {
         // (field, key, target): the pointer is only spelled out for a target that names no node.
         let next = node.next.iter().map(|next| ("next", None, next));

@@ -28,7 +28,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return; // S201 already says why nothing is reachable.
     }
     for (i, node) in cx.doc.nodes.iter().enumerate() {
-        let duplicate = cx.model.ids.get(node.id.as_str()) != Some(&i);
+        if cx.model.reachable[i] {
+            continue;
+        }
+        let duplicate =
+            cx.model.has_duplicate_ids() && cx.model.ids.get(node.id.as_str()) != Some(&i);
         if !cx.model.reachable[i] && !duplicate {
             out.push(
                 Diagnostic::warning(
