@@ -287,12 +287,22 @@ pub fn probe(
         word_at(key, n - 8),
     ];
     let (left, right) = halves(&w, n, seed);
-    let h = combine(left, right);
-    let d = *displacements.get(bucket(h, displacements.len()))?;
-    let s = slot(h, d, slot_words.len());
-    let (Words(stored), m) = (slot_words.get(s)?, meta.get(s)?);
+    let (Words(stored), m) = slot_of(combine(left, right), displacements, slot_words, meta)?;
     let differ = (w[0] ^ stored[0]) | (w[1] ^ stored[1]) | (w[2] ^ stored[2]) | (w[3] ^ stored[3]);
     (differ == 0 && m.len as usize == n).then_some(m.key as usize)
+}
+
+/// The slot a hash lands on: its bucket's displacement, then the displaced slot.
+#[inline(always)]
+fn slot_of<'t>(
+    h: u64,
+    displacements: &[u16],
+    slot_words: &'t [Words],
+    meta: &'t [Meta],
+) -> Option<(&'t Words, &'t Meta)> {
+    let d = *displacements.get(bucket(h, displacements.len()))?;
+    let s = slot(h, d, slot_words.len());
+    Some((slot_words.get(s)?, meta.get(s)?))
 }
 
 /// [`probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes, and empty tables.
@@ -311,9 +321,7 @@ pub fn probe_other_lengths(
     }
     let w = words(key);
     let h = hash_words(key, &w, seed);
-    let d = *displacements.get(bucket(h, displacements.len()))?;
-    let s = slot(h, d, slot_words.len());
-    let (Words(stored), m) = (slot_words.get(s)?, meta.get(s)?);
+    let (Words(stored), m) = slot_of(h, displacements, slot_words, meta)?;
     if w != *stored || m.len as usize != key.len() {
         return None;
     }
