@@ -35,7 +35,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "A401",
                     format!("/nodes/{i}/primitive"),
                     format!(
-                        "node `{}` uses `{}`, which has `authorize` authority but class {:?}, not policy",
+                        "node `{}` uses `{}`, which has `authorize` authority but class `{}`, not `policy`",
                         node.id, prim.id, prim.class
                     ),
                 )

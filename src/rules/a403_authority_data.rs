@@ -44,7 +44,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Origin::Node(source) => match cx.prim(source) {
                 None => None, // R101
                 Some(prim) if prim.class != Class::Policy => Some(format!(
-                    "`{from}`, a {:?} node (`{}`), not a policy node",
+                    "`{from}`, a `{}` node (`{}`), not a policy node",
                     prim.class, prim.id
                 )),
                 Some(prim) => match cx.selection(b) {
