@@ -67,31 +67,13 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
     // L(v) and C(v) of every unbounded node (C: `None` when no such path exists).
     let mut longest = vec![0u128; n];
     let mut continuing: Vec<Option<u128>> = vec![None; n];
-    // Tarjan's order is reverse topological: every successor's component comes first.
-    for scc in &cx.model.unbounded_sccs {
-        for &v in scc {
-            if bounded(v) {
-                continue;
-            }
-            let mut best = 0;
-            let mut cont = None;
-            for (s, _) in cx.model.successors(v) {
-                if bounded(s) {
-                    cont = cont.max(Some(1));
-                } else {
-                    best = best.max(longest[s]);
-                    cont = cont.max(continuing[s].map(|c| c.saturating_add(1)));
-                }
-            }
-            longest[v] = best.saturating_add(1);
-            continuing[v] = cont;
-        }
-    }
-    // Lout(b) and C(b) of a bounded node, from its successors.
-    let after = |b: usize| -> (u128, Option<u128>) {
+    // Over the successors of v: the largest L and C among the unbounded ones, and C = 0 for a
+    // bounded one (the stretch may end right here). This is Lout(v), C(v) of a bounded v, and
+    // one node short of L(v), C(v) of an unbounded v.
+    let after = |v: usize, longest: &[u128], continuing: &[Option<u128>]| {
         let mut out = 0;
         let mut cont = None;
-        for (s, _) in cx.model.successors(b) {
+        for (s, _) in cx.model.successors(v) {
             if bounded(s) {
                 cont = cont.max(Some(0));
             } else {
@@ -101,6 +83,17 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
         }
         (out, cont)
     };
+    // Tarjan's order is reverse topological: every successor's component comes first.
+    for scc in &cx.model.unbounded_sccs {
+        for &v in scc {
+            if bounded(v) {
+                continue;
+            }
+            let (out, cont) = after(v, &longest, &continuing);
+            longest[v] = out.saturating_add(1);
+            continuing[v] = cont.map(|c| c.saturating_add(1));
+        }
+    }
     let mut repeated: u128 = 0;
     let mut last: Option<u128> = None;
     for (b, node) in nodes.iter().enumerate() {
@@ -110,7 +103,7 @@ pub fn worst_case_steps(cx: &Context<'_>) -> Option<u128> {
         if !cx.model.reachable[b] {
             continue;
         }
-        let (out, cont) = after(b);
+        let (out, cont) = after(b, &longest, &continuing);
         let delta = match cont {
             Some(cont) => {
                 repeated = repeated

@@ -798,6 +798,21 @@ pub fn is_evaluable(schema: &Value) -> bool {
     walk(schema, 0)
 }
 
+/// A `min*`/`max*` count keyword (`lower`: a minimum) on a value's length; `length` is `None`
+/// when the keyword does not apply to the value's type (so it holds), and the answer is `None`
+/// when the bound is not a count.
+fn count_within(lower: bool, length: Option<usize>, bound: &Value) -> Option<bool> {
+    let Some(length) = length else {
+        return Some(true);
+    };
+    let (length, bound) = (length as u64, bound.as_u64()?);
+    Some(if lower {
+        length >= bound
+    } else {
+        length <= bound
+    })
+}
+
 /// How deep [`admits`] follows nested subschemas before it gives up.
 const ADMITS_DEPTH: usize = 32;
 
@@ -850,42 +865,18 @@ fn admits_at(schema: &Value, value: &Value, depth: usize) -> Option<bool> {
                     },
                 }
             }
-            "minLength" | "maxLength" => match (value.as_str(), argument.as_u64()) {
-                (None, _) => true,
-                (Some(_), None) => return None,
-                (Some(text), Some(bound)) => {
-                    let length = text.chars().count() as u64;
-                    if keyword == "minLength" {
-                        length >= bound
-                    } else {
-                        length <= bound
-                    }
-                }
-            },
-            "minItems" | "maxItems" => match (value.as_array(), argument.as_u64()) {
-                (None, _) => true,
-                (Some(_), None) => return None,
-                (Some(items), Some(bound)) => {
-                    let length = items.len() as u64;
-                    if keyword == "minItems" {
-                        length >= bound
-                    } else {
-                        length <= bound
-                    }
-                }
-            },
-            "minProperties" | "maxProperties" => match (value.as_object(), argument.as_u64()) {
-                (None, _) => true,
-                (Some(_), None) => return None,
-                (Some(members), Some(bound)) => {
-                    let length = members.len() as u64;
-                    if keyword == "minProperties" {
-                        length >= bound
-                    } else {
-                        length <= bound
-                    }
-                }
-            },
+            "minLength" | "maxLength" => {
+                let length = value.as_str().map(|text| text.chars().count());
+                count_within(keyword == "minLength", length, argument)?
+            }
+            "minItems" | "maxItems" => {
+                let length = value.as_array().map(Vec::len);
+                count_within(keyword == "minItems", length, argument)?
+            }
+            "minProperties" | "maxProperties" => {
+                let length = value.as_object().map(Map::len);
+                count_within(keyword == "minProperties", length, argument)?
+            }
             "required" => match value.as_object() {
                 None => true,
                 Some(members) => argument
