@@ -131,23 +131,23 @@ proptest! {
     #[test]
     fn the_perfect_hash_places_every_key_in_its_own_slot(keys in keys()) {
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-        let table = phash::build(&keys).expect("builds");
+        let table = phash::build(&keys, |i| i as u16).expect("builds");
         let mut seen = BTreeSet::new();
         for (i, k) in keys.iter().enumerate() {
-            let got = phash::probe(k.as_bytes(), table.seed, &table.displacements, &table.words, &table.meta, |i| keys[i] == *k);
-            prop_assert_eq!(got, Some(i));
+            let got = phash::probe(k.as_bytes(), table.seed, &table.displacements, &table.slots, |i| keys[i] == *k);
+            prop_assert_eq!(got, Some(i as u16));
             prop_assert!(seen.insert(got));
         }
-        prop_assert!(table.words.len().is_power_of_two() && table.displacements.len().is_power_of_two());
-        prop_assert_eq!(table.meta.iter().filter(|m| !m.is_vacant()).count(), keys.len());
+        prop_assert!(table.slots.len().is_power_of_two() && table.displacements.len().is_power_of_two());
+        prop_assert_eq!(table.slots.iter().filter(|m| !m.is_vacant()).count(), keys.len());
     }
 
     #[test]
     fn a_probe_for_any_string_is_in_range(keys in keys(), probe in "\\PC{0,40}") {
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-        let table = phash::build(&keys).expect("builds");
-        if let Some(i) = phash::probe(probe.as_bytes(), table.seed, &table.displacements, &table.words, &table.meta, |i| keys[i] == probe.as_str()) {
-            prop_assert!(i < keys.len());
+        let table = phash::build(&keys, |i| i as u16).expect("builds");
+        if let Some(i) = phash::probe(probe.as_bytes(), table.seed, &table.displacements, &table.slots, |i| keys[i] == probe.as_str()) {
+            prop_assert!((i as usize) < keys.len());
         }
     }
 }
@@ -158,25 +158,23 @@ fn long_keys_that_differ_only_between_the_packed_words_are_told_apart() {
     let a = format!("{}a{}", "x".repeat(20), "y".repeat(19));
     let b = format!("{}b{}", "x".repeat(20), "y".repeat(19));
     let keys = [a.as_str(), b.as_str()];
-    let table = phash::build(&keys).expect("builds");
+    let table = phash::build(&keys, |i| i as u16).expect("builds");
     for (i, k) in keys.iter().enumerate() {
         let got = phash::probe(
             k.as_bytes(),
             table.seed,
             &table.displacements,
-            &table.words,
-            &table.meta,
+            &table.slots,
             |j| keys[j] == *k,
         );
-        assert_eq!(got, Some(i));
+        assert_eq!(got, Some(i as u16));
     }
     let c = format!("{}c{}", "x".repeat(20), "y".repeat(19));
     let miss = phash::probe(
         c.as_bytes(),
         table.seed,
         &table.displacements,
-        &table.words,
-        &table.meta,
+        &table.slots,
         |j| keys[j] == c,
     );
     assert_eq!(miss, None);
@@ -185,8 +183,30 @@ fn long_keys_that_differ_only_between_the_packed_words_are_told_apart() {
 #[test]
 fn the_table_refuses_duplicate_keys() {
     assert_eq!(
-        phash::build(&["a", "b", "a"]),
+        phash::build(&["a", "b", "a"], |i| i as u16),
         Err(phash::BuildError::DuplicateKey("a".into()))
     );
-    assert!(phash::build(&[]).is_ok());
+    assert!(phash::build(&[], |i| i as u16).is_ok());
+}
+
+#[test]
+fn keys_that_differ_in_any_single_byte_get_a_table() {
+    // Every byte position of every length the exact path covers: keys that differ only there
+    // (IDs such as `policy1.…` and `policy2.…`) must still hash apart under some seed.
+    for len in 1..=40 {
+        for at in 0..len {
+            let keys: Vec<String> = (b'a'..=b'z')
+                .map(|c| {
+                    let mut k = vec![b'k'; len];
+                    k[at] = c;
+                    String::from_utf8(k).expect("ascii")
+                })
+                .collect();
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            assert!(
+                phash::build(&keys, |i| i as u16).is_ok(),
+                "length {len}, byte {at}"
+            );
+        }
+    }
 }

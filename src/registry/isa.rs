@@ -85,16 +85,14 @@ impl std::fmt::Display for Isa {
 /// `Registry::lookup` on the built-in registry.
 #[inline(always)]
 pub(super) fn builtin_index(key: &str) -> Option<u16> {
-    let k = phash::probe(
+    phash::probe(
         key.as_bytes(),
         PHASH_SEED,
         &PHASH_DISPLACEMENTS,
-        &PHASH_WORDS,
-        &PHASH_META,
+        &PHASH_SLOTS,
         #[cold]
-        |k| KEYS.get(k) == Some(&key),
-    )?;
-    Some(if k < COUNT { k } else { k - COUNT } as u16)
+        move |k| KEYS.get(k) == Some(&key),
+    )
 }
 
 /// The build-time table, for the built-in registry.
@@ -102,7 +100,6 @@ pub(super) fn static_table() -> KeyTable {
     KeyTable {
         seed: PHASH_SEED,
         displacements: Cow::Borrowed(&PHASH_DISPLACEMENTS),
-        words: Cow::Borrowed(&PHASH_WORDS),
-        meta: Cow::Borrowed(&PHASH_META),
+        slots: Cow::Borrowed(&PHASH_SLOTS),
     }
 }

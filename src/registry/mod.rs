@@ -217,8 +217,7 @@ struct RegistryFile {
 struct KeyTable {
     seed: u64,
     displacements: Cow<'static, [u16]>,
-    words: Cow<'static, [phash::Words]>,
-    meta: Cow<'static, [phash::Meta]>,
+    slots: Cow<'static, [phash::Slot]>,
 }
 
 /// A primitive's compiled schemas, built on first use (`None`: the schema does not compile).
@@ -324,13 +323,13 @@ impl Registry {
         let table = match table {
             Some(table) => table,
             None => {
-                let built =
-                    phash::build(&keys).map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
+                let n = primitives.len();
+                let built = phash::build(&keys, |k| (k % n) as PrimIdx)
+                    .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
                 KeyTable {
                     seed: built.seed,
                     displacements: Cow::Owned(built.displacements),
-                    words: Cow::Owned(built.words),
-                    meta: Cow::Owned(built.meta),
+                    slots: Cow::Owned(built.slots),
                 }
             }
         };
@@ -381,15 +380,15 @@ impl Registry {
         }
         let t = &self.table;
         let n = self.primitives.len();
-        let k = phash::probe(
+        let primitives = &self.primitives;
+        phash::probe(
             key.as_bytes(),
             t.seed,
             &t.displacements,
-            &t.words,
-            &t.meta,
-            |k| {
+            &t.slots,
+            move |k| {
                 let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
-                self.primitives.get(prim).is_some_and(|p| {
+                primitives.get(prim).is_some_and(|p| {
                     if is_alias {
                         p.alias == key
                     } else {
@@ -397,8 +396,7 @@ impl Registry {
                     }
                 })
             },
-        )?;
-        Some(if k < n { k } else { k - n } as PrimIdx)
+        )
     }
 
     /// The schema-compatibility checker shared by every check against this registry: a

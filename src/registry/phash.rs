@@ -9,22 +9,24 @@
 //! not arithmetic but instructions per lookup, branches the CPU mispredicts and memory it
 //! chases. A key of 8 to 32 bytes (all but a handful of the registry's) is read as four
 //! overlapping little-endian words — at 0, `min(8, len-8)`, `len-16` (or 0) and `len-8` —
-//! which together cover every byte: no loop, no branch on the length. The words and the length
-//! are hashed with two independent multiplies; the slot stores the same four words (one
-//! 32-byte-aligned record) and, in a parallel array, the key's length and index, so confirming a
-//! hit is four compares on one cache line and a length compare: no second load of a heap
-//! string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded into one word, still exact)
-//! and longer than 32 (whose middle bytes the words do not cover, so they are mixed into the
-//! hash and the caller confirms the whole key) take a separate, cold path, so the common path is
-//! straight-line code.
+//! which together cover every byte: no loop, no branch on the length, no bounds check (the
+//! reads are chunk splits the compiler proves in bounds, without `unsafe`). The words and the
+//! length are hashed by one folded 64×64→128-bit multiply (wyhash's `mum`), whose every output
+//! bit depends on every input bit, so the bucket and the slot can come from any bits. The slot
+//! is one 40-byte record holding the same four words, the key's length and its index, so
+//! confirming a hit is four XORs and a length compare on one record, folded into a single
+//! branch: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
+//! (zero-padded into one word, still exact) and longer than 32 (whose middle bytes the words do
+//! not cover, so they are mixed into the hash and the caller confirms the whole key) take a
+//! separate, cold path, so the common path is straight-line code.
 //!
-//! A key's hash picks a bucket from its high bits; the bucket's displacement is XORed into the
-//! low bits to pick a slot in a power-of-two table. The builder places the largest buckets
+//! A key's hash picks a bucket from its upper half; the bucket's displacement is XORed into the
+//! lower half to pick a slot in a power-of-two table. The builder places the largest buckets
 //! first, trying every displacement until each key of the bucket lands on a free slot, and
-//! changes the seed when a bucket does not fit. A lookup is four word loads, one hash, two table
-//! reads and the compare; it never allocates. A vacant slot has a length no key has, so a miss
-//! needs no separate emptiness test. This module depends only on `std`, so `build.rs` includes it
-//! by `#[path]`.
+//! changes the seed when a bucket does not fit. A lookup is four word loads, one multiply, two
+//! table reads and the compare; it never allocates. A vacant slot has a length no key on the
+//! exact path has, so a miss needs no separate emptiness test. This module depends only on
+//! `std`, so `build.rs` includes it by `#[path]`.
 
 /// A slot (and a key index) that holds no key.
 pub const EMPTY: u16 = u16::MAX;
@@ -32,28 +34,31 @@ pub const EMPTY: u16 = u16::MAX;
 /// Keys up to this many bytes are matched exactly by their packed words alone.
 pub const EXACT_MAX: usize = 32;
 
-const K0: u64 = 0x9E37_79B9_7F4A_7C15;
-const K1: u64 = 0xC2B2_AE3D_27D4_EB4F;
-const K2: u64 = 0x1656_67B1_9E37_79F9;
+/// The constants of the hash (wyhash's secrets: odd, balanced bits); the seed plays the part
+/// of a first one.
+const K1: u64 = 0xE703_7ED1_A0B4_28DB;
+const K2: u64 = 0x8EBC_6AF0_9C88_C6E3;
 
-/// The packed words of the key in one slot; 32-byte aligned so a slot's words sit in one cache
-/// line.
+/// One slot of the table: the packed words of its key, the key's length, the key's index and
+/// the value the key maps to. 40 bytes, so a probe reads one record (at most two adjacent cache
+/// lines) and nothing else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(C, align(32))]
-pub struct Words(pub [u64; 4]);
-
-/// The rest of a slot: its key's length and index (a vacant slot has a length no key has).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Meta {
+#[repr(C)]
+pub struct Slot {
+    pub words: [u64; 4],
     pub len: u32,
     pub key: u16,
+    pub value: u16,
 }
 
-impl Meta {
-    /// A slot that holds no key: its length matches no `&str` a probe can be given.
-    pub const VACANT: Meta = Meta {
+impl Slot {
+    /// A slot that holds no key: its length matches no key a probe can be given on the exact
+    /// path, and the cold path checks [`Slot::is_vacant`].
+    pub const VACANT: Slot = Slot {
+        words: [0; 4],
         len: u32::MAX,
         key: EMPTY,
+        value: EMPTY,
     };
 
     pub fn is_vacant(&self) -> bool {
@@ -61,108 +66,113 @@ impl Meta {
     }
 }
 
+/// The four packed words of a key of 8 to [`EXACT_MAX`] bytes, or `None` for other lengths.
+/// They are read at 0, `min(8, len-8)`, `len-8-min(8, len-8)` and `len-8`: together they cover
+/// every byte, overlapping when the key is shorter than 32. Written with chunk splits whose
+/// bounds follow from one another, so the compiler proves every read in bounds and the path has
+/// no branch but the length test.
 #[inline(always)]
-fn word_at(bytes: &[u8], at: usize) -> u64 {
-    match bytes.get(at..at + 8) {
-        Some(w) => {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(w);
-            u64::from_le_bytes(word)
-        }
-        None => 0,
+pub fn exact_words(bytes: &[u8]) -> Option<[u64; 4]> {
+    if bytes.len() > EXACT_MAX {
+        return None;
     }
+    let (head, rest) = bytes.split_first_chunk::<8>()?;
+    let tail = bytes.last_chunk::<8>().unwrap_or(head);
+    let second = rest.len().min(8);
+    let third = rest.len() - second;
+    let second_word = bytes[second..].first_chunk::<8>().unwrap_or(head);
+    let third_word = bytes[third..].first_chunk::<8>().unwrap_or(head);
+    Some([
+        u64::from_le_bytes(*head),
+        u64::from_le_bytes(*second_word),
+        u64::from_le_bytes(*third_word),
+        u64::from_le_bytes(*tail),
+    ])
 }
 
-/// The four packed words of a key. For 8 ≤ len ≤ 32 they cover every byte of the key (they
-/// overlap when it is shorter than 32); below 8 the key is zero-padded into the first word.
-#[inline(always)]
+/// The packed words of a key of any length: [`exact_words`] where it applies; a shorter key is
+/// zero-padded into the first word (still exact, with the length); a longer key gets the words
+/// of its first 16 and last 16 bytes (its middle is mixed into the hash by [`hash_middle`] and
+/// confirmed by the caller).
+#[inline]
 pub fn words(bytes: &[u8]) -> [u64; 4] {
+    if let Some(w) = exact_words(bytes) {
+        return w;
+    }
     let n = bytes.len();
-    if n >= 8 {
-        // `second + third == n - 8`, which lets the compiler see every read in bounds.
-        let second = (n - 8).min(8);
-        let third = (n - 8) - second;
-        [
-            word_at(bytes, 0),
-            word_at(bytes, second),
-            word_at(bytes, third),
-            word_at(bytes, n - 8),
-        ]
-    } else {
+    if n < 8 {
         let mut word = [0u8; 8];
         word[..n].copy_from_slice(bytes);
-        [u64::from_le_bytes(word), 0, 0, 0]
+        return [u64::from_le_bytes(word), 0, 0, 0];
     }
+    let word = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    [word(0), word(8), word(n - 16), word(n - 8)]
 }
 
-/// Hash a key given its packed words: two independent multiplies whose product halves mix
-/// every word with the seed. The words cover keys up to [`EXACT_MAX`] bytes; a longer key also
-/// mixes in the bytes between them (a rare, separately predicted branch), so that keys
-/// differing only there still hash apart.
+/// The folded multiply (wyhash's `mum`): the full 128-bit product of two words, its halves
+/// XORed. Every bit of the result depends on every bit of both factors, so any bits of the hash
+/// can pick the bucket and the slot.
 #[inline(always)]
-pub fn hash_words(bytes: &[u8], words: &[u64; 4], seed: u64) -> u64 {
-    let (mut left, right) = halves(words, bytes.len(), seed);
-    if bytes.len() > EXACT_MAX {
-        left = hash_middle(bytes, left);
-    }
-    combine(left, right)
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let product = (a as u128) * (b as u128);
+    (product as u64) ^ ((product >> 64) as u64)
 }
 
-/// The two halves of the hash input: each word with the seed, the length in the second.
+/// Hash a key's packed words and length: two lanes of two words each (one rotated, so equal
+/// words in both places do not cancel), folded into one multiply.
 #[inline(always)]
-fn halves(words: &[u64; 4], len: usize, seed: u64) -> (u64, u64) {
+pub fn hash_words(words: &[u64; 4], len: usize, seed: u64) -> u64 {
     let left = (words[0] ^ seed).wrapping_add(words[1].rotate_left(23));
-    let right =
-        (words[2] ^ seed.rotate_left(29) ^ len as u64).wrapping_add(words[3].rotate_left(41));
-    (left, right)
+    let right = (words[2] ^ len as u64).wrapping_add(words[3].rotate_left(41));
+    folded_multiply(left, right ^ K1)
 }
 
-/// Multiply both halves and fold the high half into the low: a product's low bits depend only
-/// on its factor's low bits, and the slot is picked from the low bits.
-#[inline(always)]
-fn combine(left: u64, right: u64) -> u64 {
-    let h = left.wrapping_mul(K0) ^ right.wrapping_mul(K1).rotate_left(32);
-    h ^ (h >> 32)
-}
-
+/// Mix the bytes of a long key that its packed words do not cover (`16..len-16`) into a hash.
 #[cold]
 fn hash_middle(bytes: &[u8], mut h: u64) -> u64 {
     for chunk in bytes[16..bytes.len() - 16].chunks(8) {
         let mut word = [0u8; 8];
         word[..chunk.len()].copy_from_slice(chunk);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K2);
+        h = folded_multiply(h ^ u64::from_le_bytes(word), K2);
     }
     h
 }
 
-/// Hash the bytes of a key.
+/// Hash the bytes of a key (any length).
 #[inline]
 pub fn hash(bytes: &[u8], seed: u64) -> u64 {
-    hash_words(bytes, &words(bytes), seed)
+    let h = hash_words(&words(bytes), bytes.len(), seed);
+    if bytes.len() > EXACT_MAX {
+        hash_middle(bytes, h)
+    } else {
+        h
+    }
 }
 
-/// The bucket of a hash among `buckets` (a power of two): its top bits.
+/// The bucket of a hash among `buckets` (a power of two): bits from its upper half.
 #[inline(always)]
 pub fn bucket(h: u64, buckets: usize) -> usize {
-    ((h >> 40) as usize) & (buckets - 1)
+    ((h >> 32) as usize) & (buckets - 1)
 }
 
 /// The slot of a hash displaced by `displacement` (XORed in, so a bucket's keys keep their
 /// relative places and the search tries every placement of the bucket), in a table of `slots`
-/// (a power of two).
+/// (a power of two): bits from its lower half.
 #[inline(always)]
 pub fn slot(h: u64, displacement: u16, slots: usize) -> usize {
     ((h as usize) ^ displacement as usize) & (slots - 1)
 }
 
-/// A built table: the seed, one displacement per bucket, and per slot the key's packed words
-/// and its length and index (two parallel arrays, both indexed by slot).
+/// A built table: the seed, one displacement per bucket, and the slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     pub seed: u64,
     pub displacements: Vec<u16>,
-    pub words: Vec<Words>,
-    pub meta: Vec<Meta>,
+    pub slots: Vec<Slot>,
 }
 
 /// Why a table could not be built.
@@ -196,8 +206,9 @@ pub fn bucket_count(n: usize) -> usize {
     n.div_ceil(3).max(1).next_power_of_two()
 }
 
-/// Build the perfect hash of `keys` (distinct); slot `key`s are indices into `keys`.
-pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
+/// Build the perfect hash of `keys` (distinct): each slot holds its key's index in `keys` and
+/// the value `value_of(index)`, which a probe returns.
+pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
     if keys.len() >= EMPTY as usize {
         return Err(BuildError::TooManyKeys(keys.len()));
     }
@@ -209,7 +220,8 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
     let n_slots = slot_count(keys.len());
     let n_buckets = bucket_count(keys.len());
     'seeds: for seed_round in 0u64..256 {
-        let seed = seed_round.wrapping_mul(0xA076_1D64_78BD_642F) ^ 0x5851_F42D_4C95_7F2D;
+        // Odd and dense in bits, as a multiplier factor should be.
+        let seed = (seed_round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA076_1D64_78BD_642F) | 1;
         let hashes: Vec<u64> = keys.iter().map(|k| hash(k.as_bytes(), seed)).collect();
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n_buckets];
         for (i, &h) in hashes.iter().enumerate() {
@@ -217,8 +229,7 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
         }
         let mut order: Vec<usize> = (0..n_buckets).collect();
         order.sort_by_key(|&b| std::cmp::Reverse(members[b].len()));
-        let mut slot_words = vec![Words([0; 4]); n_slots];
-        let mut meta = vec![Meta::VACANT; n_slots];
+        let mut slots = vec![Slot::VACANT; n_slots];
         let mut displacements = vec![0u16; n_buckets];
         let mut taken: Vec<usize> = Vec::new();
         for b in order {
@@ -230,16 +241,17 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
                 taken.clear();
                 let fits = members[b].iter().all(|&i| {
                     let s = slot(hashes[i], d, n_slots);
-                    let free = meta[s].is_vacant() && !taken.contains(&s);
+                    let free = slots[s].is_vacant() && !taken.contains(&s);
                     taken.push(s);
                     free
                 });
                 if fits {
                     for (&i, &s) in members[b].iter().zip(taken.iter()) {
-                        slot_words[s] = Words(words(keys[i].as_bytes()));
-                        meta[s] = Meta {
+                        slots[s] = Slot {
+                            words: words(keys[i].as_bytes()),
                             len: keys[i].len() as u32,
                             key: i as u16,
+                            value: value_of(i),
                         };
                     }
                     displacements[b] = d;
@@ -254,80 +266,61 @@ pub fn build(keys: &[&str]) -> Result<Table, BuildError> {
         return Ok(Table {
             seed,
             displacements,
-            words: slot_words,
-            meta,
+            slots,
         });
     }
     Err(BuildError::NoAssignment)
 }
 
-/// The index of `key` in a table, or `None`. Keys of 8 to [`EXACT_MAX`] bytes (the common
+/// The value of `key` in a table, or `None`. Keys of 8 to [`EXACT_MAX`] bytes (the common
 /// case) take a straight-line path decided by the slot alone; shorter and longer keys take
 /// [`probe_other_lengths`], where a longer key whose packed words match is passed to `confirm`
-/// (with its index), which compares the whole key.
+/// (with its index in the built keys), which compares the whole key.
 #[inline(always)]
 pub fn probe(
     key: &[u8],
     seed: u64,
     displacements: &[u16],
-    slot_words: &[Words],
-    meta: &[Meta],
+    slots: &[Slot],
     confirm: impl FnOnce(usize) -> bool,
-) -> Option<usize> {
+) -> Option<u16> {
+    let Some(w) = exact_words(key) else {
+        return probe_other_lengths(key, seed, displacements, slots, confirm);
+    };
     let n = key.len();
-    if !(8..=EXACT_MAX).contains(&n) || displacements.is_empty() || slot_words.is_empty() {
-        return probe_other_lengths(key, seed, displacements, slot_words, meta, confirm);
-    }
-    let second = (n - 8).min(8);
-    let third = (n - 8) - second;
-    let w = [
-        word_at(key, 0),
-        word_at(key, second),
-        word_at(&key[third..], 0),
-        word_at(key, n - 8),
-    ];
-    let (left, right) = halves(&w, n, seed);
-    let (Words(stored), m) = slot_of(combine(left, right), displacements, slot_words, meta)?;
-    let differ = (w[0] ^ stored[0]) | (w[1] ^ stored[1]) | (w[2] ^ stored[2]) | (w[3] ^ stored[3]);
-    (differ == 0 && m.len as usize == n).then_some(m.key as usize)
+    let found = slot_of(hash_words(&w, n, seed), displacements, slots)?;
+    let stored = &found.words;
+    let differ = (w[0] ^ stored[0])
+        | (w[1] ^ stored[1])
+        | (w[2] ^ stored[2])
+        | (w[3] ^ stored[3])
+        | (found.len as u64 ^ n as u64);
+    (differ == 0).then_some(found.value)
 }
 
 /// The slot a hash lands on: its bucket's displacement, then the displaced slot.
 #[inline(always)]
-fn slot_of<'t>(
-    h: u64,
-    displacements: &[u16],
-    slot_words: &'t [Words],
-    meta: &'t [Meta],
-) -> Option<(&'t Words, &'t Meta)> {
+fn slot_of<'t>(h: u64, displacements: &[u16], slots: &'t [Slot]) -> Option<&'t Slot> {
     let d = *displacements.get(bucket(h, displacements.len()))?;
-    let s = slot(h, d, slot_words.len());
-    Some((slot_words.get(s)?, meta.get(s)?))
+    slots.get(slot(h, d, slots.len()))
 }
 
-/// [`probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes, and empty tables.
+/// [`probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes.
 #[cold]
 #[inline(never)]
 pub fn probe_other_lengths(
     key: &[u8],
     seed: u64,
     displacements: &[u16],
-    slot_words: &[Words],
-    meta: &[Meta],
+    slots: &[Slot],
     confirm: impl FnOnce(usize) -> bool,
-) -> Option<usize> {
-    if displacements.is_empty() || slot_words.is_empty() {
+) -> Option<u16> {
+    let found = slot_of(hash(key, seed), displacements, slots)?;
+    if found.is_vacant() || found.words != words(key) || found.len as usize != key.len() {
         return None;
     }
-    let w = words(key);
-    let h = hash_words(key, &w, seed);
-    let (Words(stored), m) = slot_of(h, displacements, slot_words, meta)?;
-    if w != *stored || m.len as usize != key.len() {
+    if key.len() > EXACT_MAX && !confirm(found.key as usize) {
         return None;
     }
-    let index = m.key as usize;
-    if key.len() > EXACT_MAX && !confirm(index) {
-        return None;
-    }
-    Some(index)
+    Some(found.value)
 }
