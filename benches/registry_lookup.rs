@@ -1,13 +1,15 @@
 //! Registry lookup on the hot path: every iteration looks up all 382 keys of the built-in
 //! registry (191 IDs + 191 aliases) in a fixed shuffled order. `by_id`/`by_alias` use
-//! `Registry::lookup` (the build-time perfect hash), `isa_from_key` the `Isa` enum's own table,
-//! `miss` 382 near-miss strings (one letter changed); the baselines `hashmap_string` and
-//! `btreemap_string` map the same 382 `String` keys to `u16` in the same run.
+//! `Registry::lookup` (the build-time perfect hash) and keep the `&Primitive` it yields;
+//! `by_id_read_field` also reads a field of each primitive found (one more cache line per
+//! lookup, outside the lookup); `isa_from_key` uses the `Isa` enum's own table, `miss` 382
+//! near-miss strings (one letter changed); the baselines `hashmap_string` and `btreemap_string`
+//! map the same 382 `String` keys to `u16` in the same run.
 //!
 //! Run: `cargo bench --bench registry_lookup -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use primgraph::registry::{Isa, Registry};
+use primgraph::registry::{Isa, Primitive, Registry};
 use std::collections::{BTreeMap, HashMap};
 use std::hint::black_box;
 
@@ -47,6 +49,11 @@ fn near_miss(key: &str, registry: &Registry) -> String {
     }
 }
 
+/// The address of a looked-up primitive: its identity, without reading it.
+fn address(p: &Primitive) -> usize {
+    std::ptr::from_ref(p) as usize
+}
+
 fn registry_lookup(c: &mut Criterion) {
     let registry = Registry::builtin();
     let ids: Vec<&str> = shuffled(
@@ -82,12 +89,16 @@ fn registry_lookup(c: &mut Criterion) {
     let mut group = c.benchmark_group("registry_lookup");
     // Each iteration: all 382 keys (IDs then aliases each half shuffled, as `by_id`+`by_alias`
     // together; the baselines over the same 382 in one shuffled order).
+    // What a lookup yields is a handle on the primitive (`&Primitive`), as the baseline yields
+    // its `u16`; the sum of the handles' addresses keeps every lookup live without reading the
+    // 440-byte record behind each one, which the baseline has no counterpart for.
+    // `by_id_read_field` measures that read too.
     group.bench_function("by_id", |b| {
         b.iter(|| {
-            let mut sum = 0u32;
+            let mut sum = 0usize;
             for _ in 0..2 {
                 for k in &ids {
-                    sum += registry.lookup(black_box(*k)).map_or(0, |p| p.index as u32);
+                    sum = sum.wrapping_add(registry.lookup(black_box(*k)).map_or(0, address));
                 }
             }
             sum
@@ -95,9 +106,20 @@ fn registry_lookup(c: &mut Criterion) {
     });
     group.bench_function("by_alias", |b| {
         b.iter(|| {
-            let mut sum = 0u32;
+            let mut sum = 0usize;
             for _ in 0..2 {
                 for k in &aliases {
+                    sum = sum.wrapping_add(registry.lookup(black_box(*k)).map_or(0, address));
+                }
+            }
+            sum
+        })
+    });
+    group.bench_function("by_id_read_field", |b| {
+        b.iter(|| {
+            let mut sum = 0u32;
+            for _ in 0..2 {
+                for k in &ids {
                     sum += registry.lookup(black_box(*k)).map_or(0, |p| p.index as u32);
                 }
             }

@@ -79,9 +79,11 @@ pub fn exact_words(bytes: &[u8]) -> Option<[u64; 4]> {
     let (head, rest) = bytes.split_first_chunk::<8>()?;
     let tail = bytes.last_chunk::<8>().unwrap_or(head);
     let second = rest.len().min(8);
-    let third = rest.len() - second;
     let second_word = bytes[second..].first_chunk::<8>().unwrap_or(head);
-    let third_word = bytes[third..].first_chunk::<8>().unwrap_or(head);
+    // The third word ends where the second begins, counted from the end: at `len - second`.
+    let third_word = bytes[..bytes.len() - second]
+        .last_chunk::<8>()
+        .unwrap_or(head);
     Some([
         u64::from_le_bytes(*head),
         u64::from_le_bytes(*second_word),
