@@ -229,6 +229,7 @@ fn generate_isa(view: &lint::View<'_>) -> Result<String, String> {
             .join(", ")
     );
     let _ = writeln!(s, "const PHASH_SEED: u64 = {:#x};", table.seed);
+    let _ = writeln!(s, "const PHASH_FULL_HASH: bool = {};", table.full_hash);
     let _ = writeln!(
         s,
         "const PHASH_DISPLACEMENTS: [u16; {}] = {:?};",

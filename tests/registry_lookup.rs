@@ -134,7 +134,7 @@ proptest! {
         let table = phash::build(&keys, |i| i as u16).expect("builds");
         let mut seen = BTreeSet::new();
         for (i, k) in keys.iter().enumerate() {
-            let got = phash::probe(k.as_bytes(), table.seed, &table.displacements, &table.slots, |i| keys[i] == *k);
+            let got = table.view().probe(k.as_bytes(), |i| keys[i] == *k);
             prop_assert_eq!(got, Some(i as u16));
             prop_assert!(seen.insert(got));
         }
@@ -146,7 +146,7 @@ proptest! {
     fn a_probe_for_any_string_is_in_range(keys in keys(), probe in "\\PC{0,40}") {
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
         let table = phash::build(&keys, |i| i as u16).expect("builds");
-        if let Some(i) = phash::probe(probe.as_bytes(), table.seed, &table.displacements, &table.slots, |i| keys[i] == probe.as_str()) {
+        if let Some(i) = table.view().probe(probe.as_bytes(), |i| keys[i] == probe.as_str()) {
             prop_assert!((i as usize) < keys.len());
         }
     }
@@ -160,23 +160,11 @@ fn long_keys_that_differ_only_between_the_packed_words_are_told_apart() {
     let keys = [a.as_str(), b.as_str()];
     let table = phash::build(&keys, |i| i as u16).expect("builds");
     for (i, k) in keys.iter().enumerate() {
-        let got = phash::probe(
-            k.as_bytes(),
-            table.seed,
-            &table.displacements,
-            &table.slots,
-            |j| keys[j] == *k,
-        );
+        let got = table.view().probe(k.as_bytes(), |j| keys[j] == *k);
         assert_eq!(got, Some(i as u16));
     }
     let c = format!("{}c{}", "x".repeat(20), "y".repeat(19));
-    let miss = phash::probe(
-        c.as_bytes(),
-        table.seed,
-        &table.displacements,
-        &table.slots,
-        |j| keys[j] == c,
-    );
+    let miss = table.view().probe(c.as_bytes(), |j| keys[j] == c);
     assert_eq!(miss, None);
 }
 
@@ -209,4 +197,34 @@ fn keys_that_differ_in_any_single_byte_get_a_table() {
             );
         }
     }
+}
+
+#[test]
+fn keys_sharing_their_ends_switch_the_table_to_the_full_hash() {
+    // Same length, same first and last 8 bytes: the ends hash cannot tell these apart.
+    let shared: Vec<String> = (0..100)
+        .map(|i| format!("policy.a{i:03}_x.verify_all"))
+        .collect();
+    let shared: Vec<&str> = shared.iter().map(String::as_str).collect();
+    let table = phash::build(&shared, |i| i as u16).expect("builds");
+    assert!(table.full_hash);
+    for (i, k) in shared.iter().enumerate() {
+        assert_eq!(
+            table.view().probe(k.as_bytes(), |j| shared[j] == *k),
+            Some(i as u16)
+        );
+    }
+    assert_eq!(
+        table.view().probe(b"policy.a100_x.verify_all", |_| true),
+        None
+    );
+
+    let registry = Registry::builtin();
+    let keys: Vec<&str> = registry
+        .primitives()
+        .iter()
+        .flat_map(|p| [p.id.as_str(), p.alias.as_str()])
+        .collect();
+    let table = phash::build(&keys, |i| i as u16).expect("builds");
+    assert!(!table.full_hash, "the registry's keys differ in their ends");
 }

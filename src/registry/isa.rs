@@ -85,20 +85,26 @@ impl std::fmt::Display for Isa {
 /// `Registry::lookup` on the built-in registry.
 #[inline(always)]
 pub(super) fn builtin_index(key: &str) -> Option<u16> {
-    phash::probe(
+    BUILTIN_TABLE.probe(
         key.as_bytes(),
-        PHASH_SEED,
-        &PHASH_DISPLACEMENTS,
-        &PHASH_SLOTS,
         #[cold]
         move |k| KEYS.get(k) == Some(&key),
     )
 }
 
+/// The build-time table as a probe reads it.
+const BUILTIN_TABLE: phash::TableRef<'static> = phash::TableRef {
+    seed: PHASH_SEED,
+    full_hash: PHASH_FULL_HASH,
+    displacements: &PHASH_DISPLACEMENTS,
+    slots: &PHASH_SLOTS,
+};
+
 /// The build-time table, for the built-in registry.
 pub(super) fn static_table() -> KeyTable {
     KeyTable {
         seed: PHASH_SEED,
+        full_hash: PHASH_FULL_HASH,
         displacements: Cow::Borrowed(&PHASH_DISPLACEMENTS),
         slots: Cow::Borrowed(&PHASH_SLOTS),
     }

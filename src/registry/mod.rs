@@ -216,6 +216,7 @@ struct RegistryFile {
 #[derive(Debug)]
 struct KeyTable {
     seed: u64,
+    full_hash: bool,
     displacements: Cow<'static, [u16]>,
     slots: Cow<'static, [phash::Slot]>,
 }
@@ -328,6 +329,7 @@ impl Registry {
                     .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
                 KeyTable {
                     seed: built.seed,
+                    full_hash: built.full_hash,
                     displacements: Cow::Owned(built.displacements),
                     slots: Cow::Owned(built.slots),
                 }
@@ -381,22 +383,22 @@ impl Registry {
         let t = &self.table;
         let n = self.primitives.len();
         let primitives = &self.primitives;
-        phash::probe(
-            key.as_bytes(),
-            t.seed,
-            &t.displacements,
-            &t.slots,
-            move |k| {
-                let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
-                primitives.get(prim).is_some_and(|p| {
-                    if is_alias {
-                        p.alias == key
-                    } else {
-                        p.id == key
-                    }
-                })
-            },
-        )
+        let table = phash::TableRef {
+            seed: t.seed,
+            full_hash: t.full_hash,
+            displacements: &t.displacements,
+            slots: &t.slots,
+        };
+        table.probe(key.as_bytes(), move |k| {
+            let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
+            primitives.get(prim).is_some_and(|p| {
+                if is_alias {
+                    p.alias == key
+                } else {
+                    p.id == key
+                }
+            })
+        })
     }
 
     /// The schema-compatibility checker shared by every check against this registry: a

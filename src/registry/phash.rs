@@ -10,9 +10,12 @@
 //! chases. A key of 8 to 32 bytes (all but a handful of the registry's) is read as four
 //! overlapping little-endian words — at 0, `min(8, len-8)`, `len-16` (or 0) and `len-8` —
 //! which together cover every byte: no loop, no branch on the length, no bounds check (the
-//! reads are chunk splits the compiler proves in bounds, without `unsafe`). The words and the
-//! length are hashed by one folded 64×64→128-bit multiply (wyhash's `mum`), whose every output
-//! bit depends on every input bit, so the bucket and the slot can come from any bits. The slot
+//! reads are chunk splits the compiler proves in bounds, without `unsafe`). The first and last
+//! words and the length are hashed by one folded 64×64→128-bit multiply (wyhash's `mum`), whose
+//! every output bit depends on every input bit, so the bucket and the slot can come from any
+//! bits; a key set in which two keys of one length share their first and last 8 bytes gets a
+//! table flagged for the full hash, which adds the middle words (the flag is a constant for the
+//! built-in table, so its probe has no such branch). The slot
 //! is one 40-byte record holding the same four words, the key's length and its index, so
 //! confirming a hit is four XORs and a length compare on one record, folded into a single
 //! branch: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
@@ -124,19 +127,27 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (product as u64) ^ ((product >> 64) as u64)
 }
 
-/// Hash a key's packed words and length: two lanes of two words each (one rotated, so equal
-/// words in both places do not cancel), folded into one multiply.
+/// Hash a key's packed words and length, folded into one multiply. The *ends* hash reads the
+/// first and last words only — every byte of a key up to 16 bytes, and enough to tell apart
+/// almost any set of longer keys; the *full* hash also adds the two middle words (each lane
+/// rotated, so equal words in both places do not cancel), for a key set where two keys of the
+/// same length share their first and last 8 bytes. Either way the slot compares all four.
 #[inline(always)]
-pub fn hash_words(words: &[u64; 4], len: usize, seed: u64) -> u64 {
-    let left = (words[0] ^ seed).wrapping_add(words[1].rotate_left(23));
-    let right = (words[2] ^ len as u64).wrapping_add(words[3].rotate_left(41));
-    folded_multiply(left, right ^ K1)
+pub fn hash_words(words: &[u64; 4], len: usize, seed: u64, full: bool) -> u64 {
+    let mut left = words[0] ^ seed;
+    let mut right = words[3] ^ len as u64 ^ K1;
+    if full {
+        left = left.wrapping_add(words[1].rotate_left(23));
+        right = right.wrapping_add(words[2].rotate_left(41));
+    }
+    folded_multiply(left, right)
 }
 
-/// Mix the bytes of a long key that its packed words do not cover (`16..len-16`) into a hash.
+/// Mix the bytes of a long key between its first and last words (`8..len-8`) into a hash, so
+/// that a long key's hash reads every byte whichever hash the table uses.
 #[cold]
 fn hash_middle(bytes: &[u8], mut h: u64) -> u64 {
-    for chunk in bytes[16..bytes.len() - 16].chunks(8) {
+    for chunk in bytes[8..bytes.len() - 8].chunks(8) {
         let mut word = [0u8; 8];
         word[..chunk.len()].copy_from_slice(chunk);
         h = folded_multiply(h ^ u64::from_le_bytes(word), K2);
@@ -146,8 +157,8 @@ fn hash_middle(bytes: &[u8], mut h: u64) -> u64 {
 
 /// Hash the bytes of a key (any length).
 #[inline]
-pub fn hash(bytes: &[u8], seed: u64) -> u64 {
-    let h = hash_words(&words(bytes), bytes.len(), seed);
+pub fn hash(bytes: &[u8], seed: u64, full: bool) -> u64 {
+    let h = hash_words(&words(bytes), bytes.len(), seed, full);
     if bytes.len() > EXACT_MAX {
         hash_middle(bytes, h)
     } else {
@@ -169,12 +180,36 @@ pub fn slot(h: u64, displacement: u16, slots: usize) -> usize {
     ((h as usize) ^ displacement as usize) & (slots - 1)
 }
 
-/// A built table: the seed, one displacement per bucket, and the slots.
+/// A built table: the seed, which hash it uses, one displacement per bucket, and the slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     pub seed: u64,
+    pub full_hash: bool,
     pub displacements: Vec<u16>,
     pub slots: Vec<Slot>,
+}
+
+impl Table {
+    /// The table as a probe reads it.
+    pub fn view(&self) -> TableRef<'_> {
+        TableRef {
+            seed: self.seed,
+            full_hash: self.full_hash,
+            displacements: &self.displacements,
+            slots: &self.slots,
+        }
+    }
+}
+
+/// A table as a probe reads it: built at run time ([`Table::view`]) or generated into
+/// constants and statics by `build.rs` (where every field is known to the compiler, so the
+/// masks and the choice of hash fold away).
+#[derive(Debug, Clone, Copy)]
+pub struct TableRef<'t> {
+    pub seed: u64,
+    pub full_hash: bool,
+    pub displacements: &'t [u16],
+    pub slots: &'t [Slot],
 }
 
 /// Why a table could not be built.
@@ -219,12 +254,37 @@ pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, Bu
     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
         return Err(BuildError::DuplicateKey(w[0].to_string()));
     }
+    // The ends hash is tried first unless two keys would always collide under it.
+    let ends_collide = {
+        let mut ends: Vec<(u64, u64, usize)> = keys
+            .iter()
+            .filter_map(|k| exact_words(k.as_bytes()).map(|w| (w[0], w[3], k.len())))
+            .collect();
+        ends.sort_unstable();
+        ends.windows(2).any(|w| w[0] == w[1])
+    };
+    for full_hash in [false, true] {
+        if !full_hash && ends_collide {
+            continue;
+        }
+        if let Some(table) = place(keys, &value_of, full_hash) {
+            return Ok(table);
+        }
+    }
+    Err(BuildError::NoAssignment)
+}
+
+/// Search seeds and displacements for a placement of `keys` under one hash.
+fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16, full_hash: bool) -> Option<Table> {
     let n_slots = slot_count(keys.len());
     let n_buckets = bucket_count(keys.len());
     'seeds: for seed_round in 0u64..256 {
         // Odd and dense in bits, as a multiplier factor should be.
         let seed = (seed_round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA076_1D64_78BD_642F) | 1;
-        let hashes: Vec<u64> = keys.iter().map(|k| hash(k.as_bytes(), seed)).collect();
+        let hashes: Vec<u64> = keys
+            .iter()
+            .map(|k| hash(k.as_bytes(), seed, full_hash))
+            .collect();
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n_buckets];
         for (i, &h) in hashes.iter().enumerate() {
             members[bucket(h, n_buckets)].push(i);
@@ -265,64 +325,61 @@ pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, Bu
                 continue 'seeds;
             }
         }
-        return Ok(Table {
+        return Some(Table {
             seed,
+            full_hash,
             displacements,
             slots,
         });
     }
-    Err(BuildError::NoAssignment)
+    None
 }
 
-/// The value of `key` in a table, or `None`. Keys of 8 to [`EXACT_MAX`] bytes (the common
-/// case) take a straight-line path decided by the slot alone; shorter and longer keys take
-/// [`probe_other_lengths`], where a longer key whose packed words match is passed to `confirm`
-/// (with its index in the built keys), which compares the whole key.
-#[inline(always)]
-pub fn probe(
-    key: &[u8],
-    seed: u64,
-    displacements: &[u16],
-    slots: &[Slot],
-    confirm: impl FnOnce(usize) -> bool,
-) -> Option<u16> {
-    let Some(w) = exact_words(key) else {
-        return probe_other_lengths(key, seed, displacements, slots, confirm);
-    };
-    let n = key.len();
-    let found = slot_of(hash_words(&w, n, seed), displacements, slots)?;
-    let stored = &found.words;
-    let differ = (w[0] ^ stored[0])
-        | (w[1] ^ stored[1])
-        | (w[2] ^ stored[2])
-        | (w[3] ^ stored[3])
-        | (found.len as u64 ^ n as u64);
-    (differ == 0).then_some(found.value)
-}
-
-/// The slot a hash lands on: its bucket's displacement, then the displaced slot.
-#[inline(always)]
-fn slot_of<'t>(h: u64, displacements: &[u16], slots: &'t [Slot]) -> Option<&'t Slot> {
-    let d = *displacements.get(bucket(h, displacements.len()))?;
-    slots.get(slot(h, d, slots.len()))
-}
-
-/// [`probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes.
-#[cold]
-#[inline(never)]
-pub fn probe_other_lengths(
-    key: &[u8],
-    seed: u64,
-    displacements: &[u16],
-    slots: &[Slot],
-    confirm: impl FnOnce(usize) -> bool,
-) -> Option<u16> {
-    let found = slot_of(hash(key, seed), displacements, slots)?;
-    if found.is_vacant() || found.words != words(key) || found.len as usize != key.len() {
-        return None;
+impl TableRef<'_> {
+    /// The value of `key` in the table, or `None`. Keys of 8 to [`EXACT_MAX`] bytes (the common
+    /// case) take a straight-line path decided by the slot alone; shorter and longer keys take
+    /// [`TableRef::probe_other_lengths`], where a longer key whose packed words match is passed
+    /// to `confirm` (with its index in the built keys), which compares the whole key.
+    #[inline(always)]
+    pub fn probe(&self, key: &[u8], confirm: impl FnOnce(usize) -> bool) -> Option<u16> {
+        let Some(w) = exact_words(key) else {
+            return self.probe_other_lengths(key, confirm);
+        };
+        let n = key.len();
+        let found = self.slot_of(hash_words(&w, n, self.seed, self.full_hash))?;
+        let stored = &found.words;
+        let differ = (w[0] ^ stored[0])
+            | (w[1] ^ stored[1])
+            | (w[2] ^ stored[2])
+            | (w[3] ^ stored[3])
+            | (found.len as u64 ^ n as u64);
+        (differ == 0).then_some(found.value)
     }
-    if key.len() > EXACT_MAX && !confirm(found.key as usize) {
-        return None;
+
+    /// The slot a hash lands on: its bucket's displacement, then the displaced slot.
+    #[inline(always)]
+    fn slot_of(&self, h: u64) -> Option<&Slot> {
+        let d = *self
+            .displacements
+            .get(bucket(h, self.displacements.len()))?;
+        self.slots.get(slot(h, d, self.slots.len()))
     }
-    Some(found.value)
+
+    /// [`TableRef::probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes.
+    #[cold]
+    #[inline(never)]
+    pub fn probe_other_lengths(
+        &self,
+        key: &[u8],
+        confirm: impl FnOnce(usize) -> bool,
+    ) -> Option<u16> {
+        let found = self.slot_of(hash(key, self.seed, self.full_hash))?;
+        if found.is_vacant() || found.words != words(key) || found.len as usize != key.len() {
+            return None;
+        }
+        if key.len() > EXACT_MAX && !confirm(found.key as usize) {
+            return None;
+        }
+        Some(found.value)
+    }
 }
