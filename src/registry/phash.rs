@@ -16,9 +16,9 @@
 //! bits; a key set in which two keys of one length share their first and last 8 bytes gets a
 //! table flagged for the full hash, which adds the middle words (the flag is a constant for the
 //! built-in table, so its probe has no such branch). The slot
-//! is one 40-byte record holding the same four words, the key's length and its index, so
-//! confirming a hit is four XORs and a length compare on one record, folded into a single
-//! branch: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
+//! is one 40-byte record holding the same four words, the key's length, its index and its
+//! value, so confirming a hit is four word compares and a length compare on one record, and
+//! the value comes from the same record: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
 //! (zero-padded into one word, still exact) and longer than 32 (whose middle bytes the words do
 //! not cover, so they are mixed into the hash and the caller confirms the whole key) take a
 //! separate, cold path, so the common path is straight-line code.
