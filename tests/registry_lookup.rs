@@ -179,8 +179,9 @@ fn the_table_refuses_duplicate_keys() {
 
 #[test]
 fn keys_that_differ_in_any_single_byte_get_a_table() {
-    // Every byte position of every length the exact path covers: keys that differ only there
-    // (IDs such as `policy1.…` and `policy2.…`) must still hash apart under some seed.
+    // Every byte position of every length from the short path through the exact one to the
+    // long one: keys that differ only there (IDs such as `policy1.…` and `policy2.…`) must
+    // still hash apart under some seed.
     for len in 1..=40 {
         for at in 0..len {
             let keys: Vec<String> = (b'a'..=b'z')
@@ -196,6 +197,19 @@ fn keys_that_differ_in_any_single_byte_get_a_table() {
                 "length {len}, byte {at}"
             );
         }
+    }
+}
+
+#[test]
+fn a_probe_of_an_empty_table_misses() {
+    let empty = phash::TableRef {
+        seed: 1,
+        full_hash: false,
+        displacements: &[],
+        slots: &[],
+    };
+    for key in ["", "short", "sixteen-byte-key", &"x".repeat(40)] {
+        assert_eq!(empty.probe(key.as_bytes(), |_| true), None, "{key}");
     }
 }
 

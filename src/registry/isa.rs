@@ -103,9 +103,9 @@ const BUILTIN_TABLE: phash::TableRef<'static> = phash::TableRef {
 /// The build-time table, for the built-in registry.
 pub(super) fn static_table() -> KeyTable {
     KeyTable {
-        seed: PHASH_SEED,
-        full_hash: PHASH_FULL_HASH,
-        displacements: Cow::Borrowed(&PHASH_DISPLACEMENTS),
-        slots: Cow::Borrowed(&PHASH_SLOTS),
+        seed: BUILTIN_TABLE.seed,
+        full_hash: BUILTIN_TABLE.full_hash,
+        displacements: Cow::Borrowed(BUILTIN_TABLE.displacements),
+        slots: Cow::Borrowed(BUILTIN_TABLE.slots),
     }
 }

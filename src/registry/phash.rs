@@ -15,13 +15,13 @@
 //! every output bit depends on every input bit, so the bucket and the slot can come from any
 //! bits; a key set in which two keys of one length share their first and last 8 bytes gets a
 //! table flagged for the full hash, which adds the middle words (the flag is a constant for the
-//! built-in table, so its probe has no such branch). The slot
-//! is one 40-byte record holding the same four words, the key's length, its index and its
-//! value, so confirming a hit is four word compares and a length compare on one record, and
-//! the value comes from the same record: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
-//! (zero-padded into one word, still exact) and longer than 32 (whose middle bytes the words do
-//! not cover, so they are mixed into the hash and the caller confirms the whole key) take a
-//! separate, cold path, so the common path is straight-line code.
+//! built-in table, so its probe has no such branch). The slot is one 40-byte record holding
+//! the same four words, the key's length, its index and its value, so confirming a hit is four
+//! word compares and a length compare on one record, and the value comes from the same record:
+//! no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded
+//! into one word, still exact) and longer than 32 (whose middle bytes the words do not cover,
+//! so they are mixed into the hash and the caller confirms the whole key) take a separate, cold
+//! path, so the common path is straight-line code.
 //!
 //! A key's hash picks a bucket from its upper half; the bucket's displacement is XORed into the
 //! lower half to pick a slot in a power-of-two table. The builder places the largest buckets
@@ -166,10 +166,11 @@ pub fn hash(bytes: &[u8], seed: u64, full: bool) -> u64 {
     }
 }
 
-/// The bucket of a hash among `buckets` (a power of two): bits from its upper half.
+/// The bucket of a hash among `buckets` (a power of two): bits from its upper half. An empty
+/// array gives an index past its end (the mask wraps), so a probe of it misses, not panics.
 #[inline(always)]
 pub fn bucket(h: u64, buckets: usize) -> usize {
-    ((h >> 32) as usize) & (buckets - 1)
+    ((h >> 32) as usize) & buckets.wrapping_sub(1)
 }
 
 /// The slot of a hash displaced by `displacement` (XORed in, so a bucket's keys keep their
@@ -177,7 +178,7 @@ pub fn bucket(h: u64, buckets: usize) -> usize {
 /// (a power of two): bits from its lower half.
 #[inline(always)]
 pub fn slot(h: u64, displacement: u16, slots: usize) -> usize {
-    ((h as usize) ^ displacement as usize) & (slots - 1)
+    ((h as usize) ^ displacement as usize) & slots.wrapping_sub(1)
 }
 
 /// A built table: the seed, which hash it uses, one displacement per bucket, and the slots.
