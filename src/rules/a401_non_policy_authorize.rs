@@ -21,6 +21,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::{Authority, Class};
 
@@ -31,15 +32,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         if prim.authority == Authority::Authorize && prim.class != Class::Policy {
             out.push(
-                Diagnostic::error(
-                    "A401",
-                    format!("/nodes/{i}/primitive"),
+                codes::A401.at(format!("/nodes/{i}/primitive"),
                     format!(
                         "node `{}` uses `{}`, which has `authorize` authority but class `{}`, not `policy`",
                         node.id, prim.id, prim.class
                     ),
-                )
-                .with_help("only policy primitives may authorize; fix the registry or use a policy gate"),
+                ),
             );
         }
     }

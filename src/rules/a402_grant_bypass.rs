@@ -25,6 +25,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::EdgeKind;
 use crate::graph::model::bfs;
@@ -53,20 +54,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let path = cx.model.path_to(&parents, i);
         out.push(
-            Diagnostic::error(
-                "A402",
-                format!("/nodes/{i}"),
-                format!(
-                    "node `{}` (`{}` requires authorization) is reachable without a grant: {}",
-                    node.id,
-                    prim.id,
-                    path.join(" → ")
-                ),
-            )
-            .with_witness(Witness::Path(path))
-            .with_help(
-                "route every path to it through a granting branch of a policy gate (e.g. `allow`)",
-            ),
+            codes::A402
+                .at(
+                    format!("/nodes/{i}"),
+                    format!(
+                        "node `{}` (`{}` requires authorization) is reachable without a grant: {}",
+                        node.id,
+                        prim.id,
+                        path.join(" → ")
+                    ),
+                )
+                .with_witness(Witness::Path(path)),
         );
     }
 }

@@ -21,6 +21,7 @@
 //! ```
 
 use super::{Context, Origin};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::Class;
 use serde_json::Value;
@@ -60,17 +61,13 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         if let Some(problem) = problem {
             let consumer = cx.prim(b.node).map_or("?", |p| p.id.as_str());
-            out.push(
-                Diagnostic::error(
-                    "A403",
-                    b.pointer(),
-                    format!(
-                        "authority input `{}` of `{consumer}` is bound from {problem}",
-                        b.property
-                    ),
-                )
-                .with_help("bind it from the grant output of the policy gate that authorizes this node, e.g. {\"from\": \"gate\", \"at\": \"/grant\"}"),
-            );
+            out.push(codes::A403.at(
+                b.pointer(),
+                format!(
+                    "authority input `{}` of `{consumer}` is bound from {problem}",
+                    b.property
+                ),
+            ));
         }
     }
 }

@@ -23,6 +23,7 @@
 //! (where `gate` is a policy node that then grants `delegate`).
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 use crate::registry::{Class, Effect};
 
@@ -52,9 +53,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             out.push(
-                Diagnostic::error(
-                    "A404",
-                    format!("/nodes/{i}/branches/{}", escape_pointer_token(outcome)),
+                codes::A404.at(format!("/nodes/{i}/branches/{}", escape_pointer_token(outcome)),
                     format!(
                         "S1 decision `{}` branches on `{outcome}` straight to `{target}` (`{}`, {})",
                         node.id,
@@ -62,8 +61,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         privileged.join(", ")
                     ),
                 )
-                .with_related(format!("/nodes/{t}"), "the privileged node")
-                .with_help("branch to a policy gate that authorizes the privileged step"),
+                .with_related(format!("/nodes/{t}"), "the privileged node"),
             );
         }
     }

@@ -25,6 +25,7 @@
 //! ```
 
 use super::{BindingInfo, Context, INPUT_SOURCE, Origin};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::registry::Class;
 use serde_json::Value;
@@ -140,17 +141,16 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let path = chain(k);
         let consumer = cx.prim(edge.consumer).map_or("?", |p| p.id.as_str());
         out.push(
-            Diagnostic::error(
-                "A405",
-                edge.binding.pointer(),
-                format!(
-                    "untrusted data reaches sink input `{}` of `{consumer}`: {}",
-                    edge.binding.property,
-                    path.join(" → ")
-                ),
-            )
-            .with_witness(Witness::Path(path))
-            .with_help("pass the value through a verification or policy node before the sink"),
+            codes::A405
+                .at(
+                    edge.binding.pointer(),
+                    format!(
+                        "untrusted data reaches sink input `{}` of `{consumer}`: {}",
+                        edge.binding.property,
+                        path.join(" → ")
+                    ),
+                )
+                .with_witness(Witness::Path(path)),
         );
     }
 }

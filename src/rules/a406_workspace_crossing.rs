@@ -19,6 +19,7 @@
 //! (which has `crosses_workspace`).
 
 use super::{Context, Origin};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::Effect;
 
@@ -43,9 +44,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         out.push(
-            Diagnostic::error(
-                "A406",
-                b.pointer(),
+            codes::A406.at(b.pointer(),
                 format!(
                     "input `{}` of `{}` (workspace `{}`) is bound from `{from}` (workspace `{}`), but `{}` does not cross workspaces",
                     b.property,
@@ -55,8 +54,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     prim.id
                 ),
             )
-            .with_related(format!("/nodes/{source}"), format!("`{from}` runs in `{}`", source_node.workspace()))
-            .with_help("move the data through a primitive with the `crosses_workspace` effect"),
+            .with_related(format!("/nodes/{source}"), format!("`{from}` runs in `{}`", source_node.workspace())),
         );
     }
 }

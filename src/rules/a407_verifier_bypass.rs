@@ -25,6 +25,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::EdgeKind;
 use crate::registry::Class;
@@ -97,9 +98,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             current = toward.get(next).copied().flatten();
         }
         out.push(
-            Diagnostic::error(
-                "A407",
-                format!("/nodes/{i}"),
+            codes::A407.at(format!("/nodes/{i}"),
                 format!(
                     "`{}` (`{}` requires a verifier) reaches a terminal without verification: {}",
                     node.id,
@@ -107,8 +106,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     path.join(" → ")
                 ),
             )
-            .with_witness(Witness::Path(path))
-            .with_help("route every path from it to a terminal through a verification node"),
+            .with_witness(Witness::Path(path)),
         );
     }
 }

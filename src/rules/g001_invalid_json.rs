@@ -24,6 +24,7 @@
 //!
 //! (well-formed JSON; the shape is G003's business).
 
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::json::{JsonError, JsonErrorKind};
 
@@ -59,7 +60,7 @@ pub fn diagnostic(error: &JsonError) -> Diagnostic {
             "remove one of the two members",
         ),
     };
-    let mut d = Diagnostic::error("G001", "", message).with_help(help);
+    let mut d = codes::G001.at("", message).with_help(help);
     d.line = error.span.line;
     d.column = error.span.column;
     d

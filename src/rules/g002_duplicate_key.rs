@@ -24,9 +24,5 @@ use crate::json::JsonError;
 
 /// The G002 diagnostic for a duplicate key, or `None` for any other parse failure.
 pub fn diagnostic(error: &JsonError) -> Option<Diagnostic> {
-    crate::diagnostic::duplicate_key(
-        "G002",
-        error,
-        "keep one member: readers and runtimes disagree on which one counts",
-    )
+    crate::diagnostic::duplicate_key(&crate::codes::G002, error)
 }

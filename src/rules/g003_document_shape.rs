@@ -26,11 +26,11 @@
 //! {"id": "apply", "primitive": "mut.apply_patch", "max_visits": 3, "on_error": {"*": "done"}}
 //! ```
 
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::graph::ShapeError;
 
 /// The G003 diagnostic for one shape error.
 pub fn diagnostic(error: &ShapeError) -> Diagnostic {
-    Diagnostic::error("G003", error.pointer.clone(), error.message.clone())
-        .with_help("see SPEC §2 for the graph document's fields")
+    codes::G003.at(error.pointer.clone(), error.message.clone())
 }

@@ -21,6 +21,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -32,13 +33,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             && first != i
         {
             out.push(
-                Diagnostic::error(
-                    "G004",
-                    format!("/nodes/{i}/id"),
-                    format!("duplicate node id `{}`", node.id),
-                )
-                .with_related(format!("/nodes/{first}/id"), "first defined here")
-                .with_help("give every node its own id"),
+                codes::G004
+                    .at(
+                        format!("/nodes/{i}/id"),
+                        format!("duplicate node id `{}`", node.id),
+                    )
+                    .with_related(format!("/nodes/{first}/id"), "first defined here"),
             );
         }
     }

@@ -20,6 +20,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::graph::load::parse_version;
 
@@ -34,16 +35,12 @@ pub fn satisfies(registry: &str, graph: &str) -> bool {
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let registry = cx.registry.abi();
     if !satisfies(registry, &cx.doc.abi) {
-        out.push(
-            Diagnostic::error(
-                "G005",
-                "/abi",
-                format!(
-                    "the graph targets ABI {} but the registry is ABI {registry}",
-                    cx.doc.abi
-                ),
-            )
-            .with_help("a registry satisfies a graph with the same major and a minor at least the graph's; pass --registry FILE for another registry"),
-        );
+        out.push(codes::G005.at(
+            "/abi",
+            format!(
+                "the graph targets ABI {} but the registry is ABI {registry}",
+                cx.doc.abi
+            ),
+        ));
     }
 }

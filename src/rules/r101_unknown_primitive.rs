@@ -21,6 +21,7 @@
 //! ```
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use std::collections::HashMap;
 
@@ -41,8 +42,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 did_you_mean(&nearest(&node.primitive, candidates, 3))
             })
             .clone();
-        let d = Diagnostic::error(
-            "R101",
+        let d = codes::R101.at(
             format!("/nodes/{i}/primitive"),
             format!(
                 "unknown primitive `{}` (registry ABI {})",

@@ -19,6 +19,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -27,15 +28,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             && node.primitive != prim.id
         {
             out.push(
-                Diagnostic::info(
-                    "R102",
-                    format!("/nodes/{i}/primitive"),
-                    format!("`{}` is the alias of `{}`", node.primitive, prim.id),
-                )
-                .with_help(format!(
-                    "write `\"primitive\": \"{}\"` to name it by ID",
-                    prim.id
-                )),
+                codes::R102
+                    .at(
+                        format!("/nodes/{i}/primitive"),
+                        format!("`{}` is the alias of `{}`", node.primitive, prim.id),
+                    )
+                    .with_help(format!(
+                        "write `\"primitive\": \"{}\"` to name it by ID",
+                        prim.id
+                    )),
             );
         }
     }

@@ -19,6 +19,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::{Primitive, Registry};
 
@@ -43,14 +44,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|p| admits(cx.registry, pattern, p));
         if !matches {
-            out.push(
-                Diagnostic::warning(
-                    "R103",
-                    format!("/capabilities/{i}"),
-                    format!("capability `{pattern}` matches no primitive"),
-                )
-                .with_help("use an exact ID, an alias, or `prefix.*` with a family prefix"),
-            );
+            out.push(codes::R103.at(
+                format!("/capabilities/{i}"),
+                format!("capability `{pattern}` matches no primitive"),
+            ));
         }
     }
 }

@@ -25,6 +25,7 @@
 
 use super::Context;
 use super::r103_capability_matches_nothing::admits;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::Primitive;
 use std::collections::HashMap;
@@ -45,27 +46,27 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         });
         if !allowed {
             out.push(
-                Diagnostic::error(
-                    "R104",
-                    format!("/nodes/{i}/primitive"),
-                    format!(
-                        "primitive `{}` of node `{}` is outside the graph's capabilities",
-                        prim.id, node.id
-                    ),
-                )
-                .with_related(
-                    "/capabilities",
-                    if cx.doc.capabilities.is_empty() {
-                        "the graph declares no capabilities"
-                    } else {
-                        "the graph's tool boundary"
-                    },
-                )
-                .with_help(format!(
-                    "add `{}` (or `{}.*`) to `capabilities`",
-                    prim.id,
-                    prim.id.split('.').next().unwrap_or_default()
-                )),
+                codes::R104
+                    .at(
+                        format!("/nodes/{i}/primitive"),
+                        format!(
+                            "primitive `{}` of node `{}` is outside the graph's capabilities",
+                            prim.id, node.id
+                        ),
+                    )
+                    .with_related(
+                        "/capabilities",
+                        if cx.doc.capabilities.is_empty() {
+                            "the graph declares no capabilities"
+                        } else {
+                            "the graph's tool boundary"
+                        },
+                    )
+                    .with_help(format!(
+                        "add `{}` (or `{}.*`) to `capabilities`",
+                        prim.id,
+                        prim.id.split('.').next().unwrap_or_default()
+                    )),
             );
         }
     }

@@ -18,6 +18,7 @@
 //! ```
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -26,11 +27,13 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
     let suggestions = nearest(&cx.doc.entry, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
     out.push(
-        Diagnostic::error(
-            "S201",
-            "/entry",
-            format!("`entry` names no node: `{}`", cx.doc.entry),
-        )
-        .with_help(did_you_mean(&suggestions).unwrap_or_else(|| "name the first node's id".into())),
+        codes::S201
+            .at(
+                "/entry",
+                format!("`entry` names no node: `{}`", cx.doc.entry),
+            )
+            .with_help(
+                did_you_mean(&suggestions).unwrap_or_else(|| "name the first node's id".into()),
+            ),
     );
 }

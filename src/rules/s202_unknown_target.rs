@@ -19,6 +19,7 @@
 //! ```
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -45,15 +46,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             let suggestions = nearest(target, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
             out.push(
-                Diagnostic::error(
-                    "S202",
-                    pointer,
-                    format!("node `{}` targets `{target}`, which names no node", node.id),
-                )
-                .with_help(
-                    did_you_mean(&suggestions)
-                        .unwrap_or_else(|| "target the id of a node of this graph".into()),
-                ),
+                codes::S202
+                    .at(
+                        pointer,
+                        format!("node `{}` targets `{target}`, which names no node", node.id),
+                    )
+                    .with_help(
+                        did_you_mean(&suggestions)
+                            .unwrap_or_else(|| "target the id of a node of this graph".into()),
+                    ),
             );
         }
     }

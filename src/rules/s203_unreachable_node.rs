@@ -21,6 +21,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -34,14 +35,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let duplicate =
             cx.model.has_duplicate_ids() && cx.model.ids.get(node.id.as_str()) != Some(&i);
         if !cx.model.reachable[i] && !duplicate {
-            out.push(
-                Diagnostic::warning(
-                    "S203",
-                    format!("/nodes/{i}"),
-                    format!("node `{}` is unreachable from `entry`", node.id),
-                )
-                .with_help("remove the node or add an edge to it"),
-            );
+            out.push(codes::S203.at(
+                format!("/nodes/{i}"),
+                format!("node `{}` is unreachable from `entry`", node.id),
+            ));
         }
     }
 }

@@ -19,6 +19,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -28,19 +29,19 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         if cx.model.terminal[i] && !prim.terminal {
             out.push(
-                Diagnostic::error(
-                    "S204",
-                    format!("/nodes/{i}"),
-                    format!(
-                        "node `{}` has no successor but `{}` is not a terminal primitive",
-                        node.id, prim.id
-                    ),
-                )
-                .with_help(if prim.outcomes.is_some() {
-                    "add `branches` for its outcomes"
-                } else {
-                    "add `next`, or end the graph with a terminal (`done.*`) node"
-                }),
+                codes::S204
+                    .at(
+                        format!("/nodes/{i}"),
+                        format!(
+                            "node `{}` has no successor but `{}` is not a terminal primitive",
+                            node.id, prim.id
+                        ),
+                    )
+                    .with_help(if prim.outcomes.is_some() {
+                        "add `branches` for its outcomes"
+                    } else {
+                        "add `next`, or end the graph with a terminal (`done.*`) node"
+                    }),
             );
         }
     }

@@ -24,6 +24,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use std::collections::{HashMap, VecDeque};
 
@@ -97,16 +98,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for scc in unbounded_cycles(cx) {
         let Some(&first) = scc.first() else { continue };
         let path = cycle_through(cx, first, &scc);
-        let mut d = Diagnostic::error(
-            "S205",
-            format!("/nodes/{first}"),
-            format!(
-                "unbounded cycle: {} (no node on it has `max_visits`)",
-                path.join(" → ")
-            ),
-        )
-        .with_witness(Witness::Path(path))
-        .with_help("set `max_visits` on a node of the cycle");
+        let mut d = codes::S205
+            .at(
+                format!("/nodes/{first}"),
+                format!(
+                    "unbounded cycle: {} (no node on it has `max_visits`)",
+                    path.join(" → ")
+                ),
+            )
+            .with_witness(Witness::Path(path));
         for &other in scc.iter().skip(1).take(8) {
             d = d.with_related(
                 format!("/nodes/{other}"),

@@ -20,6 +20,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -34,15 +35,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if key != "*" && !outcomes.contains(key) {
                 let declared = outcomes.join(", ");
                 out.push(
-                    Diagnostic::error(
-                        "S206",
-                        format!("/nodes/{i}/branches/{}", escape_pointer_token(key)),
-                        format!(
-                            "`{key}` is not an outcome of `{}` (outcomes: {declared})",
-                            prim.id
-                        ),
-                    )
-                    .with_help("branch on the primitive's declared outcomes"),
+                    codes::S206
+                        .at(
+                            format!("/nodes/{i}/branches/{}", escape_pointer_token(key)),
+                            format!(
+                                "`{key}` is not an outcome of `{}` (outcomes: {declared})",
+                                prim.id
+                            ),
+                        )
+                        .with_help("branch on the primitive's declared outcomes"),
                 );
             }
         }
@@ -53,11 +54,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .map(String::as_str)
                 .collect();
             if !missing.is_empty() {
-                out.push(
-                    Diagnostic::error(
-                        "S206",
-                        format!("/nodes/{i}/branches"),
-                        format!(
+                out.push(codes::S206.at(
+                    format!("/nodes/{i}/branches"),
+                    format!(
                             "`branches` of node `{}` does not cover outcome(s) {} of `{}`",
                             node.id,
                             missing
@@ -67,9 +66,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                                 .join(", "),
                             prim.id
                         ),
-                    )
-                    .with_help("add a branch for each missing outcome, or a `\"*\"` branch"),
-                );
+                ));
             }
         }
     }

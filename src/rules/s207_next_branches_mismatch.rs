@@ -20,6 +20,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -28,29 +29,25 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         match (&prim.outcomes, node.next.is_some(), node.branches.is_some()) {
-            (Some(outcomes), true, _) => out.push(
-                Diagnostic::error(
-                    "S207",
-                    format!("/nodes/{i}/next"),
-                    format!(
-                        "`{}` decides among {}: node `{}` must use `branches`, not `next`",
-                        prim.id,
-                        outcomes.join(", "),
-                        node.id
-                    ),
-                )
-                .with_help("replace `next` with `branches` over the outcomes"),
-            ),
+            (Some(outcomes), true, _) => out.push(codes::S207.at(
+                format!("/nodes/{i}/next"),
+                format!(
+                    "`{}` decides among {}: node `{}` must use `branches`, not `next`",
+                    prim.id,
+                    outcomes.join(", "),
+                    node.id
+                ),
+            )),
             (None, _, true) => out.push(
-                Diagnostic::error(
-                    "S207",
-                    format!("/nodes/{i}/branches"),
-                    format!(
-                        "`{}` declares no outcomes: node `{}` must use `next`, not `branches`",
-                        prim.id, node.id
-                    ),
-                )
-                .with_help("replace `branches` with one `next`"),
+                codes::S207
+                    .at(
+                        format!("/nodes/{i}/branches"),
+                        format!(
+                            "`{}` declares no outcomes: node `{}` must use `next`, not `branches`",
+                            prim.id, node.id
+                        ),
+                    )
+                    .with_help("replace `branches` with one `next`"),
             ),
             _ => {}
         }

@@ -19,6 +19,7 @@
 //! ```
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -32,23 +33,22 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             let suggestions = nearest(mode, prim.failure_modes.iter().map(String::as_str), 3);
             out.push(
-                Diagnostic::error(
-                    "S208",
-                    format!("/nodes/{i}/on_error/{}", escape_pointer_token(mode)),
-                    format!(
-                        "`{mode}` is not a failure mode of `{}` (declared: {})",
-                        prim.id,
-                        if prim.failure_modes.is_empty() {
-                            "none".to_string()
-                        } else {
-                            prim.failure_modes.join(", ")
-                        }
-                    ),
-                )
-                .with_help(
-                    did_you_mean(&suggestions)
-                        .unwrap_or_else(|| "handle a declared failure mode, or use `\"*\"`".into()),
-                ),
+                codes::S208
+                    .at(
+                        format!("/nodes/{i}/on_error/{}", escape_pointer_token(mode)),
+                        format!(
+                            "`{mode}` is not a failure mode of `{}` (declared: {})",
+                            prim.id,
+                            if prim.failure_modes.is_empty() {
+                                "none".to_string()
+                            } else {
+                                prim.failure_modes.join(", ")
+                            }
+                        ),
+                    )
+                    .with_help(did_you_mean(&suggestions).unwrap_or_else(|| {
+                        "handle a declared failure mode, or use `\"*\"`".into()
+                    })),
             );
         }
     }

@@ -52,6 +52,7 @@
 
 use super::Context;
 use super::s205_unbounded_cycle::unbounded_cycles;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 /// The worst-case step bound of the formula above, or `None` when some cycle is unbounded or
@@ -135,13 +136,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     };
     if bound > u128::from(max_steps) {
-        out.push(
-            Diagnostic::error(
-                "S209",
-                "/budget/max_steps",
-                format!("worst-case step count {bound} exceeds `budget.max_steps` {max_steps}"),
-            )
-            .with_help("raise `budget.max_steps` or lower the `max_visits` bounds; `primgraph explain S209` shows the formula"),
-        );
+        out.push(codes::S209.at(
+            "/budget/max_steps",
+            format!("worst-case step count {bound} exceeds `budget.max_steps` {max_steps}"),
+        ));
     }
 }

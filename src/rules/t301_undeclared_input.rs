@@ -20,6 +20,7 @@
 //! ```
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
@@ -45,12 +46,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 }
             });
         out.push(
-            Diagnostic::error(
-                "T301",
-                b.pointer(),
-                format!("`{}` declares no input property `{}`", prim.id, b.property),
-            )
-            .with_help(help),
+            codes::T301
+                .at(
+                    b.pointer(),
+                    format!("`{}` declares no input property `{}`", prim.id, b.property),
+                )
+                .with_help(help),
         );
     }
 }

@@ -20,6 +20,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
@@ -41,17 +42,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 format!("/nodes/{i}/inputs")
             };
             out.push(
-                Diagnostic::error(
-                    "T302",
-                    pointer,
-                    format!(
-                        "node `{}` does not bind required input `{property}` of `{}`",
-                        node.id, prim.id
-                    ),
-                )
-                .with_help(format!(
-                    "add `\"{property}\": {{\"from\": NODE, \"at\": POINTER}}` to `inputs`"
-                )),
+                codes::T302
+                    .at(
+                        pointer,
+                        format!(
+                            "node `{}` does not bind required input `{property}` of `{}`",
+                            node.id, prim.id
+                        ),
+                    )
+                    .with_help(format!(
+                        "add `\"{property}\": {{\"from\": NODE, \"at\": POINTER}}` to `inputs`"
+                    )),
             );
         }
     }

@@ -18,6 +18,7 @@
 //! ```
 
 use super::{Context, Origin, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -28,18 +29,18 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let from = b.from;
         let suggestions = nearest(from, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
         out.push(
-            Diagnostic::error(
-                "T303",
-                format!("{}/from", b.pointer()),
-                format!(
-                    "input `{}` is bound from `{from}`, which names no node",
-                    b.property
+            codes::T303
+                .at(
+                    format!("{}/from", b.pointer()),
+                    format!(
+                        "input `{}` is bound from `{from}`, which names no node",
+                        b.property
+                    ),
+                )
+                .with_help(
+                    did_you_mean(&suggestions)
+                        .unwrap_or_else(|| "bind from a node id or `$input`".into()),
                 ),
-            )
-            .with_help(
-                did_you_mean(&suggestions)
-                    .unwrap_or_else(|| "bind from a node id or `$input`".into()),
-            ),
         );
     }
 }

@@ -21,6 +21,7 @@
 //! ```
 
 use super::{Context, Origin};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -36,16 +37,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             },
             _ => "the graph's `input` schema".to_string(),
         };
-        out.push(
-            Diagnostic::error(
-                "T304",
-                format!("{}/at", b.pointer()),
-                format!(
-                    "`{}` is not in {owner}: at `{}`, {}",
-                    b.at, missing.prefix, missing.reason
-                ),
-            )
-            .with_help("point at a property the source's output schema declares"),
-        );
+        out.push(codes::T304.at(
+            format!("{}/at", b.pointer()),
+            format!(
+                "`{}` is not in {owner}: at `{}`, {}",
+                b.at, missing.prefix, missing.reason
+            ),
+        ));
     }
 }

@@ -25,6 +25,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::Binding;
 use crate::schema::Verdict;
@@ -110,16 +111,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());
         out.push(
-            Diagnostic::error(
-                "T305",
-                finding.pointer.clone(),
-                format!(
-                    "`{}` at `{}` may not fit input `{}` of `{consumer}`: {reason}",
-                    finding.from, finding.at, finding.property
-                ),
-            )
-            .with_witness(Witness::Value(witness.clone()))
-            .with_help("bind a source whose schema fits, or narrow the source"),
+            codes::T305
+                .at(
+                    finding.pointer.clone(),
+                    format!(
+                        "`{}` at `{}` may not fit input `{}` of `{consumer}`: {reason}",
+                        finding.from, finding.at, finding.property
+                    ),
+                )
+                .with_witness(Witness::Value(witness.clone())),
         );
     }
 }

@@ -20,6 +20,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::schema::Verdict;
 
@@ -29,16 +30,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());
-        out.push(
-            Diagnostic::warning(
-                "T306",
-                finding.pointer.clone(),
-                format!(
-                    "could not decide whether `{}` at `{}` fits input `{}` of `{consumer}`: {reason}",
-                    finding.from, finding.at, finding.property
-                ),
-            )
-            .with_help("check this edge by hand, or simplify the schemas"),
-        );
+        out.push(codes::T306.at(
+            finding.pointer.clone(),
+            format!(
+                "could not decide whether `{}` at `{}` fits input `{}` of `{consumer}`: {reason}",
+                finding.from, finding.at, finding.property
+            ),
+        ));
     }
 }

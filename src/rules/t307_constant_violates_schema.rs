@@ -18,6 +18,7 @@
 //! ```
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::graph::Binding;
 use serde_json::Value;
@@ -55,20 +56,20 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let prim = cx.prim(b.node).map_or("?", |p| p.id.as_str());
         out.push(
-            Diagnostic::error(
-                "T307",
-                format!("{}/const", b.pointer()),
-                format!(
-                    "constant for input `{}` of `{prim}` violates its schema: {}",
-                    b.property,
-                    errors.join("; ")
-                ),
-            )
-            .with_witness(crate::diagnostic::Witness::Value(value.clone()))
-            .with_help(format!(
-                "see `inputs.properties.{}` of `{prim}` in the registry",
-                b.property
-            )),
+            codes::T307
+                .at(
+                    format!("{}/const", b.pointer()),
+                    format!(
+                        "constant for input `{}` of `{prim}` violates its schema: {}",
+                        b.property,
+                        errors.join("; ")
+                    ),
+                )
+                .with_witness(crate::diagnostic::Witness::Value(value.clone()))
+                .with_help(format!(
+                    "see `inputs.properties.{}` of `{prim}` in the registry",
+                    b.property
+                )),
         );
     }
 }

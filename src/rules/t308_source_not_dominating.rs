@@ -22,6 +22,7 @@
 //! Does not fire: the same binding when every path to `apply` passes `draft`.
 
 use super::{Context, Origin};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::model::bfs;
 use petgraph::visit::EdgeRef;
@@ -55,7 +56,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "`{from}` does not dominate `{consumer}`: some path reaches `{consumer}` without running `{from}`"
             )
         };
-        let mut d = Diagnostic::error("T308", format!("{}/from", b.pointer()), message)
+        let mut d = codes::T308.at(format!("{}/from", b.pointer()), message)
             .with_related(format!("/nodes/{source}"), format!("`{from}` is defined here"))
             .with_help(format!("bind from a node that runs on every path to `{consumer}`, or route every path through `{from}`"));
         if witnesses < MAX_WITNESSES && source != entry {

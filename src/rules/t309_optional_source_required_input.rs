@@ -17,6 +17,7 @@
 //! Does not fire: a binding from a property the source's schema lists in `required`.
 
 use super::{Context, Origin};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
@@ -48,9 +49,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             "the graph's `input`".to_string()
         };
         out.push(
-            Diagnostic::error(
-                "T309",
-                b.pointer(),
+            codes::T309.at(b.pointer(),
                 format!(
                     "required input `{}` of `{}` is bound from `{}` in {owner}, which may be absent",
                     b.property, prim.id, b.at

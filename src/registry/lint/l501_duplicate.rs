@@ -22,9 +22,11 @@
 //!     {"id": "obs.read_file", "alias": "READ_FILE", ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 use std::collections::HashMap;
 
-pub const CODE: &str = "L501";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L501;
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
     let mut ids: HashMap<&str, usize> = HashMap::new();

@@ -20,8 +20,10 @@
 //!     {"id": "obs.list_files", "alias": "LIST_FILES", "family": "observation", ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L502";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L502;
 
 /// `^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$`
 pub fn is_well_formed_id(id: &str) -> bool {

@@ -22,8 +22,10 @@
 //!     {"id": "obs.read_gptfile", ...}    (words are matched whole: `gptfile` is not `gpt`)
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L503";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L503;
 
 /// Vendor and model names that never appear as a word of an ID.
 pub const VENDOR_NAMES: &[&str] = &[

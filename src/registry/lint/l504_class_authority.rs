@@ -21,8 +21,10 @@
 //!     {"id": "ver.run_tests", "class": "verification", "authority": "verify", ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L504";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L504;
 
 /// Why a class/authority pair is not allowed, or `None` when it is.
 pub fn mismatch(class: &str, authority: &str) -> Option<&'static str> {

@@ -21,9 +21,11 @@
 //!                "required": ["path"], "additionalProperties": false}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 use serde_json::Value;
 
-pub const CODE: &str = "L505";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L505;
 
 /// Why `schema` is not a usable object schema — with the pointer inside the schema where the
 /// compiler failed — or `None` when it is.

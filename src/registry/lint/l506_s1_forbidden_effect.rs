@@ -18,8 +18,10 @@
 //!      "effects": ["reads_workspace"], ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L506";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L506;
 
 /// Effects an s1_decision primitive may never have.
 pub const FORBIDDEN: &[&str] = &["mints_permission", "raises_spend", "crosses_workspace"];

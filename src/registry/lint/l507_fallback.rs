@@ -22,8 +22,10 @@
 //!     {"id": "tool.search_cache", "fallback": null, ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L507";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L507;
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
     let n = view.primitives.len();

@@ -18,8 +18,10 @@
 //! Does not fire: every primitive names a declared family and every family has a primitive.
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L508";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L508;
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
     for p in &view.primitives {

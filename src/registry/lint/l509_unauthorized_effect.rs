@@ -20,8 +20,10 @@
 //!     {"id": "ctl.raise_budget", "class": "policy", "effects": ["raises_spend"], ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L509";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L509;
 
 /// Effects that require authorization.
 pub const PRIVILEGED: &[&str] = &[

@@ -19,8 +19,10 @@
 //!      "outcomes": ["allow", "deny", "escalate"], "grants": ["allow"], ...}
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L510";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L510;
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
     for p in &view.primitives {

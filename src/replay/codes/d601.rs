@@ -18,10 +18,8 @@
 use super::super::engine::RunState;
 use super::super::graph::abi_satisfied;
 use super::super::trace::{TraceHeader, parse_header};
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D601 diagnostic.
-pub(crate) const HELP: &str = "start the trace with a header line {\"trace\":\"1\",\"run\",\"graph\",\"graph_digest\",\"abi\"} naming this graph";
 
 impl RunState<'_, '_> {
     /// Read and check the header line; `None` ends the run.
@@ -37,8 +35,8 @@ impl RunState<'_, '_> {
                         e.message
                     )
                 };
-                self.error(
-                    "D601",
+                self.report(
+                    &codes::D601,
                     e.pointer,
                     message,
                     Value::from("a trace header"),
@@ -57,8 +55,8 @@ impl RunState<'_, '_> {
                         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
             });
         if !well_formed {
-            self.error(
-                "D601",
+            self.report(
+                &codes::D601,
                 "/graph_digest",
                 "`graph_digest` must be `sha256:` and 64 lowercase hex digits",
                 Value::from("sha256:<64 hex digits>"),
@@ -68,8 +66,8 @@ impl RunState<'_, '_> {
         }
         let graph = self.graph();
         if header.graph != graph.name {
-            self.error(
-                "D601",
+            self.report(
+                &codes::D601,
                 "/graph",
                 format!(
                     "the trace records a run of graph `{}`, not of `{}`",
@@ -82,8 +80,8 @@ impl RunState<'_, '_> {
         }
         let registry_abi = self.registry().abi().to_string();
         if !abi_satisfied(&header.abi, &registry_abi) {
-            self.error(
-                "D601",
+            self.report(
+                &codes::D601,
                 "/abi",
                 format!(
                     "the trace was recorded against ABI {}, which registry ABI {} does not satisfy",

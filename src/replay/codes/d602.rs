@@ -15,20 +15,14 @@
 
 use super::super::engine::RunState;
 use super::super::trace::TraceHeader;
-use crate::diagnostic::Severity;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D602 diagnostic.
-pub(crate) const HELP: &str = "the digest is SHA-256 of the graph in RFC 8785 canonical form";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d602(&mut self, header: &TraceHeader) {
         let digest = self.graph().digest.clone();
         if header.graph_digest != digest {
-            self.report(
-                "D602",
-                Severity::Warning,
-                "/graph_digest",
+            self.report(&codes::D602, "/graph_digest",
                 "the trace was recorded against another version of the graph (what-if replay against this one)",
                 Value::from(digest),
                 Value::from(header.graph_digest.clone()),

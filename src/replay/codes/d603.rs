@@ -19,11 +19,9 @@
 use super::super::engine::RunState;
 use super::super::graph::{NodeIdx, ReplayGraph};
 use super::super::trace::StepEvent;
+use crate::codes;
 use crate::registry::{Authority, PrimIdx, Registry};
 use serde_json::Value;
-
-/// The help line of every D603 diagnostic.
-pub(crate) const HELP: &str = "the run does not follow this graph here: compare the recorded node with the edge the graph takes";
 
 /// What the graph selects as the next event.
 #[derive(Debug, Clone, PartialEq)]
@@ -179,8 +177,8 @@ impl RunState<'_, '_> {
                     ),
                 };
                 let related = format!("/nodes/{node}");
-                self.error(
-                    "D603",
+                self.report(
+                    &codes::D603,
                     pointer,
                     message,
                     Value::from(want),
@@ -195,8 +193,8 @@ impl RunState<'_, '_> {
                 });
             }
             Expected::End { .. } => {
-                self.error(
-                    "D603",
+                self.report(
+                    &codes::D603,
                     pointer,
                     format!("the graph ends the run here, the run recorded a step at `{recorded}`"),
                     Value::from("(end)"),
@@ -206,7 +204,13 @@ impl RunState<'_, '_> {
             Expected::Stuck { reason } => {
                 let message =
                     format!("{reason}: the graph selects no node, the run recorded `{recorded}`");
-                self.error("D603", pointer, message, Value::Null, Value::from(recorded));
+                self.report(
+                    &codes::D603,
+                    pointer,
+                    message,
+                    Value::Null,
+                    Value::from(recorded),
+                );
             }
             Expected::Free => {}
         }

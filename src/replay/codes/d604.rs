@@ -15,12 +15,9 @@
 use super::super::engine::RunState;
 use super::super::graph::NodeIdx;
 use super::d603::Expected;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D604 diagnostic.
-pub(crate) const HELP: &str =
-    "record the node's own primitive, or its declared fallback after an unhandled error";
 
 impl RunState<'_, '_> {
     /// Check the recorded primitive; returns the primitive whose contract the step is checked
@@ -76,8 +73,8 @@ impl RunState<'_, '_> {
             ),
             (Some(_), false) => format!("the node runs `{want_id}`, the run recorded `{recorded}`"),
         };
-        self.error(
-            "D604",
+        self.report(
+            &codes::D604,
             "/primitive",
             message,
             Value::from(want_id),

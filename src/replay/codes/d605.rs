@@ -20,12 +20,10 @@
 
 use super::super::engine::RunState;
 use super::super::graph::{NodeIdx, ResolvedBinding};
+use crate::codes;
 use crate::diagnostic::escape_pointer_token;
 use crate::registry::PrimIdx;
 use serde_json::{Map, Value};
-
-/// The help line of every D605 diagnostic.
-pub(crate) const HELP: &str = "the recorded input must equal what the node's bindings compute from the run's input and the latest outputs";
 
 /// The input the node's bindings compute over the run's input and the latest outputs.
 pub(crate) fn recompute_input(
@@ -150,13 +148,19 @@ impl RunState<'_, '_> {
             actual.cloned().unwrap_or(Value::Null),
         );
         let related = format!("/nodes/{node}/inputs");
-        self.error("D605", format!("/input{at}"), message, expected, actual)
-            .related
-            .push(crate::diagnostic::Related {
-                pointer: related,
-                message: "the bindings that compute the input".into(),
-                line: None,
-                column: None,
-            });
+        self.report(
+            &codes::D605,
+            format!("/input{at}"),
+            message,
+            expected,
+            actual,
+        )
+        .related
+        .push(crate::diagnostic::Related {
+            pointer: related,
+            message: "the bindings that compute the input".into(),
+            line: None,
+            column: None,
+        });
     }
 }

@@ -15,13 +15,10 @@
 
 use super::super::engine::RunState;
 use super::super::trace::TraceHeader;
+use crate::codes;
 use crate::registry::PrimIdx;
 use jsonschema::Validator;
 use serde_json::Value;
-
-/// The help line of every D606 diagnostic.
-pub(crate) const HELP: &str =
-    "the recorded input must validate against the primitive's input schema";
 
 /// The first error of `instance` against `validator`: (pointer within the instance, message).
 pub(crate) fn first_schema_error(
@@ -46,8 +43,8 @@ impl RunState<'_, '_> {
         if let Some((at, message)) = first_schema_error(validator, input) {
             let id = &self.registry().get(prim).id;
             let message = format!("the input violates the input schema of `{id}`: {message}");
-            self.error(
-                "D606",
+            self.report(
+                &codes::D606,
                 format!("/input{at}"),
                 message,
                 Value::Null,
@@ -64,8 +61,8 @@ impl RunState<'_, '_> {
         };
         if let Some((at, message)) = first_schema_error(validator, &header.input) {
             let message = format!("the run's input violates the graph's `input` schema: {message}");
-            self.error(
-                "D606",
+            self.report(
+                &codes::D606,
                 format!("/input{at}"),
                 message,
                 Value::Null,

@@ -13,12 +13,9 @@
 
 use super::super::engine::RunState;
 use super::d606::first_schema_error;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D607 diagnostic.
-pub(crate) const HELP: &str =
-    "the recorded output must validate against the primitive's output schema";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d607(&mut self, prim: PrimIdx, output: &Value) {
@@ -29,8 +26,8 @@ impl RunState<'_, '_> {
         if let Some((at, message)) = first_schema_error(validator, output) {
             let id = &self.registry().get(prim).id;
             let message = format!("the output violates the output schema of `{id}`: {message}");
-            self.error(
-                "D607",
+            self.report(
+                &codes::D607,
                 format!("/output{at}"),
                 message,
                 Value::Null,

@@ -12,11 +12,9 @@
 
 use super::super::engine::RunState;
 use super::super::trace::Evidence;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D608 diagnostic.
-pub(crate) const HELP: &str = "attach evidence of every kind the primitive's contract lists";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d608(&mut self, prim: PrimIdx, evidence: &[Evidence]) {
@@ -29,8 +27,8 @@ impl RunState<'_, '_> {
                 );
                 let actual =
                     Value::from(evidence.iter().map(|e| e.kind.clone()).collect::<Vec<_>>());
-                self.error(
-                    "D608",
+                self.report(
+                    &codes::D608,
                     "/evidence",
                     message,
                     Value::from(kind.clone()),

@@ -11,11 +11,9 @@
 //! Does not fire: `"error":{"mode":"patch_conflict","message":"hunk 2 failed"}`.
 
 use super::super::engine::RunState;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D609 diagnostic.
-pub(crate) const HELP: &str = "record only the failure modes the primitive declares";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d609(&mut self, prim: PrimIdx, mode: &str) {
@@ -27,7 +25,13 @@ impl RunState<'_, '_> {
                 p.failure_modes.join(", ")
             );
             let expected = Value::from(p.failure_modes.clone());
-            self.error("D609", "/error/mode", message, expected, Value::from(mode));
+            self.report(
+                &codes::D609,
+                "/error/mode",
+                message,
+                expected,
+                Value::from(mode),
+            );
         }
     }
 }

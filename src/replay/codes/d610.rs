@@ -12,11 +12,9 @@
 //! Does not fire: `"outcome":"fail"`.
 
 use super::super::engine::RunState;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D610 diagnostic.
-pub(crate) const HELP: &str = "record an outcome from the primitive's declared decision set (and none for a primitive without outcomes)";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d610(&mut self, prim: PrimIdx, outcome: Option<&str>) {
@@ -29,8 +27,8 @@ impl RunState<'_, '_> {
                     p.id,
                     declared.join(", ")
                 );
-                self.error(
-                    "D610",
+                self.report(
+                    &codes::D610,
                     "/outcome",
                     message,
                     Value::from(declared.clone()),
@@ -43,8 +41,8 @@ impl RunState<'_, '_> {
                     p.id,
                     declared.join(", ")
                 );
-                self.error(
-                    "D610",
+                self.report(
+                    &codes::D610,
                     "/outcome",
                     message,
                     Value::from(declared.clone()),
@@ -53,7 +51,13 @@ impl RunState<'_, '_> {
             }
             (None, Some(o)) => {
                 let message = format!("`{}` declares no outcomes; the step recorded `{o}`", p.id);
-                self.error("D610", "/outcome", message, Value::Null, Value::from(o));
+                self.report(
+                    &codes::D610,
+                    "/outcome",
+                    message,
+                    Value::Null,
+                    Value::from(o),
+                );
             }
             (None, None) => {}
         }

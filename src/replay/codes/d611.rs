@@ -13,10 +13,8 @@
 
 use super::super::engine::RunState;
 use super::super::graph::NodeIdx;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D611 diagnostic.
-pub(crate) const HELP: &str = "the run entered the node more often than its `max_visits` allows";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d611(&mut self, node: NodeIdx) {
@@ -29,8 +27,8 @@ impl RunState<'_, '_> {
                 *r = true;
             }
             let message = format!("`{}` allows {bound} visits; this is visit {visits}", n.id);
-            self.error(
-                "D611",
+            self.report(
+                &codes::D611,
                 "/node",
                 message,
                 Value::from(bound),

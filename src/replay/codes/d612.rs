@@ -13,10 +13,8 @@
 //! Does not fire: steps costing 1.5, 1.5 and 1.0 USD (4.0 is within the budget).
 
 use super::super::engine::{RunState, nanos};
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D612 diagnostic.
-pub(crate) const HELP: &str = "the run exceeded the graph's `budget` (steps or spend)";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d612(&mut self) {
@@ -27,8 +25,8 @@ impl RunState<'_, '_> {
         {
             self.steps_reported = true;
             let message = format!("the budget allows {max} steps; this is step {}", self.steps);
-            self.error(
-                "D612",
+            self.report(
+                &codes::D612,
                 "/seq",
                 message,
                 Value::from(max),
@@ -42,8 +40,8 @@ impl RunState<'_, '_> {
             self.spend_reported = true;
             let spent = self.spend_nanos as f64 / 1e9;
             let message = format!("the budget allows {max} USD; the run has spent {spent} USD");
-            self.error(
-                "D612",
+            self.report(
+                &codes::D612,
                 "/cost/usd",
                 message,
                 Value::from(max),

@@ -15,12 +15,9 @@
 //! then `apply`; or a second pass through `apply` later in the same run.
 
 use super::super::engine::RunState;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D613 diagnostic.
-pub(crate) const HELP: &str =
-    "enter an authorization-requiring node only after a granting branch of a policy gate";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d613(&mut self, prim: PrimIdx) {
@@ -30,8 +27,8 @@ impl RunState<'_, '_> {
                 "`{}` requires authorization and no grant edge was taken before it in this run",
                 p.id
             );
-            self.error(
-                "D613",
+            self.report(
+                &codes::D613,
                 "/node",
                 message,
                 Value::from("a grant edge earlier in the run"),

@@ -16,11 +16,8 @@
 use super::super::engine::RunState;
 use super::super::trace::EndStatus;
 use super::d603::Expected;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D614 diagnostic.
-pub(crate) const HELP: &str =
-    "end the run at a terminal node with one end event, and nothing after it";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d614_end(&mut self, expected: &Expected, status: EndStatus) {
@@ -32,8 +29,8 @@ impl RunState<'_, '_> {
                     "the run ended ({}) but the graph selects `{id}` next",
                     status.as_str()
                 );
-                self.error(
-                    "D614",
+                self.report(
+                    &codes::D614,
                     "/end",
                     message,
                     Value::from(id),
@@ -41,9 +38,7 @@ impl RunState<'_, '_> {
                 );
             }
             Expected::End { must_fail: true } if status == EndStatus::Success => {
-                self.error(
-                    "D614",
-                    "/end",
+                self.report(&codes::D614, "/end",
                     "after an error with neither handler nor fallback the run must end in `failure`, it ended in `success`",
                     Value::from("failure"),
                     Value::from("success"),
@@ -51,15 +46,21 @@ impl RunState<'_, '_> {
             }
             Expected::Stuck { reason } => {
                 let message = format!("the run ended at a node the graph cannot leave ({reason})");
-                self.error("D614", "/end", message, Value::Null, Value::from("(end)"));
+                self.report(
+                    &codes::D614,
+                    "/end",
+                    message,
+                    Value::Null,
+                    Value::from("(end)"),
+                );
             }
             Expected::End { .. } | Expected::Free => {}
         }
     }
 
     pub(crate) fn check_d614_eof(&mut self) {
-        self.error(
-            "D614",
+        self.report(
+            &codes::D614,
             "",
             format!(
                 "the trace ends after seq {} without an end event",
@@ -72,6 +73,6 @@ impl RunState<'_, '_> {
 
     pub(crate) fn check_d614_after_end(&mut self) {
         let message = format!("line {} follows the end event", self.pos.number);
-        self.error("D614", "", message, Value::Null, Value::Null);
+        self.report(&codes::D614, "", message, Value::Null, Value::Null);
     }
 }

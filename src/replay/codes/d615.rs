@@ -12,10 +12,8 @@
 
 use super::super::digest::{format_hash, hash_matches};
 use super::super::engine::RunState;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D615 diagnostic.
-pub(crate) const HELP: &str = "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
 
 impl RunState<'_, '_> {
     /// `false` when the chain is broken.
@@ -29,8 +27,8 @@ impl RunState<'_, '_> {
             "`prev` does not match the previous line (line {}): it was edited, or a line was inserted or dropped",
             self.pos.number.saturating_sub(1)
         );
-        self.error(
-            "D615",
+        self.report(
+            &codes::D615,
             "/prev",
             message,
             Value::from(want),

@@ -16,9 +16,6 @@
 
 use super::super::trace::{Event, LineError, parse_event};
 
-/// The help line of every D616 diagnostic.
-pub(crate) const HELP: &str = "each line is one JSON event object, terminated by a newline";
-
 /// Parse an event line, naming a truncated last line as such.
 pub(crate) fn parse_line(bytes: &[u8], terminated: bool) -> Result<Event, LineError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -11,10 +11,8 @@
 //! Does not fire: `{"seq":4,…}` followed by `{"seq":5,…}`.
 
 use super::super::engine::RunState;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D617 diagnostic.
-pub(crate) const HELP: &str = "`seq` starts at 1 and rises by one per event";
 
 impl RunState<'_, '_> {
     /// `false` when `seq` is not the next one.
@@ -24,7 +22,13 @@ impl RunState<'_, '_> {
             return true;
         }
         let message = format!("`seq` {seq} where {want} comes next");
-        self.error("D617", "/seq", message, Value::from(want), Value::from(seq));
+        self.report(
+            &codes::D617,
+            "/seq",
+            message,
+            Value::from(want),
+            Value::from(seq),
+        );
         false
     }
 }
