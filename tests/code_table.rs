@@ -200,3 +200,174 @@ fn explain_prints_every_code_and_rejects_unknown_ones() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("D617"));
 }
+
+/// The headings of every code's documentation, in ruff's order.
+const HEADINGS: &[&str] = &[
+    "## What it checks",
+    "## Why it matters",
+    "## Example",
+    "## Fix",
+    "## Implements",
+];
+
+/// The doc's sections by heading (text up to the next heading).
+fn sections(code: &str, doc: &str) -> Vec<String> {
+    let mut at = Vec::new();
+    for heading in HEADINGS {
+        let found: Vec<usize> = doc
+            .match_indices(&format!("\n{heading}\n"))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "{code}: `{heading}` appears {} times",
+            found.len()
+        );
+        at.push((found[0], heading.len() + 2));
+    }
+    assert!(
+        at.windows(2).all(|w| w[0].0 < w[1].0),
+        "{code}: headings out of order"
+    );
+    (0..at.len())
+        .map(|k| {
+            let start = at[k].0 + at[k].1;
+            let end = at.get(k + 1).map_or(doc.len(), |next| next.0);
+            doc[start..end].trim().to_string()
+        })
+        .collect()
+}
+
+/// The fenced blocks of a text, with their tags; fails on an untagged or unclosed fence.
+fn fences(code: &str, text: &str) -> Vec<(String, Vec<String>)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, Vec<String>)> = None;
+    for line in text.lines() {
+        if let Some(tag) = line.trim_start().strip_prefix("```") {
+            match open.take() {
+                Some(block) => blocks.push(block),
+                None => {
+                    assert!(
+                        ["json", "text", "sh"].contains(&tag),
+                        "{code}: a fence tagged `{tag}` (json, text or sh)"
+                    );
+                    open = Some((tag.to_string(), Vec::new()));
+                }
+            }
+        } else if let Some((_, lines)) = open.as_mut() {
+            lines.push(line.to_string());
+        }
+    }
+    assert!(open.is_none(), "{code}: an unclosed fence");
+    blocks
+}
+
+/// The text between the first pair of backticks after `marker`.
+fn quoted_after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
+    let rest = &text[text.find(marker)? + marker.len()..];
+    let rest = &rest[rest.find('`')? + 1..];
+    Some(&rest[..rest.find('`')?])
+}
+
+/// Does `line` match `pattern`, where `…` in the pattern stands for any text?
+fn matches(pattern: &str, line: &str) -> bool {
+    let mut rest = line;
+    for (k, part) in pattern.split('…').enumerate() {
+        match rest.find(part) {
+            Some(i) if k > 0 || i == 0 => rest = &rest[i + part.len()..],
+            _ => return false,
+        }
+    }
+    pattern.ends_with('…') || rest.is_empty()
+}
+
+/// The (code, line) of every diagnostic a fixture really produces, the way a user meets it.
+fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)> {
+    use primgraph::registry::Registry;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{code}: {path}: {e}"));
+    let registry =
+        |p: &str| Registry::from_path(&root.join(p)).unwrap_or_else(|e| panic!("{code}: {p}: {e}"));
+    match &code[..1] {
+        "L" => primgraph::registry::lint_source(&bytes)
+            .unwrap_or_else(|e| panic!("{code}: {path}: {e}"))
+            .iter()
+            .map(|d| (d.code, d.line))
+            .collect(),
+        "D" => {
+            let registry = registry("tests/fixtures/replay/registry.json");
+            let sentence = &example[example.find("Fixture").unwrap_or(0)..];
+            let graph_path = quoted_after(sentence, "replayed against").unwrap_or_else(|| {
+                panic!("{code}: the example names the graph it is replayed against")
+            });
+            let graph_bytes = std::fs::read(root.join(graph_path)).unwrap();
+            let graph = primgraph::replay::ReplayGraph::load(graph_path, &graph_bytes, &registry)
+                .unwrap_or_else(|e| panic!("{code}: {graph_path}: {e:?}"));
+            let replayer = primgraph::replay::Replayer::new(&registry, graph, Default::default());
+            replayer
+                .replay_slice(path, &bytes)
+                .diagnostics
+                .iter()
+                .map(|d| (d.diagnostic.code, d.diagnostic.line))
+                .collect()
+        }
+        _ => {
+            let registry = registry("tests/fixtures/rules/registry.json");
+            let options = primgraph::validate::Options::default();
+            primgraph::validate::check_source(path, &bytes, &registry, &options)
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.line))
+                .collect()
+        }
+    }
+}
+
+#[test]
+fn every_doc_has_the_layout_and_an_example_that_really_fires() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for row in codes::ALL {
+        let code = row.code;
+        let doc = row.doc();
+        let parts = sections(code, &doc);
+        for (heading, text) in HEADINGS.iter().zip(&parts) {
+            assert!(!text.is_empty(), "{code}: `{heading}` is empty");
+        }
+        fences(code, &doc);
+        assert!(
+            parts[4].contains("SPEC §"),
+            "{code}: names its SPEC section"
+        );
+        let example = &parts[2];
+        let path = quoted_after(example, "Fixture")
+            .unwrap_or_else(|| panic!("{code}: the example names its fixture"));
+        let line: u32 = example
+            .split_once(&format!("reports {code} at line "))
+            .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{code}: the example says the line it fires at"));
+        let found = run_fixture(code, example, path);
+        assert!(
+            found.contains(&(code, line)),
+            "{code}: {path} does not report {code} at line {line}: {found:?}"
+        );
+        // The excerpt (the last fence of the example) stands in the fixture, line for line.
+        let (_, excerpt) = fences(code, example).pop().expect("an excerpt");
+        let fixture = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        let fixture: Vec<&str> = fixture.lines().map(str::trim).collect();
+        let excerpt: Vec<&str> = excerpt.iter().map(|l| l.trim()).collect();
+        let found_at = (0..fixture.len()).find(|&i| {
+            excerpt.iter().enumerate().all(|(k, pattern)| {
+                fixture
+                    .get(i + k)
+                    .is_some_and(|line| matches(pattern, line))
+            })
+        });
+        assert!(
+            found_at.is_some(),
+            "{code}: the excerpt is not in {path}:\n{}",
+            excerpt.join("\n")
+        );
+    }
+}

@@ -1,18 +1,34 @@
 //! A404: S1 branch targets a privileged node.
 //!
-//! What it checks: no `branches` edge of an `s1_decision` node targets a node whose primitive has
+//! ## What it checks
+//!
+//! No `branches` edge of an `s1_decision` node targets a node whose primitive has
 //! the effect `mints_permission`, `raises_spend` or `crosses_workspace`, unless that target is a
 //! `policy` node.
 //!
-//! Why it matters: S1 decisions are fast model judgements; they may choose what to do next but may
+//! ## Why it matters
+//!
+//! S1 decisions are fast model judgements; they may choose what to do next but may
 //! not by themselves open a privilege. Routing the decision to a policy gate is how privilege is
 //! asked for.
 //!
-//! Fires (`route.delegate` crosses workspaces):
+//! ## Example
+//!
+//! (`route.delegate` crosses workspaces.)
 //!
 //! ```text
 //! {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "delegate", ...}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/a404_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A404 at line 17:
+//!
+//! ```json
+//! {"id": "decide", "primitive": "stop.finish_or_retry", "inputs": {"log": {"from": "test", "at": "/log"}}, "branches": {"finish": "done", "retry": "delegate", "give_up": "give_up"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Branch to a policy gate that authorizes the privileged step.
 //!
 //! Does not fire:
 //!
@@ -21,6 +37,10 @@
 //! ```
 //!
 //! (where `gate` is a policy node that then grants `delegate`).
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (S1 limits); the code is listed in §5.
 
 use super::Context;
 use crate::codes;

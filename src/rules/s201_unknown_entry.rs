@@ -1,21 +1,39 @@
 //! S201: `entry` names no node.
 //!
-//! What it checks: the graph's `entry` is the `id` of one of its nodes.
+//! ## What it checks
 //!
-//! Why it matters: a run starts at `entry`; with no such node nothing runs, and every analysis
+//! The graph's `entry` is the `id` of one of its nodes.
+//!
+//! ## Why it matters
+//!
+//! A run starts at `entry`; with no such node nothing runs, and every analysis
 //! from the entry (reachability, grants, dominators) has no root.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! "entry": "start", "nodes": [{"id": "read_task", ...}]
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/s201_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S201 at line 9:
+//!
+//! ```json
+//! "entry": "start",
+//! ```
+//!
+//! ## Fix
+//!
+//! Name the first node's id.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! "entry": "read_task", "nodes": [{"id": "read_task", ...}]
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`entry`) and §3.3; the code is listed in §5.
 
 use super::{Context, did_you_mean, nearest};
 use crate::codes;

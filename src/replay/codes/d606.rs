@@ -1,17 +1,37 @@
 //! D606 (error): the recorded input violates the input schema.
 //!
-//! What it checks: a step's `input` validates against its primitive's `inputs` schema (JSON
+//! ## What it checks
+//!
+//! A step's `input` validates against its primitive's `inputs` schema (JSON
 //! Schema draft 2020-12, compiled once per corpus); and the header's `input` validates against
 //! the graph's `input` schema (reported at `seq` 0, line 1). The pointer is the first failing
 //! place, e.g. `/input/patch`.
 //!
-//! Why: a primitive's contract is its schemas; a call outside its input schema is a call the
+//! ## Why it matters
+//!
+//! A primitive's contract is its schemas; a call outside its input schema is a call the
 //! primitive never promised to handle, whatever the graph says.
 //!
-//! Fires: `mut.apply_patch` requires `patch` (a non-empty string) and the step records
+//! ## Example
+//!
+//! `mut.apply_patch` requires `patch` (a non-empty string) and the step records
 //! `"input":{"patch":"","grant":{…}}`.
 //!
+//! Fixture `tests/fixtures/replay/d606.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D606 at line 2:
+//!
+//! ```json
+//! {"seq":1,"node":"read_task","primitive":"intake.parse_issue","input":{"text":"alpha fix gamma",…
+//! ```
+//!
+//! ## Fix
+//!
+//! The recorded input must validate against the primitive's input schema.
+//!
 //! Does not fire: `"input":{"patch":"--- a/x\n+++ b/x\n…","grant":{"token":"…16+ chars…","scope":"repo"}}`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (input validates against the contract); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::trace::TraceHeader;

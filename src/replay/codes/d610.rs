@@ -1,15 +1,35 @@
 //! D610 (error): the recorded outcome is not declared.
 //!
-//! What it checks: a successful step of a primitive with `outcomes` records an `outcome` that is
+//! ## What it checks
+//!
+//! A successful step of a primitive with `outcomes` records an `outcome` that is
 //! one of them; a step of a primitive without `outcomes` records none.
 //!
-//! Why: branching follows the outcome; an outcome outside the closed decision set is a decision
+//! ## Why it matters
+//!
+//! Branching follows the outcome; an outcome outside the closed decision set is a decision
 //! the graph cannot route, and a missing one leaves the walk without an edge.
 //!
-//! Fires: `ver.run_target_tests` declares `pass` and `fail`, and the step records
+//! ## Example
+//!
+//! `ver.run_target_tests` declares `pass` and `fail`, and the step records
 //! `"outcome":"flaky"`.
 //!
+//! Fixture `tests/fixtures/replay/d610.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D610 at line 3:
+//!
+//! ```json
+//! {"seq":2,"node":"give_up","primitive":"done.failure","input":{},"output":{},"evidence":[],"cost…
+//! ```
+//!
+//! ## Fix
+//!
+//! Record an outcome from the primitive's declared decision set (and none for a primitive without outcomes).
+//!
 //! Does not fire: `"outcome":"fail"`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the outcome is declared); the code is listed in §5.
 
 use super::super::engine::RunState;
 use crate::codes;

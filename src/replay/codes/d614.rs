@@ -1,17 +1,37 @@
 //! D614 (error): the run ended at a non-terminal node, did not end, or has events after the end.
 //!
-//! What it checks: the end event comes where the graph ends the run — after a successful step at
+//! ## What it checks
+//!
+//! The end event comes where the graph ends the run — after a successful step at
 //! a terminal node (one with neither `next` nor `branches`), or after an error with neither an
 //! `on_error` handler nor a fallback, where the end must be `failure` (that is not a D614; ending
 //! it in `success` is). A trace with no end event, and a line after the end event, fire it too.
 //!
-//! Why: a run that stops mid-graph, claims success after an unhandled failure, or continues after
+//! ## Why it matters
+//!
+//! A run that stops mid-graph, claims success after an unhandled failure, or continues after
 //! its end is not a complete run of the graph: its outcome cannot be trusted.
 //!
-//! Fires: `{"seq":6,"end":"success"}` right after a step at `apply` (whose `next` is `test`).
+//! ## Example
+//!
+//! `{"seq":6,"end":"success"}` right after a step at `apply` (whose `next` is `test`).
+//!
+//! Fixture `tests/fixtures/replay/d614.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D614 at line 5:
+//!
+//! ```json
+//! {"seq":4,"end":"failure","prev":"sha256:…"}
+//! ```
+//!
+//! ## Fix
+//!
+//! End the run at a terminal node with one end event, and nothing after it.
 //!
 //! Does not fire: `{"seq":9,"end":"success"}` right after the step at `done` (a terminal node), or
 //! `{"seq":4,"end":"failure"}` after `draft_patch_simple` (no fallback, no handler) errored.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the run ends at a terminal node); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::trace::EndStatus;
