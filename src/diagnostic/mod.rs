@@ -2,6 +2,9 @@
 //! pointers to lines and columns, their deterministic order, and their renderings (human,
 //! JSON, SARIF) in the submodules.
 
+// Only the command line renders for a terminal: the renderer and annotate-snippets come with the
+// `cli` feature.
+#[cfg(feature = "cli")]
 pub mod human;
 pub mod json;
 pub mod sarif;
