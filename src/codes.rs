@@ -25,6 +25,16 @@ pub enum Severity {
     Info,
 }
 
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
 /// One row of the code table.
 #[derive(Clone, Copy)]
 pub struct Code {
