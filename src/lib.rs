@@ -2,6 +2,9 @@
 //! recorded runs of them deterministically. The library owns all logic; the `primgraph` binary
 //! only parses arguments and prints. See `ARCHITECTURE.md` for the code map.
 
+#![forbid(unsafe_code)]
+
+pub mod batch;
 pub mod codes;
 pub mod config;
 pub mod diagnostic;

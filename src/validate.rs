@@ -2,10 +2,12 @@
 //! into a `GraphDoc` (G003), run every rule of `crate::rules` on the shared model, resolve each
 //! diagnostic's pointer to a line and column, and sort. Files are independent: one broken file
 //! never hides the diagnostics of another, and many files are checked in parallel (rayon) with
-//! the reports in a stable order.
+//! the reports in a stable order. [`render_source`] draws a graph marked with its diagnostics
+//! (`primgraph graph`): drawing is `crate::graph::render`'s, the diagnostics are this driver's.
 
 use crate::codes;
 use crate::diagnostic::{Diagnostic, FileReport};
+use crate::graph::render;
 use crate::registry::Registry;
 use crate::rules;
 use rayon::prelude::*;
@@ -108,13 +110,10 @@ pub fn try_check_paths(
     options: &Options,
     jobs: usize,
 ) -> Result<Vec<FileReport>, ValidateError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| ValidateError::Threads {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let pool = crate::batch::thread_pool(jobs).map_err(|e| ValidateError::Threads {
+        jobs,
+        message: e.to_string(),
+    })?;
     pool.install(|| {
         paths
             .par_iter()
@@ -148,31 +147,10 @@ pub fn check_paths(
             source: Arc::from(""),
         },
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+    match crate::batch::thread_pool(jobs) {
         Ok(pool) => pool.install(|| paths.par_iter().map(run).collect()),
         Err(_) => paths.iter().map(run).collect(),
     }
-}
-
-fn is_graph_file(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.ends_with(".graph.json"))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let kind = entry.file_type()?;
-        // Symlinked directories are not followed (no loops); symlinked files are.
-        if kind.is_dir() {
-            walk(&path, out)?;
-        } else if is_graph_file(&path) && std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// Expand files and folders (recursively `*.graph.json`) into a sorted, deduplicated list of
@@ -184,8 +162,9 @@ pub fn collect_paths(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
         let metadata = std::fs::metadata(path)
             .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         if metadata.is_dir() {
-            walk(path, &mut files)
-                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            crate::batch::walk(path, ".graph.json", &mut files).map_err(|e| {
+                std::io::Error::new(e.source.kind(), format!("{}: {}", path.display(), e.source))
+            })?;
         } else {
             files.push(path.clone());
         }
@@ -193,4 +172,52 @@ pub fn collect_paths(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     files.sort();
     files.dedup();
     Ok(files)
+}
+
+// ---- drawing a graph with its diagnostics (`primgraph graph`) ------------------------------
+
+/// Why a graph document could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The document does not parse or load (G001–G003): there is no graph to draw. The report
+    /// carries the located diagnostics.
+    #[error("{} does not load as a graph ({} error(s))", .report.file, .report.diagnostics.len())]
+    NotLoadable { report: FileReport },
+}
+
+/// A drawn graph and, when diagnostics were asked for, the report they came from.
+#[derive(Debug)]
+pub struct Drawing {
+    pub text: String,
+    pub report: Option<FileReport>,
+}
+
+/// Parse, load and draw one graph document. With `diagnostics`, validate it first
+/// ([`check_source`]) and mark what the diagnostics name.
+pub fn render_source(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    format: render::Format,
+    diagnostics: bool,
+) -> Result<Drawing, RenderError> {
+    let options = Options::default();
+    let not_loadable = || RenderError::NotLoadable {
+        report: check_source(file, bytes, registry, &options),
+    };
+    let parsed = crate::json::parse(bytes, &options.limits).map_err(|_| not_loadable())?;
+    let doc = crate::graph::load(&parsed.value).map_err(|_| not_loadable())?;
+    let (marks, report) = if diagnostics {
+        let report = check_source(file, bytes, registry, &options);
+        (
+            render::Marks::from_diagnostics(&doc, &report.diagnostics),
+            Some(report),
+        )
+    } else {
+        (render::Marks::default(), None)
+    };
+    Ok(Drawing {
+        text: render::render(&doc, registry, format, &marks),
+        report,
+    })
 }

@@ -2,8 +2,9 @@
 //! grant and on_error styles, shapes by class, terminals), the diagnostics marks, determinism,
 //! and the CLI's exit codes.
 
-use primgraph::graph::render::{Format, render_source};
+use primgraph::graph::render::Format;
 use primgraph::registry::Registry;
+use primgraph::validate::render_source;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -192,7 +193,7 @@ fn a_document_that_does_not_load_is_an_error_with_its_diagnostics() {
         false,
     );
     match result {
-        Err(primgraph::graph::render::RenderError::NotLoadable { report }) => {
+        Err(primgraph::validate::RenderError::NotLoadable { report }) => {
             assert_eq!(report.diagnostics[0].code, "G001");
         }
         Ok(_) => panic!("broken JSON was drawn"),

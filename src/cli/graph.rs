@@ -5,7 +5,8 @@
 //! not load (its diagnostics go to stderr); 2: the command could not run.
 
 use primgraph::diagnostic::{self, Summary};
-use primgraph::graph::render::{self, Format, RenderError};
+use primgraph::graph::render::Format;
+use primgraph::validate::RenderError;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,7 +76,7 @@ fn draw(args: DrawArgs, format: Format) -> ExitCode {
     };
     let file = args.file.display().to_string();
     let color = std::io::stderr().is_terminal();
-    match render::render_source(&file, &bytes, registry, format, args.diagnostics) {
+    match primgraph::validate::render_source(&file, &bytes, registry, format, args.diagnostics) {
         Ok(drawing) => {
             print!("{}", drawing.text);
             if let Some(report) = drawing.report {

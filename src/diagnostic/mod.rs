@@ -9,6 +9,7 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;
+pub mod suggest;
 
 pub use crate::codes::{Code, Severity};
 use crate::json::{Parsed, Span};
@@ -181,11 +182,6 @@ impl Diagnostic {
         });
         self
     }
-}
-
-/// Escape one reference token for a JSON pointer (RFC 6901).
-pub fn escape_pointer_token(token: &str) -> String {
-    crate::json::pointer::escape_token(token).into_owned()
 }
 
 /// The diagnostics of one checked file, in a stable order (line, column, code).

@@ -4,7 +4,7 @@
 //! expected there (the validation driver turns them into G003 diagnostics).
 
 use super::doc::{Binding, Budget, GraphDoc, NodeDoc};
-use crate::diagnostic::escape_pointer_token;
+use crate::json::pointer::escape_token as escape_pointer_token;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -169,7 +169,7 @@ impl Loader {
                 found[slot] = Some(value);
             }
             if !allowed.contains(&key.as_str()) {
-                let suggestions = crate::rules::nearest(
+                let suggestions = crate::diagnostic::suggest::nearest(
                     key,
                     allowed.iter().copied().filter(|a| *a != "$schema"),
                     1,
