@@ -249,3 +249,25 @@ fn cli_simulate_then_replay() {
     ]);
     assert_eq!(code, 2);
 }
+
+/// Regression: the trace walker followed symlinked folders, so a link back to an ancestor
+/// recursed until the path grew too long. Folders linked in are now skipped (as `validate`
+/// always did); a linked trace file is still read.
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    std::fs::create_dir(&runs).unwrap();
+    std::fs::write(runs.join("a.trace.jsonl"), b"").unwrap();
+    std::os::unix::fs::symlink(dir.path(), runs.join("loop")).unwrap();
+    std::os::unix::fs::symlink(runs.join("a.trace.jsonl"), runs.join("b.trace.jsonl")).unwrap();
+    let files = collect_traces(&[dir.path().to_path_buf()]).unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(dir.path()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(names, ["runs/a.trace.jsonl", "runs/b.trace.jsonl"]);
+    let graphs = primgraph::validate::collect_paths(&[dir.path().to_path_buf()]).unwrap();
+    assert!(graphs.is_empty(), "{graphs:?}");
+}

@@ -550,7 +550,7 @@ fn bind(nodes: &mut [Node<'_>], rng: &mut Rng) -> Value {
                     }
                     inputs.insert(
                         name.clone(),
-                        json!({"from": nodes[*source].id, "at": format!("/{}", crate::diagnostic::escape_pointer_token(name))}),
+                        json!({"from": nodes[*source].id, "at": format!("/{}", crate::json::pointer::escape_token(name))}),
                     );
                 }
                 None if is_required && !authority => {
@@ -566,7 +566,7 @@ fn bind(nodes: &mut [Node<'_>], rng: &mut Rng) -> Value {
                     }
                     inputs.insert(
                         name.clone(),
-                        json!({"from": "$input", "at": format!("/{}", crate::diagnostic::escape_pointer_token(&key))}),
+                        json!({"from": "$input", "at": format!("/{}", crate::json::pointer::escape_token(&key))}),
                     );
                 }
                 _ => {}

@@ -31,7 +31,7 @@
 //! order, edges per node in the order `next`, `branches` (by outcome), `on_error` (by mode).
 
 use super::doc::{GraphDoc, NodeDoc};
-use crate::diagnostic::{Diagnostic, FileReport, Severity, Witness};
+use crate::diagnostic::{Diagnostic, Severity, Witness};
 use crate::registry::{Authority, Class, Primitive, Registry};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -41,15 +41,6 @@ use std::fmt::Write as _;
 pub enum Format {
     Dot,
     Mermaid,
-}
-
-/// Why a graph document could not be drawn.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    /// The document does not parse or load (G001–G003): there is no graph to draw. The report
-    /// carries the located diagnostics.
-    #[error("{} does not load as a graph ({} error(s))", .report.file, .report.diagnostics.len())]
-    NotLoadable { report: FileReport },
 }
 
 /// How a node or an edge is marked by diagnostics.
@@ -434,27 +425,12 @@ fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
         }
         format!("{} [{attrs}];", dot_quote(&node.id))
     };
-    match &p.clusters {
-        None => {
-            for i in 0..p.doc.nodes.len() {
-                let _ = writeln!(out, "  {}", node_line(i));
-            }
-        }
-        Some(clusters) => {
-            for (k, (workspace, members)) in clusters.iter().enumerate() {
-                let _ = writeln!(out, "  subgraph \"cluster_{k}\" {{");
-                let _ = writeln!(
-                    out,
-                    "    label={}; style=rounded; color=\"#64748b\";",
-                    dot_quote(&format!("workspace: {workspace}"))
-                );
-                for &i in members {
-                    let _ = writeln!(out, "    {}", node_line(i));
-                }
-                out.push_str("  }\n");
-            }
-        }
-    }
+    write_nodes(&mut out, p, &node_line, "  }\n", &|k, workspace| {
+        format!(
+            "  subgraph \"cluster_{k}\" {{\n    label={}; style=rounded; color=\"#64748b\";\n",
+            dot_quote(&format!("workspace: {workspace}"))
+        )
+    });
     if let Some(entry) = p.entry {
         let _ = writeln!(
             out,
@@ -520,26 +496,12 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
         let (open, close) = p.category(i).mermaid_brackets();
         format!("n{i}{open}\"{label}\"{close}")
     };
-    match &p.clusters {
-        None => {
-            for i in 0..p.doc.nodes.len() {
-                let _ = writeln!(out, "  {}", node_line(i));
-            }
-        }
-        Some(clusters) => {
-            for (k, (workspace, members)) in clusters.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "  subgraph ws{k}[{}]",
-                    mermaid_quote(&format!("workspace: {workspace}"))
-                );
-                for &i in members {
-                    let _ = writeln!(out, "    {}", node_line(i));
-                }
-                out.push_str("  end\n");
-            }
-        }
-    }
+    write_nodes(&mut out, p, &node_line, "  end\n", &|k, workspace| {
+        format!(
+            "  subgraph ws{k}[{}]\n",
+            mermaid_quote(&format!("workspace: {workspace}"))
+        )
+    });
     let mut link_styles: Vec<(usize, String)> = Vec::new();
     let mut link = 0usize;
     if let Some(entry) = p.entry {
@@ -627,49 +589,39 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
     out
 }
 
+/// Every node's line, in one cluster per workspace when any node leaves the default one: the
+/// same grouping for both formats, which differ only in how a cluster opens and closes.
+fn write_nodes(
+    out: &mut String,
+    p: &Prepared<'_>,
+    node_line: &dyn Fn(usize) -> String,
+    close: &str,
+    open: &dyn Fn(usize, &str) -> String,
+) {
+    match &p.clusters {
+        None => {
+            for i in 0..p.doc.nodes.len() {
+                let _ = writeln!(out, "  {}", node_line(i));
+            }
+        }
+        Some(clusters) => {
+            for (k, (workspace, members)) in clusters.iter().enumerate() {
+                out.push_str(&open(k, workspace));
+                for &i in members {
+                    let _ = writeln!(out, "    {}", node_line(i));
+                }
+                out.push_str(close);
+            }
+        }
+    }
+}
+
 fn node_list(members: &[usize]) -> String {
     members
         .iter()
         .map(|i| format!("n{i}"))
         .collect::<Vec<_>>()
         .join(",")
-}
-
-/// A drawn graph and, when diagnostics were asked for, the report they came from.
-#[derive(Debug)]
-pub struct Drawing {
-    pub text: String,
-    pub report: Option<FileReport>,
-}
-
-/// Parse, load and draw one graph document. With `diagnostics`, validate it first
-/// ([`crate::validate::check_source`]) and mark what the diagnostics name.
-pub fn render_source(
-    file: &str,
-    bytes: &[u8],
-    registry: &Registry,
-    format: Format,
-    diagnostics: bool,
-) -> Result<Drawing, RenderError> {
-    let options = crate::validate::Options::default();
-    let not_loadable = || RenderError::NotLoadable {
-        report: crate::validate::check_source(file, bytes, registry, &options),
-    };
-    let parsed = crate::json::parse(bytes, &options.limits).map_err(|_| not_loadable())?;
-    let doc = super::load(&parsed.value).map_err(|_| not_loadable())?;
-    let (marks, report) = if diagnostics {
-        let report = crate::validate::check_source(file, bytes, registry, &options);
-        (
-            Marks::from_diagnostics(&doc, &report.diagnostics),
-            Some(report),
-        )
-    } else {
-        (Marks::default(), None)
-    };
-    Ok(Drawing {
-        text: render(&doc, registry, format, &marks),
-        report,
-    })
 }
 
 #[cfg(test)]

@@ -23,24 +23,13 @@ pub enum CorpusError {
     Write(#[source] std::io::Error),
 }
 
+/// The trace files below `dir` (symlinked folders are not entered: a link loop would recurse
+/// forever).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> {
-    let io = |source| CorpusError::Io {
-        path: dir.display().to_string(),
-        source,
-    };
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let path = entry.map_err(io)?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(".trace.jsonl"))
-        {
-            out.push(path);
-        }
-    }
-    Ok(())
+    crate::batch::walk(dir, ".trace.jsonl", out).map_err(|e| CorpusError::Io {
+        path: e.path.display().to_string(),
+        source: e.source,
+    })
 }
 
 /// Expand files and folders into the sorted list of trace files (a file named explicitly is
@@ -95,13 +84,10 @@ pub fn replay_corpus(
     jobs: usize,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<RunReport>, Summary), CorpusError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(|e| CorpusError::Pool {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let pool = crate::batch::thread_pool(jobs.max(1)).map_err(|e| CorpusError::Pool {
+        jobs,
+        message: e.to_string(),
+    })?;
     let runs: Vec<RunReport> = pool.install(|| {
         files
             .par_iter()
@@ -137,13 +123,10 @@ pub fn replay_corpus_streaming(
     sink: &mut dyn FnMut(&RunReport) -> std::io::Result<()>,
 ) -> Result<Summary, CorpusError> {
     let jobs = jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| CorpusError::Pool {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let pool = crate::batch::thread_pool(jobs).map_err(|e| CorpusError::Pool {
+        jobs,
+        message: e.to_string(),
+    })?;
     // Large enough to keep every thread busy, small enough that a chunk's reports stay small.
     let chunk_len = jobs * 32;
     let mut summary = Summary::default();

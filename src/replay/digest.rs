@@ -27,6 +27,15 @@ pub fn format_hash(hash: &Hash) -> String {
     s
 }
 
+/// Is `text` a digest as traces write them: `sha256:` and 64 lowercase hex digits?
+pub fn is_sha256(text: &str) -> bool {
+    text.strip_prefix("sha256:").is_some_and(|h| {
+        h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
 /// Does `text` spell `hash` (`sha256:` + lowercase hex)? Compares without allocating.
 pub fn hash_matches(text: &str, hash: &Hash) -> bool {
     const HEX: &[u8; 16] = b"0123456789abcdef";

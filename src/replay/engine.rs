@@ -16,7 +16,6 @@ use crate::registry::{PrimIdx, Registry};
 use jsonschema::Validator;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
-use std::sync::OnceLock;
 
 #[derive(Debug, Clone, Copy)]
 pub struct ReplayOptions {
@@ -32,20 +31,13 @@ impl Default for ReplayOptions {
     }
 }
 
-/// The compiled input and output schemas of one primitive (`None`: the schema does not compile,
-/// which the registry lint reports as L505; replay then skips that check).
-pub(crate) struct PrimValidators {
-    pub(crate) input: Option<Validator>,
-    pub(crate) output: Option<Validator>,
-}
-
 /// Replays traces of one graph against one registry. Shareable across threads: the compiled
-/// validators are built once, on first use, for the whole corpus.
+/// validators are the registry's (built once per primitive, on first use, for every corpus and
+/// every graph checked against it).
 pub struct Replayer<'r> {
     pub(crate) registry: &'r Registry,
     pub(crate) graph: ReplayGraph,
     pub(crate) options: ReplayOptions,
-    validators: Vec<OnceLock<PrimValidators>>,
     pub(crate) run_input: Option<Validator>,
 }
 
@@ -59,7 +51,6 @@ impl<'r> Replayer<'r> {
             registry,
             graph,
             options,
-            validators: (0..registry.len()).map(|_| OnceLock::new()).collect(),
             run_input,
         }
     }
@@ -72,15 +63,9 @@ impl<'r> Replayer<'r> {
         self.registry
     }
 
-    pub(crate) fn validators(&self, prim: PrimIdx) -> Option<&PrimValidators> {
-        let cell = self.validators.get(prim as usize)?;
-        Some(cell.get_or_init(|| {
-            let p = self.registry.get(prim);
-            PrimValidators {
-                input: jsonschema::validator_for(&p.inputs).ok(),
-                output: jsonschema::validator_for(&p.outputs).ok(),
-            }
-        }))
+    /// The compiled output schema of `prim` (`None`: it does not compile, lint L505).
+    pub(crate) fn output_validator(&self, prim: PrimIdx) -> Option<&'r Validator> {
+        self.registry.output_validator(prim)
     }
 
     /// Replay one trace given as bytes.

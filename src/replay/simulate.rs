@@ -176,10 +176,7 @@ impl Walker<'_, '_> {
     fn output_for(&mut self, prim: PrimIdx, outcome: Option<&str>) -> Value {
         let registry = self.replayer.registry();
         let p = registry.get(prim);
-        let validator = self
-            .replayer
-            .validators(prim)
-            .and_then(|v| v.output.as_ref());
+        let validator = self.replayer.output_validator(prim);
         let mut out = Value::Object(Map::new());
         for _ in 0..16 {
             out = generate(&p.outputs, &mut self.rng);

@@ -120,14 +120,7 @@ impl<W: Write> TraceWriter<W> {
                 return Err(WriteError::Empty { field });
             }
         }
-        let digest_ok = header
-            .graph_digest
-            .strip_prefix("sha256:")
-            .is_some_and(|h| {
-                h.len() == 64
-                    && h.bytes()
-                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-            });
+        let digest_ok = super::digest::is_sha256(&header.graph_digest);
         if !digest_ok {
             return Err(WriteError::BadDigest);
         }

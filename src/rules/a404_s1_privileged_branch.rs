@@ -44,7 +44,8 @@
 
 use super::Context;
 use crate::codes;
-use crate::diagnostic::{Diagnostic, escape_pointer_token};
+use crate::diagnostic::Diagnostic;
+use crate::json::pointer::escape_token as escape_pointer_token;
 use crate::registry::{Class, Effect};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

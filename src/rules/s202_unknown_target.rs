@@ -38,7 +38,8 @@
 
 use super::{Context, did_you_mean, nearest};
 use crate::codes;
-use crate::diagnostic::{Diagnostic, escape_pointer_token};
+use crate::diagnostic::Diagnostic;
+use crate::json::pointer::escape_token as escape_pointer_token;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.model.unresolved_targets == 0 {

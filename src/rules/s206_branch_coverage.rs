@@ -41,7 +41,8 @@
 
 use super::Context;
 use crate::codes;
-use crate::diagnostic::{Diagnostic, escape_pointer_token};
+use crate::diagnostic::Diagnostic;
+use crate::json::pointer::escape_token as escape_pointer_token;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (i, node) in cx.doc.nodes.iter().enumerate() {

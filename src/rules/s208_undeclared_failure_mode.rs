@@ -21,7 +21,7 @@
 //! Fixture `tests/fixtures/rules/s208_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S208 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"conflict": "test"}},
 //! ```
 //!
 //! ## Fix
@@ -40,7 +40,8 @@
 
 use super::{Context, did_you_mean, nearest};
 use crate::codes;
-use crate::diagnostic::{Diagnostic, escape_pointer_token};
+use crate::diagnostic::Diagnostic;
+use crate::json::pointer::escape_token as escape_pointer_token;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (i, node) in cx.doc.nodes.iter().enumerate() {

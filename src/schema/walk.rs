@@ -94,7 +94,7 @@ pub fn is_known(keyword: &str) -> bool {
 
 /// Escape one reference token of a JSON pointer (RFC 6901).
 pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    crate::json::pointer::escape_token(token).into_owned()
 }
 
 /// Something in a document the checker cannot read as a schema it understands.

@@ -66,14 +66,7 @@ impl RunState<'_, '_> {
                 return None;
             }
         };
-        let well_formed = header
-            .graph_digest
-            .strip_prefix("sha256:")
-            .is_some_and(|h| {
-                h.len() == 64
-                    && h.bytes()
-                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-            });
+        let well_formed = super::super::digest::is_sha256(&header.graph_digest);
         if !well_formed {
             self.report(
                 &codes::D601,

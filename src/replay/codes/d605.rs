@@ -41,7 +41,7 @@
 use super::super::engine::RunState;
 use super::super::graph::{NodeIdx, ResolvedBinding};
 use crate::codes;
-use crate::diagnostic::escape_pointer_token;
+use crate::json::pointer::escape_token as escape_pointer_token;
 use crate::registry::PrimIdx;
 use serde_json::{Map, Value};
 

@@ -57,7 +57,7 @@ pub(crate) fn first_schema_error(
 impl RunState<'_, '_> {
     pub(crate) fn check_d606(&mut self, prim: PrimIdx, input: &Value) {
         let replayer = self.replayer;
-        let Some(validator) = replayer.validators(prim).and_then(|v| v.input.as_ref()) else {
+        let Some(validator) = replayer.registry().input_validator(prim) else {
             return;
         };
         if let Some((at, message)) = first_schema_error(validator, input) {

@@ -40,7 +40,7 @@ use serde_json::Value;
 impl RunState<'_, '_> {
     pub(crate) fn check_d607(&mut self, prim: PrimIdx, output: &Value) {
         let replayer = self.replayer;
-        let Some(validator) = replayer.validators(prim).and_then(|v| v.output.as_ref()) else {
+        let Some(validator) = replayer.registry().output_validator(prim) else {
             return;
         };
         if let Some((at, message)) = first_schema_error(validator, output) {
