@@ -226,30 +226,44 @@ proptest! {
 
 }
 
-proptest! {
-    // Seven validations per case: fewer cases keep the debug test run short.
-    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
-    #[test]
-    fn each_mutation_gives_exactly_its_code(nodes in 30usize..90, seed in any::<u64>()) {
-        type Mutation = fn(&mut Value) -> bool;
-        let mutations: [(&str, Mutation); 6] = [
-            ("A402", remove_grant_edge),
-            ("S205", add_unbounded_cycle),
-            ("T305", break_binding_type),
-            ("T302", drop_required_input),
-            ("A405", untrusted_into_sink),
-            ("A407", bypass_verifier),
-        ];
-        let base = graph(nodes, seed);
-        for (code, mutate) in mutations {
-            let mut doc = base.clone();
-            if mutate(&mut doc) {
-                let codes = error_codes(&doc);
-                prop_assert_eq!(codes, BTreeSet::from([code]), "mutation for {}", code);
+/// Each mutation gives exactly its code, and each one really applied in some case (a mutation
+/// that never finds its spot would make this test vacuous).
+#[test]
+fn each_mutation_gives_exactly_its_code() {
+    use proptest::test_runner::{Config, TestRunner};
+    use std::cell::RefCell;
+    type Mutation = fn(&mut Value) -> bool;
+    let mutations: [(&str, Mutation); 6] = [
+        ("A402", remove_grant_edge),
+        ("S205", add_unbounded_cycle),
+        ("T305", break_binding_type),
+        ("T302", drop_required_input),
+        ("A405", untrusted_into_sink),
+        ("A407", bypass_verifier),
+    ];
+    let applied = RefCell::new([0usize; 6]);
+    // Seven validations per case: few cases keep the debug test run short.
+    let mut runner = TestRunner::new(Config {
+        cases: 16,
+        ..Config::default()
+    });
+    runner
+        .run(&(30usize..90, any::<u64>()), |(nodes, seed)| {
+            let base = graph(nodes, seed);
+            for (k, (code, mutate)) in mutations.iter().enumerate() {
+                let mut doc = base.clone();
+                if mutate(&mut doc) {
+                    applied.borrow_mut()[k] += 1;
+                    let codes = error_codes(&doc);
+                    prop_assert_eq!(codes, BTreeSet::from([*code]), "mutation for {}", code);
+                }
             }
-        }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (k, (code, _)) in mutations.iter().enumerate() {
+        assert!(applied.borrow()[k] > 0, "the {code} mutation never applied");
     }
-
 }
 
 proptest! {
@@ -266,7 +280,14 @@ proptest! {
     fn damaged_graphs_never_panic(seed in any::<u64>(), cut in 0usize..4000) {
         let text = serde_json::to_string_pretty(&graph(20, seed)).unwrap_or_default();
         let end = cut.min(text.len());
-        let _ = check_source("x.graph.json", &text.as_bytes()[..end], registry(), &Options::default());
+        let report = check_source("x.graph.json", &text.as_bytes()[..end], registry(), &Options::default());
+        let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code).collect();
+        if end < text.len() {
+            // Every proper prefix of a JSON object is unfinished JSON: exactly one G001.
+            prop_assert_eq!(codes, vec!["G001"], "cut at {} of {}", end, text.len());
+        } else {
+            prop_assert!(!codes.contains(&"G001"));
+        }
     }
 }
 

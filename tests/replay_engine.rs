@@ -691,11 +691,16 @@ fn a_trace_without_an_end_is_d614() {
 fn garbage_never_panics() {
     let rp = replayer();
     let good = write(&happy_steps(), EndStatus::Success);
+    assert_eq!(rp.replay_slice("t", &good).verdict, Verdict::Faithful);
     for cut in (0..good.len()).step_by(97) {
+        // One flipped byte anywhere breaks the chain, a line or the end: never faithful.
         let mut b = good.clone();
         b[cut] ^= 0x5a;
-        let _ = rp.replay_slice("t", &b);
-        let _ = rp.replay_slice("t", &good[..cut]);
+        let flipped = rp.replay_slice("t", &b);
+        assert_ne!(flipped.verdict, Verdict::Faithful, "byte {cut} flipped");
+        // A proper prefix has no end event: never faithful either.
+        let cut_short = rp.replay_slice("t", &good[..cut]);
+        assert_ne!(cut_short.verdict, Verdict::Faithful, "cut at {cut}");
     }
     for junk in [
         &b"\n\n\n"[..],

@@ -1,7 +1,7 @@
 //! Property tests of the shared model and the path-based rules on random graphs over the test
 //! registry: the S209 bound is never below the length of a run that honours `max_visits`;
 //! dominance agrees with its definition; A402 and A407 witnesses are real paths that show the
-//! violation; validation never panics and is deterministic on arbitrary input.
+//! violation, and both fire at exactly the nodes a plain search finds (completeness); validation never panics and is deterministic on arbitrary input.
 
 use primgraph::diagnostic::Witness;
 use primgraph::graph::{Binding, GraphDoc, NodeDoc};
@@ -9,7 +9,7 @@ use primgraph::registry::{Authority, Class, Registry};
 use primgraph::rules::{Context, a402_grant_bypass, a407_verifier_bypass, s209_step_budget};
 use primgraph::validate::{Options, check_source};
 use proptest::prelude::*;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::OnceLock;
 
 fn registry() -> &'static Registry {
@@ -198,6 +198,30 @@ proptest! {
                 prop_assert!(succ[a].iter().any(|&(t, grant, _)| t == b && !grant), "{:?}", path);
             }
         }
+    }
+
+    /// Completeness of A402: it fires at exactly the authorization-requiring nodes a plain
+    /// search reaches from `entry` over non-grant edges.
+    #[test]
+    fn grant_bypass_fires_exactly_where_a_grant_free_path_exists(doc in graph_strategy()) {
+        let cx = Context::new(&doc, registry());
+        let succ = successors(&cx);
+        let mut out = Vec::new();
+        a402_grant_bypass::check(&cx, &mut out);
+        let fired: BTreeSet<String> = out.iter().map(|d| d.pointer.clone()).collect();
+        let mut seen = vec![false; doc.nodes.len()];
+        let mut queue = VecDeque::from([0usize]);
+        seen[0] = true;
+        while let Some(w) = queue.pop_front() {
+            for &(t, grant, _) in &succ[w] {
+                if !grant && !seen[t] { seen[t] = true; queue.push_back(t); }
+            }
+        }
+        let expected: BTreeSet<String> = (0..doc.nodes.len())
+            .filter(|&v| seen[v] && cx.model.prim(v).is_some_and(|p| p.requires_authorization))
+            .map(|v| format!("/nodes/{v}"))
+            .collect();
+        prop_assert_eq!(fired, expected);
     }
 
     #[test]

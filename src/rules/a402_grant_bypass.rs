@@ -24,7 +24,7 @@
 //! Fixture `tests/fixtures/rules/a402_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A402 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

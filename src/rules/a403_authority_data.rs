@@ -21,7 +21,7 @@
 //! Fixture `tests/fixtures/rules/a403_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A403 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

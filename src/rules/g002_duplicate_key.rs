@@ -20,7 +20,7 @@
 //! Fixture `tests/fixtures/rules/g002_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports G002 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "next": "done", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "next": "done", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

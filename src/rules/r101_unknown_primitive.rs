@@ -21,7 +21,7 @@
 //! Fixture `tests/fixtures/rules/r101_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports R101 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.aply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.aply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

@@ -22,7 +22,7 @@
 //! Fixture `tests/fixtures/rules/t301_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T301 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}, "diff": {"from": "draft", "at": "/patch"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}, "diff": {"from": "draft", "at": "/patch"}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

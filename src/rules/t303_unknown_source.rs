@@ -18,7 +18,7 @@
 //! Fixture `tests/fixtures/rules/t303_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T303 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "drfat", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "drfat", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

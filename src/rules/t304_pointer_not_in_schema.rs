@@ -23,7 +23,7 @@
 //! Fixture `tests/fixtures/rules/t304_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T304 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/diff"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/diff"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix

@@ -27,7 +27,7 @@
 //! Fixture `tests/fixtures/rules/t305_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T305 at line 15:
 //!
 //! ```json
-//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "read_task", "at": "/title"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "read_task", "at": "/title"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "test"}},
 //! ```
 //!
 //! ## Fix
