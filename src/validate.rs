@@ -19,6 +19,7 @@ pub struct Options {
 
 /// Why validation of a set of paths could not run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ValidateError {
     #[error("cannot read {path}: {source}")]
     Read {

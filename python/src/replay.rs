@@ -167,6 +167,11 @@ pub fn load_graph_bytes(
                 .unwrap_or_else(|| Located::new("the graph does not load").in_file(&name));
             Err(errors::raise(py, "GraphError", located))
         }
+        Err(other) => Err(errors::raise(
+            py,
+            "GraphError",
+            Located::new(other.to_string()).in_file(&name),
+        )),
     }
 }
 
