@@ -39,6 +39,10 @@
 use std::path::{Path, PathBuf};
 
 #[doc(hidden)]
+pub mod codes;
+#[doc(hidden)]
+pub mod config;
+#[doc(hidden)]
 pub mod diagnostic;
 #[doc(hidden)]
 pub mod graph;
