@@ -6,6 +6,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod graph;
 pub mod json;
+pub mod lsp;
 pub mod registry;
 pub mod replay;
 pub mod rules;
