@@ -50,10 +50,11 @@ impl Edit<'_> {
 }
 
 /// The completions at `offset` of `text`.
+/// `outline` is asked for only when the answer needs the document's nodes.
 pub fn complete(
     text: &str,
     lines: &LineMap,
-    outline: &Outline,
+    outline: &mut dyn FnMut() -> std::sync::Arc<Outline>,
     registry: &Registry,
     offset: usize,
 ) -> Vec<CompletionItem> {
@@ -93,7 +94,7 @@ pub fn complete(
             items
         }
         (Role::Value, path) if is_node_reference(path) => {
-            let mut items: Vec<CompletionItem> = outline
+            let mut items: Vec<CompletionItem> = outline()
                 .nodes
                 .iter()
                 .filter_map(|n| {
@@ -113,6 +114,7 @@ pub fn complete(
             items
         }
         (Role::Key, [Seg::Key(n), Seg::Index(i), Seg::Key(field)]) if n == "nodes" => {
+            let outline = outline();
             let Some(node) = outline.at(*i) else {
                 return Vec::new();
             };

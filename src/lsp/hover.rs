@@ -11,9 +11,11 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// The hover text at `offset` of `text`, and the byte range it is about.
+/// `outline` is asked for only when the answer needs the document's nodes, so a hover over a
+/// `primitive` value in a huge document costs a scan up to the cursor, not of the whole text.
 pub fn hover(
     text: &str,
-    outline: &Outline,
+    outline: &mut dyn FnMut() -> std::sync::Arc<Outline>,
     registry: &Registry,
     offset: usize,
 ) -> Option<(String, std::ops::Range<usize>)> {
@@ -39,12 +41,13 @@ pub fn hover(
             Seg::Key(name),
             Seg::Key(at),
         ] if n == "nodes" && inputs == "inputs" && at == "at" && is_value(&cursor) => {
-            source_schema(text, outline, registry, *i, name, value)?
+            source_schema(text, &outline(), registry, *i, name, value)?
         }
         path if is_node_reference(path) && is_value(&cursor) => {
             if value == crate::rules::INPUT_SOURCE {
                 "`$input`: the run's input (the graph's `input` schema)".to_string()
             } else {
+                let outline = outline();
                 let node = outline.node(value)?;
                 let primitive = node.primitive.as_ref().map(|(p, _)| p.as_str());
                 let mut text = format!("node `{value}`");

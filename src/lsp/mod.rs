@@ -164,8 +164,10 @@ pub fn serve(connection: &Connection, options: ServerOptions) -> Result<Exit, St
         reported_errors: Vec::new(),
     };
     let exit = server.run(&result_rx);
-    drop(server); // closes the job channel, so the worker ends
-    let _ = worker.join();
+    // Dropping the server closes the job channel, so the worker ends after its current job;
+    // it is not waited for: `exit` must not wait for a validation nobody will read.
+    drop(server);
+    drop(worker);
     exit
 }
 
@@ -431,13 +433,19 @@ impl Server<'_> {
         ))
     }
 
-    /// The open document at `uri`: its text, line table, outline and settings.
+    /// The outline of the open document at `uri` at its current version.
+    fn outline(&mut self, uri: &Uri) -> Arc<Outline> {
+        self.documents
+            .get_mut(uri)
+            .map_or_else(Arc::default, Document::outline)
+    }
+
+    /// The open document at `uri`: its text, line table and registry.
     fn view(&mut self, uri: &Uri) -> Option<View> {
         let settings = self.settings.for_uri(uri);
         let doc = self.documents.get_mut(uri)?;
         Some(View {
             lines: doc.lines(),
-            outline: doc.outline(),
             text: doc.snapshot(),
             registry: settings.registry,
         })
@@ -447,7 +455,13 @@ impl Server<'_> {
         let at = params.text_document_position_params;
         let view = self.view(&at.text_document.uri)?;
         let offset = view.lines.offset(&view.text, at.position);
-        let (markdown, range) = hover::hover(&view.text, &view.outline, &view.registry, offset)?;
+        let uri = at.text_document.uri;
+        let (markdown, range) = hover::hover(
+            &view.text,
+            &mut || self.outline(&uri),
+            &view.registry,
+            offset,
+        )?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
@@ -462,12 +476,13 @@ impl Server<'_> {
         params: lsp_types::CompletionParams,
     ) -> Option<lsp_types::CompletionResponse> {
         let at = params.text_document_position;
-        let view = self.view(&at.text_document.uri)?;
+        let uri = at.text_document.uri;
+        let view = self.view(&uri)?;
         let offset = view.lines.offset(&view.text, at.position);
         let items = completion::complete(
             &view.text,
             &view.lines,
-            &view.outline,
+            &mut || self.outline(&uri),
             &view.registry,
             offset,
         );
@@ -482,7 +497,7 @@ impl Server<'_> {
         let uri = at.text_document.uri;
         let view = self.view(&uri)?;
         let offset = view.lines.offset(&view.text, at.position);
-        let range = definition::definition(&view.text, &view.outline, offset)?;
+        let range = definition::definition(&view.text, &self.outline(&uri), offset)?;
         Some(lsp_types::GotoDefinitionResponse::Scalar(Location::new(
             uri,
             view.lines.range(&view.text, range.start, range.end),
@@ -493,11 +508,12 @@ impl Server<'_> {
         &mut self,
         params: lsp_types::DocumentSymbolParams,
     ) -> Option<lsp_types::DocumentSymbolResponse> {
-        let view = self.view(&params.text_document.uri)?;
+        let uri = params.text_document.uri;
+        let view = self.view(&uri)?;
         Some(lsp_types::DocumentSymbolResponse::Nested(symbols::symbols(
             &view.text,
             &view.lines,
-            &view.outline,
+            &self.outline(&uri),
         )))
     }
 
@@ -513,7 +529,7 @@ impl Server<'_> {
             &uri,
             &view.text,
             &view.lines,
-            &view.outline,
+            &self.outline(&uri),
             &view.registry,
             start..end,
             &params.context.diagnostics,
@@ -531,7 +547,6 @@ impl Server<'_> {
 struct View {
     text: Arc<str>,
     lines: Arc<LineMap>,
-    outline: Arc<Outline>,
     registry: settings::RegistryHandle,
 }
 
