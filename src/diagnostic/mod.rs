@@ -3,6 +3,9 @@
 //! JSON, SARIF, GitHub workflow commands) in the submodules.
 
 pub mod github;
+// Only the command line renders for a terminal: the renderer and annotate-snippets come with the
+// `cli` feature.
+#[cfg(feature = "cli")]
 pub mod human;
 pub mod json;
 pub mod sarif;
