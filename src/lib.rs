@@ -2,10 +2,12 @@
 //! recorded runs of them deterministically. The library owns all logic; the `primgraph` binary
 //! only parses arguments and prints. See `ARCHITECTURE.md` for the code map.
 
+#[cfg(feature = "config")]
 pub mod config;
 pub mod diagnostic;
 pub mod graph;
 pub mod json;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod registry;
 pub mod replay;
