@@ -3,6 +3,8 @@
 //! configuration overrides, checked against the SARIF 2.1.0 structure, and `primgraph.toml`
 //! (discovery, `--config`, severity overrides shown in JSON, located errors).
 
+#![recursion_limit = "512"]
+
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::{Command, Output};
