@@ -46,14 +46,11 @@ fn faithful_runs_satisfy_the_trace_line_schema() {
 #[test]
 fn broken_lines_fail_the_trace_line_schema() {
     let validator = compile(&root().join("graphs/trace.schema.json"));
-    let malformed = lines("malformed.trace.jsonl");
-    assert!(
-        malformed
-            .iter()
-            .any(|line| serde_json::from_str::<Value>(line)
-                .map_or(true, |v| !validator.is_valid(&v))),
-        "the malformed run has a line the schema refuses"
-    );
+    // The shipped malformed run breaks the hash chain (D615): a shape cannot see a wrong digest,
+    // so its lines all pass; checking the chain is replay's job, not the schema's.
+    for line in lines("malformed.trace.jsonl") {
+        assert!(validator.is_valid(&serde_json::from_str::<Value>(&line).unwrap()));
+    }
     let step: Value = serde_json::from_str(&lines("faithful-success.trace.jsonl")[1]).unwrap();
     let end: Value =
         serde_json::from_str(lines("faithful-success.trace.jsonl").last().unwrap()).unwrap();
