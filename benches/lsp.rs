@@ -81,7 +81,10 @@ fn bench_lsp(c: &mut Criterion) {
     let notify = |method: &str, params: Value| {
         client
             .sender
-            .send(Message::Notification(Notification::new(method.into(), params)))
+            .send(Message::Notification(Notification::new(
+                method.into(),
+                params,
+            )))
             .expect("send");
     };
     notify("initialized", json!({}));
@@ -93,7 +96,14 @@ fn bench_lsp(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("lsp");
     group.bench_function("validate_in_process", |b| {
-        b.iter(|| black_box(check_source(&name, black_box(text.as_bytes()), registry, &options)))
+        b.iter(|| {
+            black_box(check_source(
+                &name,
+                black_box(text.as_bytes()),
+                registry,
+                &options,
+            ))
+        })
     });
     let mut version = 1i64;
     group.bench_function("did_change_round", |b| {
@@ -104,7 +114,9 @@ fn bench_lsp(c: &mut Criterion) {
                 json!({"textDocument": {"uri": uri, "version": version},
                        "contentChanges": [{"text": text}]}),
             );
-            black_box(receive_until(&client, |m| published_version(m) == Some(version)))
+            black_box(receive_until(&client, |m| {
+                published_version(m) == Some(version)
+            }))
         })
     });
     group.finish();

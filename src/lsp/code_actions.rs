@@ -37,6 +37,9 @@ pub fn code_actions(
 ) -> Vec<CodeAction> {
     let mut actions = Vec::new();
     let action = |title: String, edits: Vec<TextEdit>, diagnostics: Vec<Diagnostic>| {
+        // `WorkspaceEdit::changes` is keyed by `Uri` (lsp-types' choice); its cached parse state
+        // never changes its hash or equality.
+        #[allow(clippy::mutable_key_type)]
         let mut changes = HashMap::new();
         changes.insert(uri.clone(), edits);
         CodeAction {

@@ -158,7 +158,7 @@ pub fn complete(
                 };
             names
                 .into_iter()
-                .filter(|(name, _)| name == current || !existing.iter().any(|e| *e == name))
+                .filter(|(name, _)| name == current || !existing.contains(&name))
                 .enumerate()
                 .map(|(i, (name, detail))| edit.item(&name, kind, detail, i))
                 .collect()
@@ -192,6 +192,6 @@ fn input_names(inputs: &Value) -> Vec<(String, Option<String>)> {
                 .collect()
         })
         .unwrap_or_default();
-    names.sort_by(|a, b| a.0.cmp(&b.0));
+    names.sort_by_key(|a| a.0);
     names.into_iter().map(|(_, n, d)| (n, d)).collect()
 }

@@ -228,7 +228,7 @@ pub fn apply_edits(text: &str, edits: &[Value]) -> String {
             )
         })
         .collect();
-    located.sort_by(|a, b| b.0.cmp(&a.0));
+    located.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = text.to_string();
     for (start, end, new_text) in located {
         out.replace_range(start..end, &new_text);
