@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 
 #[doc(hidden)]
 pub mod codes;
+#[cfg(feature = "config")]
 #[doc(hidden)]
 pub mod config;
 #[doc(hidden)]
@@ -48,7 +49,9 @@ pub mod diagnostic;
 pub mod graph;
 #[doc(hidden)]
 pub mod json;
+#[cfg(feature = "lsp")]
 #[doc(hidden)]
+pub mod lsp;
 pub mod registry;
 #[doc(hidden)]
 pub mod replay;
