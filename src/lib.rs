@@ -4,9 +4,11 @@
 
 pub mod diagnostic;
 pub mod graph;
+pub mod input;
 pub mod json;
 pub mod registry;
 pub mod replay;
 pub mod rules;
 pub mod schema;
 pub mod validate;
+pub mod workers;

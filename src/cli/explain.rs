@@ -25,7 +25,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         .find(|d| d.code.eq_ignore_ascii_case(&args.code))
     {
         Some(doc) => {
-            print!("{}", doc.doc);
+            super::io::print(doc.doc);
             ExitCode::SUCCESS
         }
         None => {

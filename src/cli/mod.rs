@@ -3,6 +3,7 @@
 
 pub mod explain;
 pub mod graph;
+pub mod io;
 pub mod registry;
 pub mod replay;
 pub mod schema;

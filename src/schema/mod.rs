@@ -867,7 +867,7 @@ impl SchemaFile {
                 column: error.span.column,
                 message: match &error.kind {
                     crate::json::JsonErrorKind::Syntax { message } => message.clone(),
-                    other => format!("{other:?}"),
+                    other => other.to_string(),
                 },
             }),
         }
