@@ -41,7 +41,10 @@ pub struct ReplayArgs {
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
-pub(crate) fn load_graph(path: &std::path::Path, registry: &Registry) -> Result<ReplayGraph, String> {
+pub(crate) fn load_graph(
+    path: &std::path::Path,
+    registry: &Registry,
+) -> Result<ReplayGraph, String> {
     let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     ReplayGraph::load(&path.display().to_string(), &bytes, registry)
         .map_err(|e| format!("{}: {e}", path.display()))

@@ -4,7 +4,7 @@
 //! not run (usage, unreadable path, a path that is neither a regular file nor a folder, a folder
 //! with no `*.graph.json` unless `--allow-empty`, unreadable registry).
 
-use primgraph::diagnostic::{self, CodeDoc, FileReport, Summary};
+use primgraph::diagnostic::{self, FileReport, Summary};
 use primgraph::validate::{Options, ValidateError, collect_paths, try_check_paths};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,10 +43,7 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
     match format {
         Format::Human => diagnostic::human::render(reports, color),
         Format::Json => diagnostic::json::render(reports),
-        Format::Sarif => {
-            let codes: Vec<CodeDoc> = super::explain::all_docs().into_iter().copied().collect();
-            diagnostic::sarif::render(reports, &codes)
-        }
+        Format::Sarif => diagnostic::sarif::render(reports, primgraph::codes::ALL),
     }
 }
 

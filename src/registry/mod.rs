@@ -18,7 +18,7 @@ mod isa;
 
 pub use isa::Isa;
 pub use lint::shape::MAX_PRIMITIVES;
-pub use report::{CODE_DOCS, LintError, code_doc, lint_source};
+pub use report::{LintError, lint_source};
 
 // Two keys (ID, alias) per primitive must fit in 16-bit slots beside the EMPTY marker.
 const _: () = assert!(2 * MAX_PRIMITIVES < phash::EMPTY as usize);
