@@ -48,6 +48,8 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod graph;
 #[doc(hidden)]
+pub mod input;
+#[doc(hidden)]
 pub mod json;
 #[cfg(feature = "lsp")]
 #[doc(hidden)]
@@ -61,6 +63,8 @@ pub mod rules;
 pub mod schema;
 #[doc(hidden)]
 pub mod validate;
+#[doc(hidden)]
+pub mod workers;
 
 pub use diagnostic::{Diagnostic, FileReport, Related, Severity, Witness};
 pub use registry::{Authority, Class, Effect, Primitive, RegistryError};
