@@ -1,7 +1,6 @@
-//! Inputs in bulk, the same way for every command that takes many: expanding folders into the
-//! files they hold (recursively, by file-name suffix, following symlinked files but never a
-//! symlinked folder, so a link loop cannot recurse forever), and the rayon pool a parallel run
-//! uses (`jobs` threads, 0 for one per core).
+//! Folders into files, the same way for every command that takes many (`validate`, `replay`):
+//! recursively, by file-name suffix, following symlinked files but never a symlinked folder, so
+//! a link loop cannot recurse forever. (The thread pool is `crate::workers`'.)
 
 use std::path::{Path, PathBuf};
 
@@ -37,9 +36,4 @@ pub fn walk(dir: &Path, suffix: &str, out: &mut Vec<PathBuf>) -> Result<(), Walk
         }
     }
     Ok(())
-}
-
-/// The pool a parallel run uses: `jobs` threads, 0 for one per core.
-pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
-    rayon::ThreadPoolBuilder::new().num_threads(jobs).build()
 }

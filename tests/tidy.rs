@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "json",       // the spanned parser: std and serde_json only
     "codes",      // the code table: serde only (build.rs includes it)
-    "batch",      // folders into files, the thread pool
+    "input",      // reading a named input file safely
+    "workers",    // the thread pool behind --jobs
+    "batch",      // folders into files
     "diagnostic", // Diagnostic, resolution, order, renderers, suggestions
     "schema",     // schema compatibility
     "registry",   // contracts, lookup, lint

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CorpusError {
     #[error("cannot read {path}: {source}")]
     Io {
@@ -84,7 +85,7 @@ pub fn replay_corpus(
     jobs: usize,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<RunReport>, Summary), CorpusError> {
-    let pool = crate::batch::thread_pool(jobs.max(1)).map_err(|e| CorpusError::Pool {
+    let pool = crate::workers::pool(jobs).map_err(|e| CorpusError::Pool {
         jobs,
         message: e.to_string(),
     })?;
@@ -122,8 +123,8 @@ pub fn replay_corpus_streaming(
     on_done: &(dyn Fn() + Sync),
     sink: &mut dyn FnMut(&RunReport) -> std::io::Result<()>,
 ) -> Result<Summary, CorpusError> {
-    let jobs = jobs.max(1);
-    let pool = crate::batch::thread_pool(jobs).map_err(|e| CorpusError::Pool {
+    let jobs = crate::workers::effective_jobs(jobs);
+    let pool = crate::workers::pool(jobs).map_err(|e| CorpusError::Pool {
         jobs,
         message: e.to_string(),
     })?;
