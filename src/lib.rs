@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 
 #[doc(hidden)]
 pub mod codes;
+#[cfg(feature = "config")]
 #[doc(hidden)]
 pub mod config;
 #[doc(hidden)]
@@ -47,8 +48,12 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod graph;
 #[doc(hidden)]
-pub mod json;
+pub mod input;
 #[doc(hidden)]
+pub mod json;
+#[cfg(feature = "lsp")]
+#[doc(hidden)]
+pub mod lsp;
 pub mod registry;
 #[doc(hidden)]
 pub mod replay;
@@ -58,6 +63,8 @@ pub mod rules;
 pub mod schema;
 #[doc(hidden)]
 pub mod validate;
+#[doc(hidden)]
+pub mod workers;
 
 pub use diagnostic::{Diagnostic, FileReport, Related, Severity, Witness};
 pub use registry::{Authority, Class, Effect, Primitive, RegistryError};

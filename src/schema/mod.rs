@@ -868,7 +868,7 @@ impl SchemaFile {
                 column: error.span.column,
                 message: match &error.kind {
                     crate::json::JsonErrorKind::Syntax { message } => message.clone(),
-                    other => format!("{other:?}"),
+                    other => other.to_string(),
                 },
             }),
         }
