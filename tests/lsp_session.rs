@@ -476,3 +476,64 @@ fn a_huge_document_does_not_hold_up_a_keystroke() {
     client.notify("exit", Value::Null);
     assert!(client.finish().success());
 }
+
+#[test]
+fn the_server_applies_primgraph_toml() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("primgraph.toml"),
+        "[severity]\nA402 = \"warning\"\n\n[[overrides]]\npaths = [\"quiet\"]\nseverity = { A402 = \"off\" }\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("quiet")).unwrap();
+    std::fs::create_dir(dir.path().join("typo")).unwrap();
+    std::fs::write(
+        dir.path().join("typo/primgraph.toml"),
+        "[severity]\nA4O2 = \"off\"\n",
+    )
+    .unwrap();
+    let file_uri = |relative: &str| format!("file://{}/{relative}", dir.path().display());
+
+    let mut client = Client::start(&["--debounce-ms", "0"]);
+    client.initialize();
+    let loud = file_uri("bad.graph.json");
+    client.open(&loud, 1, &broken());
+    let published = client.diagnostics(&loud);
+    let a402 = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "A402")
+        .unwrap_or_else(|| panic!("{published}"))
+        .clone();
+    assert_eq!(a402["severity"], json!(2), "a warning now: {a402}");
+    assert!(
+        a402["message"]
+            .as_str()
+            .unwrap()
+            .contains("severity error changed by"),
+        "{a402}"
+    );
+
+    let quiet = file_uri("quiet/bad.graph.json");
+    client.open(&quiet, 1, &broken());
+    assert!(
+        !codes(&client.diagnostics(&quiet)).contains(&"A402".into()),
+        "turned off"
+    );
+
+    // An unusable configuration is shown to the user, located, and the defaults are used.
+    let typo = file_uri("typo/bad.graph.json");
+    client.open(&typo, 1, &broken());
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("primgraph.toml:2:1: unknown diagnostic code `A4O2`"),
+        "{message}"
+    );
+    let published = client.diagnostics(&typo);
+    assert!(codes(&published).contains(&"A402".into()));
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.finish().success());
+}
