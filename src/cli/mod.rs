@@ -4,6 +4,7 @@
 pub mod explain;
 pub mod graph;
 pub mod lsp;
+pub mod io;
 pub mod registry;
 pub mod replay;
 pub mod schema;

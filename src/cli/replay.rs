@@ -5,7 +5,9 @@
 //! trace line).
 
 use primgraph::registry::Registry;
-use primgraph::replay::corpus::{collect_traces, replay_corpus, replay_corpus_streaming};
+use primgraph::replay::corpus::{
+    CorpusError, collect_traces, replay_corpus, replay_corpus_streaming,
+};
 use primgraph::replay::render;
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
 use std::io::{IsTerminal, Write};
@@ -43,8 +45,11 @@ pub struct ReplayArgs {
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
-pub(crate) fn load_graph(path: &PathBuf, registry: &Registry) -> Result<ReplayGraph, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub(crate) fn load_graph(
+    path: &std::path::Path,
+    registry: &Registry,
+) -> Result<ReplayGraph, String> {
+    let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     ReplayGraph::load(&path.display().to_string(), &bytes, registry)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -66,9 +71,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         max_line_bytes: args.max_line_bytes,
     };
     let replayer = Replayer::new(registry, graph, options);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = super::io::jobs(args.jobs.unwrap_or(0));
     let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
         let bar = indicatif::ProgressBar::new(files.len() as u64);
         if let Ok(style) =
@@ -89,7 +92,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 bar.finish_and_clear();
                 let doc = render::json_document(&runs, &summary);
                 if let Err(e) = out.write_all(doc.as_bytes()) {
-                    return super::usage_error(format!("cannot write the report: {e}"));
+                    return super::io::write_failed(&e);
                 }
                 summary
             }
@@ -112,6 +115,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             };
             let summary = match replay_corpus_streaming(&replayer, &files, jobs, &tick, &mut sink) {
                 Ok(s) => s,
+                Err(CorpusError::Write(e)) => return super::io::write_failed(&e),
                 Err(e) => return super::usage_error(e),
             };
             bar.finish_and_clear();
@@ -125,13 +129,13 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 _ => render::human_summary(&summary),
             };
             if let Err(e) = out.write_all(text.as_bytes()) {
-                return super::usage_error(format!("cannot write the report: {e}"));
+                return super::io::write_failed(&e);
             }
             summary
         }
     };
     if let Err(e) = out.flush() {
-        return super::usage_error(format!("cannot write the report: {e}"));
+        return super::io::write_failed(&e);
     }
     if summary.unfaithful() == 0 {
         ExitCode::SUCCESS

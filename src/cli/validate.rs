@@ -4,12 +4,12 @@
 //! severity overrides and prints the reports. The configuration is `--config`, else the nearest
 //! `primgraph.toml` from the working directory upwards; `--registry` beats its `registry`.
 //! Exit 0: no errors (warnings allowed unless `--deny-warnings`); 1: errors; 2: the command could
-//! not run (usage, unreadable path, unreadable registry, unusable configuration).
+//! not run (usage, unreadable path, a path that is neither a regular file nor a folder, a folder
+//! with no `*.graph.json` unless `--allow-empty`, unreadable registry, unusable configuration).
 
 use primgraph::config::Config;
-use primgraph::diagnostic::{self, CodeDoc, FileReport, Summary};
-use primgraph::validate::{Options, collect_paths, try_check_paths};
-use std::io::IsTerminal;
+use primgraph::diagnostic::{self, FileReport, Summary};
+use primgraph::validate::{Options, ValidateError, collect_paths, try_check_paths};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,19 +40,20 @@ pub struct ValidateArgs {
     /// directory upwards).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; at most 256).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
+    /// Accept a folder that holds no `*.graph.json` (by default that is exit 2: a mistyped CI
+    /// path must not pass silently).
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 fn render(reports: &[FileReport], format: Format, color: bool) -> String {
     match format {
         Format::Human => diagnostic::human::render(reports, color),
         Format::Json => diagnostic::json::render(reports),
-        Format::Sarif => {
-            let codes: Vec<CodeDoc> = super::explain::all_docs().into_iter().copied().collect();
-            diagnostic::sarif::render(reports, &codes)
-        }
+        Format::Sarif => diagnostic::sarif::render(reports, primgraph::codes::ALL),
         Format::Github => diagnostic::github::render_reports(reports),
     }
 }
@@ -78,14 +79,27 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let mut files = match collect_paths(&args.paths) {
-        Ok(files) => files,
-        Err(e) => return super::usage_error(e),
-    };
+    let mut files = Vec::new();
+    for path in &args.paths {
+        match collect_paths(std::slice::from_ref(path)) {
+            Ok(found) if found.is_empty() && !args.allow_empty => {
+                return super::usage_error(ValidateError::Empty(path.display().to_string()));
+            }
+            Ok(found) => files.extend(found),
+            Err(e) => return super::usage_error(e),
+        }
+    }
+    files.sort();
+    files.dedup();
     if let Some(config) = &config {
         files.retain(|f| !config.is_excluded(f));
     }
-    let mut reports = match try_check_paths(&files, registry, &Options::default(), args.jobs) {
+    let mut reports = match try_check_paths(
+        &files,
+        registry,
+        &Options::default(),
+        super::io::jobs(args.jobs),
+    ) {
         Ok(reports) => reports,
         Err(e) => return super::usage_error(e),
     };
@@ -95,8 +109,8 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         }
     }
     let summary = Summary::of(&reports);
-    let color = args.format == Format::Human && std::io::stdout().is_terminal();
-    print!("{}", render(&reports, args.format, color));
+    let color = args.format == Format::Human && super::io::color_stdout();
+    super::io::print(&render(&reports, args.format, color));
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
         ExitCode::from(1)
     } else {
