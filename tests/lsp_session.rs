@@ -171,6 +171,38 @@ fn a_whole_session() {
         ]
     );
 
+    // Completion of keys: the gate's outcomes in `branches` (less those it has, but the one under
+    // the cursor), its failure modes in `on_error`, its inputs in `inputs`.
+    let gate_prim = primgraph::registry::Registry::builtin()
+        .lookup("ctl.authorize_patch")
+        .expect("gate primitive");
+    let labels_at = |client: &mut Client, position: Value| -> Vec<String> {
+        let completion = client.request("textDocument/completion", text_position(&doc, position));
+        completion["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{completion}"))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let gate_line = text.find("{\"id\": \"gate\"").unwrap();
+    let deny_key = gate_line + text[gate_line..].find("\"deny\"").unwrap() + 2;
+    let mut expected: Vec<String> = gate_prim
+        .outcomes
+        .clone()
+        .unwrap()
+        .into_iter()
+        .filter(|o| o != "allow")
+        .collect();
+    expected.push("*".into());
+    assert_eq!(labels_at(&mut client, position(&text, deny_key)), expected);
+    let star_key = gate_line + text[gate_line..].find("\"on_error\": {\"*\"").unwrap() + 14;
+    let mut expected = gate_prim.failure_modes.clone();
+    expected.push("*".into());
+    assert_eq!(labels_at(&mut client, position(&text, star_key)), expected);
+    let patch_key = gate_line + text[gate_line..].find("\"patch\"").unwrap() + 2;
+    assert!(labels_at(&mut client, position(&text, patch_key)).contains(&"patch".to_string()));
+
     // Go to definition: from the reference to the node's `id`.
     let definition = client.request(
         "textDocument/definition",
