@@ -171,6 +171,38 @@ fn a_whole_session() {
         ]
     );
 
+    // Completion of keys: the gate's outcomes in `branches` (less those it has, but the one under
+    // the cursor), its failure modes in `on_error`, its inputs in `inputs`.
+    let gate_prim = primgraph::registry::Registry::builtin()
+        .lookup("ctl.authorize_patch")
+        .expect("gate primitive");
+    let labels_at = |client: &mut Client, position: Value| -> Vec<String> {
+        let completion = client.request("textDocument/completion", text_position(&doc, position));
+        completion["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{completion}"))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let gate_line = text.find("{\"id\": \"gate\"").unwrap();
+    let deny_key = gate_line + text[gate_line..].find("\"deny\"").unwrap() + 2;
+    let mut expected: Vec<String> = gate_prim
+        .outcomes
+        .clone()
+        .unwrap()
+        .into_iter()
+        .filter(|o| o != "allow")
+        .collect();
+    expected.push("*".into());
+    assert_eq!(labels_at(&mut client, position(&text, deny_key)), expected);
+    let star_key = gate_line + text[gate_line..].find("\"on_error\": {\"*\"").unwrap() + 14;
+    let mut expected = gate_prim.failure_modes.clone();
+    expected.push("*".into());
+    assert_eq!(labels_at(&mut client, position(&text, star_key)), expected);
+    let patch_key = gate_line + text[gate_line..].find("\"patch\"").unwrap() + 2;
+    assert!(labels_at(&mut client, position(&text, patch_key)).contains(&"patch".to_string()));
+
     // Go to definition: from the reference to the node's `id`.
     let definition = client.request(
         "textDocument/definition",
@@ -472,6 +504,67 @@ fn a_huge_document_does_not_hold_up_a_keystroke() {
         "the huge document's validation finished before the hovers were answered: {} messages",
         client.backlog.len()
     );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.finish().success());
+}
+
+#[test]
+fn the_server_applies_primgraph_toml() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("primgraph.toml"),
+        "[severity]\nA402 = \"warning\"\n\n[[overrides]]\npaths = [\"quiet\"]\nseverity = { A402 = \"off\" }\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("quiet")).unwrap();
+    std::fs::create_dir(dir.path().join("typo")).unwrap();
+    std::fs::write(
+        dir.path().join("typo/primgraph.toml"),
+        "[severity]\nA4O2 = \"off\"\n",
+    )
+    .unwrap();
+    let file_uri = |relative: &str| format!("file://{}/{relative}", dir.path().display());
+
+    let mut client = Client::start(&["--debounce-ms", "0"]);
+    client.initialize();
+    let loud = file_uri("bad.graph.json");
+    client.open(&loud, 1, &broken());
+    let published = client.diagnostics(&loud);
+    let a402 = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "A402")
+        .unwrap_or_else(|| panic!("{published}"))
+        .clone();
+    assert_eq!(a402["severity"], json!(2), "a warning now: {a402}");
+    assert!(
+        a402["message"]
+            .as_str()
+            .unwrap()
+            .contains("severity error changed by"),
+        "{a402}"
+    );
+
+    let quiet = file_uri("quiet/bad.graph.json");
+    client.open(&quiet, 1, &broken());
+    assert!(
+        !codes(&client.diagnostics(&quiet)).contains(&"A402".into()),
+        "turned off"
+    );
+
+    // An unusable configuration is shown to the user, located, and the defaults are used.
+    let typo = file_uri("typo/bad.graph.json");
+    client.open(&typo, 1, &broken());
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("primgraph.toml:2:1: unknown diagnostic code `A4O2`"),
+        "{message}"
+    );
+    let published = client.diagnostics(&typo);
+    assert!(codes(&published).contains(&"A402".into()));
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     assert!(client.finish().success());
