@@ -20,6 +20,7 @@ pub struct Options {
 
 /// Why validation of a set of paths could not run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ValidateError {
     #[error("{0}")]
     Input(#[from] crate::input::InputError),
@@ -41,6 +42,17 @@ pub fn check_source(
     registry: &Registry,
     options: &Options,
 ) -> FileReport {
+    check_source_parsed(file, bytes, registry, options).0
+}
+
+/// [`check_source`], also handing back the parsed document (when it parsed), so that a caller
+/// that needs spans of its own (the language server's ranges) does not parse it twice.
+pub fn check_source_parsed(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+) -> (FileReport, Option<crate::json::Parsed>) {
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
         Err(error) => {
@@ -48,12 +60,13 @@ pub fn check_source(
                 .unwrap_or_else(|| rules::g001_invalid_json::diagnostic(&error));
             // Only a document that does not parse needs its own (lossy) copy of the source; a
             // parsed one shares the parser's.
-            return FileReport {
+            let report = FileReport {
                 file: file.to_string(),
                 graph: None,
                 diagnostics: vec![d],
                 source: Arc::from(String::from_utf8_lossy(bytes).as_ref()),
             };
+            return (report, None);
         }
     };
     let mut report = FileReport {
@@ -77,7 +90,7 @@ pub fn check_source(
     crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);
     report.diagnostics = diagnostics;
-    report
+    (report, Some(parsed))
 }
 
 /// Read and check one file. Only a regular file is read, and one over `options.limits.max_bytes`

@@ -1,6 +1,8 @@
 //! `primgraph replay --graph G PATH…`: replay recorded runs (files and folders of
 //! `*.trace.jsonl`) against a graph and print per-run reports and the corpus summary.
 //! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run.
+//! `--format github` writes one workflow command per diagnostic (file = the trace, line = its
+//! trace line).
 
 use primgraph::registry::Registry;
 use primgraph::replay::corpus::{
@@ -17,6 +19,8 @@ pub enum Format {
     Human,
     Json,
     Jsonl,
+    /// GitHub Actions workflow commands: one annotation per diagnostic, at the trace line.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -95,13 +99,17 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             Err(e) => return super::usage_error(e),
         },
         // Streams: each run is printed as soon as its chunk is replayed, the summary last.
-        Format::Jsonl | Format::Human => {
-            let jsonl = matches!(args.format, Format::Jsonl);
+        Format::Jsonl | Format::Human | Format::Github => {
+            let format = args.format;
             let mut sink = |r: &primgraph::replay::RunReport| {
-                let text = if jsonl {
-                    render::jsonl_run(r)
-                } else {
-                    render::human_run(r)
+                let text = match format {
+                    Format::Jsonl => render::jsonl_run(r),
+                    Format::Github => primgraph::diagnostic::github::render(
+                        r.diagnostics
+                            .iter()
+                            .map(|d| (r.trace.as_str(), &d.diagnostic)),
+                    ),
+                    _ => render::human_run(r),
                 };
                 bar.suspend(|| out.write_all(text.as_bytes()))
             };
@@ -111,10 +119,14 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 Err(e) => return super::usage_error(e),
             };
             bar.finish_and_clear();
-            let text = if jsonl {
-                render::jsonl_summary(&summary)
-            } else {
-                render::human_summary(&summary)
+            let text = match format {
+                Format::Jsonl => render::jsonl_summary(&summary),
+                // Only diagnostics annotate; the summary goes to the job log on stderr.
+                Format::Github => {
+                    eprint!("{}", render::human_summary(&summary));
+                    String::new()
+                }
+                _ => render::human_summary(&summary),
             };
             if let Err(e) = out.write_all(text.as_bytes()) {
                 return super::io::write_failed(&e);

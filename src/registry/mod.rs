@@ -191,6 +191,7 @@ impl Primitive {
 }
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     #[error("cannot read registry {path}: {source}")]
     Io {
