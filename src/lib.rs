@@ -210,7 +210,12 @@ pub use validate::ValidateError;
 /// assert_eq!((d.code, d.line, d.column), ("G001", 2, 12));
 /// ```
 pub fn validate_str(file: &str, text: &str, registry: &Registry) -> FileReport {
-    validate::check_source(file, text.as_bytes(), registry, &validate::Options::default())
+    validate::check_source(
+        file,
+        text.as_bytes(),
+        registry,
+        &validate::Options::default(),
+    )
 }
 
 /// Read and validate one graph file; fails only when it cannot be read.

@@ -3,8 +3,8 @@
 
 pub mod explain;
 pub mod graph;
-pub mod lsp;
 pub mod io;
+pub mod lsp;
 pub mod registry;
 pub mod replay;
 pub mod schema;
