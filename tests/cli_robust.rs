@@ -414,3 +414,79 @@ fn invalid_utf8_has_one_location_in_every_format() {
     assert_eq!(region["startLine"], 2, "{region}");
     assert_eq!(region["startColumn"], 13, "{region}");
 }
+
+/// Two edges join `gate` and `apply` (the grant branch `allow` and `on_error: *`); the A402
+/// witness goes through `on_error`. JSON and SARIF name that edge, and the picture paints it —
+/// not the grant edge — with every DOT attribute given once.
+#[test]
+fn a_witness_names_the_edge_it_takes() {
+    let g = repo("tests/fixtures/rules/builtin/grant_bypass_on_error.graph.json");
+    let g = g.to_str().unwrap();
+    let out = run_bounded(&["validate", "--format", "json", g]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a402 = doc["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "A402")
+        .cloned()
+        .unwrap_or_else(|| panic!("{doc}"));
+    let witness = &a402["witness"];
+    let path: Vec<&str> = witness["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(path.last(), Some(&"apply"), "{witness}");
+    let last = witness["edges"]
+        .as_array()
+        .unwrap()
+        .last()
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        last,
+        serde_json::json!({"from": "gate", "to": "apply", "kind": "on_error", "label": "*"})
+    );
+    assert_eq!(witness["edges"].as_array().unwrap().len() + 1, path.len());
+    let sarif = run_bounded(&["validate", "--format", "sarif", g]);
+    let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let result = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "A402")
+        .cloned()
+        .unwrap();
+    let flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+        .as_array()
+        .unwrap();
+    let step = flow.last().unwrap()["location"]["message"]["text"]
+        .as_str()
+        .unwrap();
+    assert_eq!(step, "apply (via on_error `*`)");
+    let dot = text(&run_bounded(&["graph", "dot", "--diagnostics", g]).stdout);
+    let lines: Vec<&str> = dot
+        .lines()
+        .filter(|l| l.trim_start().starts_with("\"gate\" -> \"apply\""))
+        .collect();
+    assert_eq!(lines.len(), 2, "{dot}");
+    let grant = lines.iter().find(|l| l.contains("(grant)")).unwrap();
+    let error = lines.iter().find(|l| l.contains("on_error")).unwrap();
+    assert!(!grant.contains("witness"), "{grant}");
+    assert!(
+        error.contains("witness") && error.contains("#dc2626"),
+        "{error}"
+    );
+    for line in lines {
+        let attrs = line.split_once('[').unwrap().1;
+        for key in ["color=", "fontcolor=", "penwidth=", "style=", "label="] {
+            let count = attrs
+                .split([',', '['])
+                .filter(|a| a.trim_start().starts_with(key))
+                .count();
+            assert!(count <= 1, "{key} twice in {line}");
+        }
+    }
+}

@@ -73,7 +73,11 @@ fn an_error_exit_straight_to_a_terminal_is_a_verifier_bypass() {
     let d = &report.diagnostics[0];
     assert_eq!(d.pointer, "/nodes/4");
     match &d.witness {
-        Some(primgraph::diagnostic::Witness::Path(path)) => assert_eq!(path, &["apply", "give_up"]),
+        Some(primgraph::diagnostic::Witness::Route { path, edges }) => {
+            assert_eq!(path, &["apply", "give_up"]);
+            assert_eq!(edges[0].kind, "on_error");
+            assert_eq!(edges[0].label.as_deref(), Some("patch_conflict"));
+        }
         other => panic!("witness {other:?}"),
     }
 }

@@ -189,7 +189,25 @@ proptest! {
         let mut out = Vec::new();
         a402_grant_bypass::check(&cx, &mut out);
         for d in &out {
-            let Some(Witness::Path(path)) = &d.witness else { panic!("A402 without witness") };
+            let Some(Witness::Route { path, edges }) = &d.witness else { panic!("A402 without route witness") };
+            prop_assert_eq!(edges.len() + 1, path.len());
+            // The edge taken is named, and no edge taken is a grant edge.
+            for (edge, pair) in edges.iter().zip(path.windows(2)) {
+                prop_assert_eq!((&edge.from, &edge.to), (&pair[0], &pair[1]));
+                let a = cx.model.ids[edge.from.as_str()];
+                let node = &doc.nodes[a];
+                let exists = match (edge.kind, edge.label.as_deref()) {
+                    ("next", None) => node.next.as_deref() == Some(edge.to.as_str()),
+                    ("branch", Some(o)) => node.branches.as_ref().and_then(|b| b.get(o)) == Some(&edge.to),
+                    ("on_error", Some(m)) => node.on_error.as_ref().and_then(|b| b.get(m)) == Some(&edge.to),
+                    _ => false,
+                };
+                prop_assert!(exists, "{:?}", edge);
+                let granting = edge.kind == "branch"
+                    && cx.model.prim(a).is_some_and(|p| p.authority == Authority::Authorize
+                        && edge.label.as_deref().is_some_and(|o| o != "*" && p.grants.iter().any(|g| g == o)));
+                prop_assert!(!granting, "{:?}", edge);
+            }
             prop_assert_eq!(path.first().map(String::as_str), Some("n0"));
             let last = cx.model.ids[path.last().map(String::as_str).unwrap_or_default()];
             prop_assert!(cx.model.prim(last).is_some_and(|p| p.requires_authorization));
@@ -231,7 +249,8 @@ proptest! {
         let mut out = Vec::new();
         a407_verifier_bypass::check(&cx, &mut out);
         for d in &out {
-            let Some(Witness::Path(path)) = &d.witness else { panic!("A407 without witness") };
+            let Some(Witness::Route { path, edges }) = &d.witness else { panic!("A407 without route witness") };
+            prop_assert_eq!(edges.len() + 1, path.len());
             let ids: Vec<usize> = path.iter().map(|p| cx.model.ids[p.as_str()]).collect();
             prop_assert!(cx.model.prim(ids[0]).is_some_and(|p| p.requires_verifier));
             prop_assert!(cx.model.terminal[*ids.last().unwrap_or(&0)]);

@@ -190,3 +190,36 @@ fn shape_errors_are_located_in_the_source() {
     );
     assert_eq!(report.graph.as_deref(), Some("g"));
 }
+
+/// Issue 10 item 21, decided as `graphs/graph.schema.json` (JSON Schema) reads the document:
+/// semver forbids leading zeros, so `abi: "01.0.0"` is G003; `integer` is any number with a zero
+/// fraction, so `max_visits: 3.0` is 3 (and `3.5` is still G003).
+#[test]
+fn abi_is_strict_semver_and_max_visits_is_a_json_schema_integer() {
+    let base = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/rules/a402_clean.graph.json"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(codes(&check(base.as_bytes())).is_empty());
+    let edited = |from: &str, to: &str| {
+        assert!(base.contains(from), "{from}");
+        check(base.replacen(from, to, 1).as_bytes())
+    };
+    for abi in ["01.0.0", "1.00.0", "1.0.00"] {
+        let report = edited(r#""abi": "1.0.0""#, &format!(r#""abi": "{abi}""#));
+        assert_eq!(
+            codes(&report)
+                .iter()
+                .map(|(c, p, _)| (*c, p.as_str()))
+                .collect::<Vec<_>>(),
+            vec![("G003", "/abi")],
+            "{abi}"
+        );
+    }
+    let report = edited(r#""max_visits": 3"#, r#""max_visits": 3.0"#);
+    assert!(codes(&report).is_empty(), "{:?}", codes(&report));
+    let report = edited(r#""max_visits": 3"#, r#""max_visits": 3.5"#);
+    assert_eq!(codes(&report)[0].0, "G003");
+    assert!(codes(&report)[0].1.ends_with("/max_visits"));
+}

@@ -27,12 +27,57 @@ pub struct Related {
     pub column: Option<u32>,
 }
 
-/// What shows a violation: a path of node IDs, or a JSON value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// What shows a violation: a path of node IDs, a control-flow route (the node IDs and the edge
+/// taken between each two, since two edges may join the same nodes), or a JSON value.
+///
+/// JSON: `{"path": [...]}`, `{"path": [...], "edges": [{"from", "to", "kind", "label"?}]}`
+/// (`path` keeps its meaning for readers that know only it), `{"value": V}`.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Witness {
     Path(Vec<String>),
+    Route {
+        path: Vec<String>,
+        edges: Vec<RouteEdge>,
+    },
     Value(Value),
+}
+
+/// One step of a [`Witness::Route`]: the edge from `from` to `to`, of `kind` `next`, `branch`
+/// (labelled with the outcome) or `on_error` (labelled with the failure mode, or `*`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RouteEdge {
+    pub from: String,
+    pub to: String,
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+impl RouteEdge {
+    /// `→`, `→[allow]`, `→[on_error: *]`: the arrow of a route step, for one-line text.
+    pub fn arrow(&self) -> String {
+        match (self.kind, &self.label) {
+            ("on_error", Some(label)) => format!("→[on_error: {label}]"),
+            (_, Some(label)) => format!("→[{label}]"),
+            (_, None) => "→".to_string(),
+        }
+    }
+}
+
+impl Serialize for Witness {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        match self {
+            Witness::Path(path) => map.serialize_entry("path", path)?,
+            Witness::Route { path, edges } => {
+                map.serialize_entry("path", path)?;
+                map.serialize_entry("edges", edges)?;
+            }
+            Witness::Value(value) => map.serialize_entry("value", value)?,
+        }
+        map.end()
+    }
 }
 
 /// One finding. Rules fill `code`, `severity`, `message`, `pointer`, and the optional parts;
@@ -310,7 +355,25 @@ impl Witness {
     pub fn describe(&self) -> String {
         match self {
             Witness::Path(path) => path.join(" → "),
+            Witness::Route { path, edges } => {
+                let mut text = path.first().cloned().unwrap_or_default();
+                for (edge, node) in edges.iter().zip(path.iter().skip(1)) {
+                    text.push(' ');
+                    text.push_str(&edge.arrow());
+                    text.push(' ');
+                    text.push_str(node);
+                }
+                text
+            }
             Witness::Value(value) => value.to_string(),
+        }
+    }
+
+    /// The node IDs of a path or route witness.
+    pub fn nodes(&self) -> Option<&[String]> {
+        match self {
+            Witness::Path(path) | Witness::Route { path, .. } => Some(path),
+            Witness::Value(_) => None,
         }
     }
 }

@@ -277,10 +277,11 @@ impl FileLocator<'_> {
         if !related.is_empty() {
             result.insert("relatedLocations".into(), Value::Array(related));
         }
-        if let Some(super::Witness::Path(path)) = &diag.witness
+        if let Some(witness) = &diag.witness
+            && let Some(path) = witness.nodes()
             && !path.is_empty()
         {
-            result.insert("codeFlows".into(), json!([self.code_flow(path)]));
+            result.insert("codeFlows".into(), json!([self.code_flow(witness, path)]));
         }
         if let Some(by) = diag.overridden_by.as_ref().filter(|_| diag.is_suppressed()) {
             result.insert(
@@ -304,23 +305,35 @@ impl FileLocator<'_> {
 impl FileLocator<'_> {
     /// A witness path as one thread flow: each step a location at its node's `id` (a step that
     /// names no node of the file, such as `$input`, is a location with only a message).
-    fn code_flow(&self, path: &[String]) -> Value {
+    fn code_flow(&self, witness: &super::Witness, path: &[String]) -> Value {
+        let edges = match witness {
+            super::Witness::Route { edges, .. } => edges.as_slice(),
+            _ => &[],
+        };
         let locations: Vec<Value> = path
             .iter()
             .enumerate()
             .map(|(step, name)| {
+                // A route step names the edge that led to it: `gate` then `apply (via branch allow)`.
+                let text = match step.checked_sub(1).and_then(|k| edges.get(k)) {
+                    Some(edge) => match &edge.label {
+                        Some(label) => format!("{name} (via {} `{label}`)", edge.kind),
+                        None => format!("{name} (via {})", edge.kind),
+                    },
+                    None => name.clone(),
+                };
                 let mut location = Map::new();
                 if let Some(&index) = self.node_ids.get(name) {
                     let pointer = format!("/nodes/{index}/id");
                     let span = self.span(&pointer, 0, 0);
                     location.insert("physicalLocation".into(), self.physical_location(span));
                 }
-                location.insert("message".into(), json!({"text": name}));
+                location.insert("message".into(), json!({"text": text}));
                 json!({"location": Value::Object(location), "executionOrder": step + 1})
             })
             .collect();
         json!({
-            "message": {"text": format!("witness: {}", path.join(" → "))},
+            "message": {"text": format!("witness: {}", witness.describe())},
             "threadFlows": [{"locations": locations}],
         })
     }

@@ -53,12 +53,16 @@ pub fn is_node_id(id: &str) -> bool {
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Whether `abi` is `MAJOR.MINOR.PATCH` with decimal parts; returns the parts.
+/// Whether `abi` is `MAJOR.MINOR.PATCH` with decimal parts and, as semver requires, no leading
+/// zero (`01.0.0` is refused, as `graph.schema.json` refuses it); returns the parts.
 pub fn parse_version(abi: &str) -> Option<(u64, u64, u64)> {
     let mut parts = abi.split('.');
     let mut next = || -> Option<u64> {
         let part = parts.next()?;
         if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if part.len() > 1 && part.starts_with('0') {
             return None;
         }
         part.parse().ok()
@@ -68,6 +72,17 @@ pub fn parse_version(abi: &str) -> Option<(u64, u64, u64)> {
         return None;
     }
     Some(version)
+}
+
+/// A non-negative integer in the JSON Schema sense: `3` or `3.0` (not `3.5`, not `-1`).
+fn integer_value(value: &Value) -> Option<u64> {
+    if let Some(n) = value.as_u64() {
+        return Some(n);
+    }
+    let f = value.as_f64()?;
+    // Exact for every value up to 2^53, far beyond any bound the loader accepts.
+    (f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_992.0)
+        .then_some(f as u64)
 }
 
 /// Whether `pointer` is an RFC 6901 JSON pointer (empty, or `/`-separated tokens whose `~` is
@@ -402,7 +417,8 @@ impl Loader {
             on_error.and_then(|v| self.string_map(&pointer.key("on_error"), "on_error", v));
         let max_visits = match max_visits {
             None => None,
-            Some(value) => match value.as_u64() {
+            // JSON Schema's `integer` is any number with a zero fractional part: `3.0` is 3.
+            Some(value) => match integer_value(value) {
                 Some(n) if n >= 1 && n <= u64::from(u32::MAX) => Some(n as u32),
                 _ => {
                     self.error(

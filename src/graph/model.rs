@@ -9,7 +9,7 @@
 use super::doc::GraphDoc;
 use crate::registry::{Class, Primitive, Registry};
 use petgraph::algo::TarjanScc;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::{HashMap, VecDeque};
 
@@ -232,6 +232,56 @@ impl<'a> Model<'a> {
     }
 
     /// The IDs along the BFS-parent chain from `entry` to `target`, given a parent array.
+    /// The route witness from `start` along `edges` (consecutive edges of the graph from it).
+    pub fn route(&self, start: usize, edges: &[EdgeIndex<u32>]) -> crate::diagnostic::Witness {
+        let mut path = Vec::with_capacity(edges.len() + 1);
+        path.push(self.id(start).to_string());
+        let mut steps = Vec::with_capacity(edges.len());
+        for &e in edges {
+            let Some((a, b)) = self.graph.edge_endpoints(e) else {
+                continue;
+            };
+            let (kind, label) = match self.graph[e] {
+                EdgeKind::Next => ("next", None),
+                EdgeKind::Branch { outcome } => ("branch", Some(outcome.to_string())),
+                EdgeKind::OnError { mode } => ("on_error", Some(mode.to_string())),
+            };
+            steps.push(crate::diagnostic::RouteEdge {
+                from: self.id(a.index()).to_string(),
+                to: self.id(b.index()).to_string(),
+                kind,
+                label,
+            });
+            path.push(self.id(b.index()).to_string());
+        }
+        crate::diagnostic::Witness::Route { path, edges: steps }
+    }
+
+    /// The edges from `start` of a [`bfs_edges`] tree down to `target`, in order.
+    pub fn edges_to(
+        &self,
+        parents: &[Option<EdgeIndex<u32>>],
+        target: usize,
+    ) -> Vec<EdgeIndex<u32>> {
+        let mut edges = Vec::new();
+        let mut current = target;
+        // A parent chain is a tree path: bounded by the node count.
+        for _ in 0..=self.len() {
+            match parents.get(current).copied().flatten() {
+                Some(e) => {
+                    edges.push(e);
+                    match self.graph.edge_endpoints(e) {
+                        Some((a, _)) => current = a.index(),
+                        None => break,
+                    }
+                }
+                None => break,
+            }
+        }
+        edges.reverse();
+        edges
+    }
+
     pub fn path_to(&self, parents: &[Option<usize>], target: usize) -> Vec<String> {
         let mut path = Vec::new();
         let mut current = target;
@@ -358,6 +408,45 @@ fn intersect(dom: &[u32], order: &[usize], mut a: u32, mut b: u32) -> u32 {
 /// Breadth-first search from `start` over edges accepted by `keep` (given the edge's source,
 /// target and kind through the closure's argument). Returns visited flags and BFS parents
 /// (shortest paths in edge count).
+/// [`bfs`], remembering the edge by which each node was first reached (`None` for `start` and
+/// for unreached nodes), so that a witness can name the edge taken. Among several edges to the
+/// same node the first in document order wins (`next`, then `branches`, then `on_error`).
+pub fn bfs_edges<'a>(
+    graph: &DiGraph<(), EdgeKind<'a>, u32>,
+    start: usize,
+    keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind<'a>, u32>) -> bool,
+) -> (Vec<bool>, Vec<Option<EdgeIndex<u32>>>) {
+    let n = graph.node_count();
+    let mut seen = vec![false; n];
+    let mut parent = vec![None; n];
+    if start >= n {
+        return (seen, parent);
+    }
+    let mut queue = VecDeque::new();
+    seen[start] = true;
+    queue.push_back(start);
+    let mut steps: Vec<(usize, EdgeIndex<u32>)> = Vec::new();
+    while let Some(v) = queue.pop_front() {
+        // Ascending target, then edge order, so witnesses do not depend on petgraph's order.
+        steps.clear();
+        steps.extend(
+            graph
+                .edges(NodeIndex::new(v))
+                .filter(|e| keep(*e))
+                .map(|e| (e.target().index(), e.id())),
+        );
+        steps.sort_unstable();
+        for &(t, e) in &steps {
+            if !seen[t] {
+                seen[t] = true;
+                parent[t] = Some(e);
+                queue.push_back(t);
+            }
+        }
+    }
+    (seen, parent)
+}
+
 pub fn bfs<'a>(
     graph: &DiGraph<(), EdgeKind<'a>, u32>,
     start: usize,

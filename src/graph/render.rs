@@ -56,8 +56,10 @@ pub struct NodeMark {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Marks {
     pub nodes: BTreeMap<usize, NodeMark>,
-    /// Control edges (source, target) along witness paths, with the worst severity.
-    pub edges: BTreeMap<(usize, usize), Severity>,
+    /// Control edges along witness paths, with the worst severity: (source, target, edge key),
+    /// the key `next`, `branch:OUTCOME` or `on_error:MODE`, so that of two edges joining the
+    /// same nodes only the one a witness took is marked.
+    pub edges: BTreeMap<(usize, usize, String), Severity>,
 }
 
 /// The node index a diagnostic pointer is inside of: `/nodes/N` or `/nodes/N/…`.
@@ -91,23 +93,50 @@ impl Marks {
             if let Some(i) = pointer_node(&d.pointer).filter(|&i| i < doc.nodes.len()) {
                 named.push(i);
             }
-            if let Some(Witness::Path(path)) = &d.witness {
-                let on_path: Vec<Option<usize>> = path
-                    .iter()
-                    .map(|id| ids.get(id.as_str()).copied())
-                    .collect();
-                named.extend(on_path.iter().flatten());
-                for pair in on_path.windows(2) {
-                    if let [Some(a), Some(b)] = pair
-                        && has_edge(&doc.nodes[*a], &doc.nodes[*b].id)
-                    {
-                        marks
-                            .edges
-                            .entry((*a, *b))
-                            .and_modify(|s| *s = worse(*s, d.severity))
-                            .or_insert(d.severity);
+            let mut mark_edge = |key: (usize, usize, String)| {
+                marks
+                    .edges
+                    .entry(key)
+                    .and_modify(|s| *s = worse(*s, d.severity))
+                    .or_insert(d.severity);
+            };
+            match &d.witness {
+                // A route names each edge it took: mark exactly those.
+                Some(Witness::Route { path, edges }) => {
+                    named.extend(path.iter().filter_map(|id| ids.get(id.as_str()).copied()));
+                    for edge in edges {
+                        let (Some(&a), Some(&b)) =
+                            (ids.get(edge.from.as_str()), ids.get(edge.to.as_str()))
+                        else {
+                            continue;
+                        };
+                        let key = match (edge.kind, &edge.label) {
+                            ("next", _) => "next".to_string(),
+                            (kind, label) => {
+                                format!("{kind}:{}", label.as_deref().unwrap_or_default())
+                            }
+                        };
+                        if edge_keys(&doc.nodes[a], &doc.nodes[b].id).contains(&key) {
+                            mark_edge((a, b, key));
+                        }
                     }
                 }
+                // A path of nodes alone: every edge between two consecutive nodes.
+                Some(Witness::Path(path)) => {
+                    let on_path: Vec<Option<usize>> = path
+                        .iter()
+                        .map(|id| ids.get(id.as_str()).copied())
+                        .collect();
+                    named.extend(on_path.iter().flatten());
+                    for pair in on_path.windows(2) {
+                        if let [Some(a), Some(b)] = pair {
+                            for key in edge_keys(&doc.nodes[*a], &doc.nodes[*b].id) {
+                                mark_edge((*a, *b, key));
+                            }
+                        }
+                    }
+                }
+                _ => {}
             }
             for i in named {
                 let mark = marks.nodes.entry(i).or_insert_with(|| NodeMark {
@@ -122,10 +151,23 @@ impl Marks {
     }
 }
 
-fn has_edge(node: &NodeDoc, target: &str) -> bool {
-    node.next.as_deref() == Some(target)
-        || node.branches.iter().flatten().any(|(_, t)| t == target)
-        || node.on_error.iter().flatten().any(|(_, t)| t == target)
+/// The keys of every edge from `node` to `target` (see [`Marks::edges`]).
+fn edge_keys(node: &NodeDoc, target: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    if node.next.as_deref() == Some(target) {
+        keys.push("next".to_string());
+    }
+    for (outcome, t) in node.branches.iter().flatten() {
+        if t == target {
+            keys.push(format!("branch:{outcome}"));
+        }
+    }
+    for (mode, t) in node.on_error.iter().flatten() {
+        if t == target {
+            keys.push(format!("on_error:{mode}"));
+        }
+    }
+    keys
 }
 
 /// What an edge means, for its style.
@@ -140,6 +182,18 @@ struct Edge {
     source: usize,
     target: usize,
     style: EdgeStyle,
+}
+
+impl Edge {
+    /// This edge's key in [`Marks::edges`].
+    fn mark_key(&self) -> (usize, usize, String) {
+        let key = match &self.style {
+            EdgeStyle::Next => "next".to_string(),
+            EdgeStyle::Branch { outcome, .. } => format!("branch:{outcome}"),
+            EdgeStyle::OnError { mode } => format!("on_error:{mode}"),
+        };
+        (self.source, self.target, key)
+    }
 }
 
 /// Whether `outcome` of a node running `prim` is a grant edge (SPEC §3.4).
@@ -439,34 +493,49 @@ fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
         );
     }
     for edge in &p.edges {
-        let mut attrs: Vec<String> = Vec::new();
+        // Each attribute once: a witness colour replaces the edge's own colour and width.
+        let mut label: Option<String> = None;
+        let mut style: Option<&str> = None;
+        let mut color: Option<&str> = None;
+        let mut penwidth: Option<&str> = None;
         match &edge.style {
             EdgeStyle::Next => {}
             EdgeStyle::Branch { outcome, grant } => {
                 if *grant {
-                    attrs.push(format!(
-                        "label={}",
-                        dot_quote(&format!("{outcome} (grant)"))
-                    ));
-                    attrs.push(format!(
-                        "style=bold, penwidth=2.5, color=\"{GRANT_COLOR}\", fontcolor=\"{GRANT_COLOR}\""
-                    ));
+                    label = Some(format!("{outcome} (grant)"));
+                    style = Some("bold");
+                    penwidth = Some("2.5");
+                    color = Some(GRANT_COLOR);
                 } else {
-                    attrs.push(format!("label={}", dot_quote(outcome)));
+                    label = Some(outcome.clone());
                 }
             }
             EdgeStyle::OnError { mode } => {
-                attrs.push(format!("label={}", dot_quote(&format!("on_error: {mode}"))));
-                attrs.push(format!(
-                    "style=dashed, color=\"{ON_ERROR_COLOR}\", fontcolor=\"{ON_ERROR_COLOR}\""
-                ));
+                label = Some(format!("on_error: {mode}"));
+                style = Some("dashed");
+                color = Some(ON_ERROR_COLOR);
             }
         }
-        if let Some(&severity) = marks.edges.get(&(edge.source, edge.target)) {
-            let color = mark_color(severity);
-            attrs.push(format!(
-                "color=\"{color}\", fontcolor=\"{color}\", penwidth=3, class=\"witness\""
-            ));
+        let witness = marks.edges.get(&edge.mark_key()).copied();
+        if let Some(severity) = witness {
+            color = Some(mark_color(severity));
+            penwidth = Some("3");
+        }
+        let mut attrs: Vec<String> = Vec::new();
+        if let Some(label) = &label {
+            attrs.push(format!("label={}", dot_quote(label)));
+        }
+        if let Some(style) = style {
+            attrs.push(format!("style={style}"));
+        }
+        if let Some(penwidth) = penwidth {
+            attrs.push(format!("penwidth={penwidth}"));
+        }
+        if let Some(color) = color {
+            attrs.push(format!("color=\"{color}\", fontcolor=\"{color}\""));
+        }
+        if witness.is_some() {
+            attrs.push("class=\"witness\"".to_string());
         }
         let from = dot_quote(&p.doc.nodes[edge.source].id);
         let to = dot_quote(&p.doc.nodes[edge.target].id);
@@ -541,7 +610,7 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
                 ));
             }
         }
-        if let Some(&severity) = marks.edges.get(&(a, b)) {
+        if let Some(&severity) = marks.edges.get(&edge.mark_key()) {
             let color = mark_color(severity);
             // A witness style replaces the edge's own.
             link_styles.retain(|(k, _)| *k != link);

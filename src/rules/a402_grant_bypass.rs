@@ -44,9 +44,9 @@
 
 use super::Context;
 use crate::codes;
-use crate::diagnostic::{Diagnostic, Witness};
+use crate::diagnostic::Diagnostic;
 use crate::graph::EdgeKind;
-use crate::graph::model::bfs;
+use crate::graph::model::bfs_edges;
 use crate::registry::Authority;
 use petgraph::visit::EdgeRef;
 
@@ -60,7 +60,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         _ => false,
     };
-    let (seen, parents) = bfs(&cx.model.graph, entry, |e| {
+    let (seen, parents) = bfs_edges(&cx.model.graph, entry, |e| {
         !is_grant(e.source().index(), e.weight())
     });
     for (i, node) in cx.doc.nodes.iter().enumerate() {
@@ -70,19 +70,18 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !prim.requires_authorization || !seen[i] {
             continue;
         }
-        let path = cx.model.path_to(&parents, i);
+        let witness = cx.model.route(entry, &cx.model.edges_to(&parents, i));
+        let path = witness.describe();
         out.push(
             codes::A402
                 .at(
                     format!("/nodes/{i}"),
                     format!(
                         "node `{}` (`{}` requires authorization) is reachable without a grant: {}",
-                        node.id,
-                        prim.id,
-                        path.join(" → ")
+                        node.id, prim.id, path
                     ),
                 )
-                .with_witness(Witness::Path(path)),
+                .with_witness(witness),
         );
     }
 }

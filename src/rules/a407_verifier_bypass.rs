@@ -52,18 +52,19 @@
 
 use super::Context;
 use crate::codes;
-use crate::diagnostic::{Diagnostic, Witness};
+use crate::diagnostic::Diagnostic;
 use crate::registry::Class;
 use petgraph::Direction;
-use petgraph::graph::NodeIndex;
+use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::VecDeque;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let n = cx.doc.nodes.len();
     let verifier = |v: usize| cx.model.class(v) == Some(Class::Verification);
-    // toward[v]: the next node on a shortest unverified path from v to a terminal.
-    let mut toward: Vec<Option<usize>> = vec![None; n];
+    // toward[v]: the edge from v to the next node on a shortest unverified path to a terminal
+    // (the edge itself, not just the node: two edges may join the same two nodes).
+    let mut toward: Vec<Option<EdgeIndex<u32>>> = vec![None; n];
     let mut reaches = vec![false; n];
     let mut distance = vec![usize::MAX; n];
     let mut queue = VecDeque::new();
@@ -75,18 +76,18 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     while let Some(w) = queue.pop_front() {
-        let mut predecessors: Vec<usize> = cx
+        let mut predecessors: Vec<(usize, EdgeIndex<u32>)> = cx
             .model
             .graph
             .edges_directed(NodeIndex::new(w), Direction::Incoming)
-            .map(|e| e.source().index())
+            .map(|e| (e.source().index(), e.id()))
             .collect();
         predecessors.sort_unstable();
-        for v in predecessors {
+        for (v, e) in predecessors {
             if !reaches[v] && !verifier(v) {
                 reaches[v] = true;
                 distance[v] = distance[w].saturating_add(1);
-                toward[v] = Some(w);
+                toward[v] = Some(e);
                 queue.push_back(v);
             }
         }
@@ -100,39 +101,45 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         // The first step: none if the node ends the graph itself, else its best exit of any kind
         // (its own `on_error` edges included, SPEC §3.4).
-        let first = if cx.model.terminal[i] {
-            None
-        } else {
+        let mut edges: Vec<EdgeIndex<u32>> = Vec::new();
+        if !cx.model.terminal[i] {
             let exit = cx
                 .model
-                .successors(i)
+                .graph
+                .edges(NodeIndex::new(i))
+                .map(|e| (e.target().index(), e.id()))
                 .filter(|(s, _)| reaches[*s])
-                .map(|(s, _)| (distance[s], s))
+                .map(|(s, e)| (distance[s], s, e))
                 .min();
-            match exit {
-                Some((_, s)) => Some(s),
-                None => continue,
+            let Some((_, mut current, first)) = exit else {
+                continue;
+            };
+            edges.push(first);
+            while let Some(e) = toward.get(current).copied().flatten() {
+                if edges.len() > n {
+                    break;
+                }
+                edges.push(e);
+                current = cx
+                    .model
+                    .graph
+                    .edge_endpoints(e)
+                    .map_or(current, |(_, b)| b.index());
             }
-        };
-        let mut path = vec![node.id.clone()];
-        let mut current = first;
-        while let Some(next) = current {
-            if path.len() > n {
-                break;
-            }
-            path.push(cx.model.id(next).to_string());
-            current = toward.get(next).copied().flatten();
         }
+        let witness = cx.model.route(i, &edges);
         out.push(
-            codes::A407.at(format!("/nodes/{i}"),
-                format!(
-                    "`{}` (`{}` requires a verifier) reaches a terminal without verification: {}",
-                    node.id,
-                    prim.id,
-                    path.join(" → ")
-                ),
-            )
-            .with_witness(Witness::Path(path)),
+            codes::A407
+                .at(
+                    format!("/nodes/{i}"),
+                    format!(
+                        "`{}` (`{}` requires a verifier) reaches a terminal without verification: {}",
+                        node.id,
+                        prim.id,
+                        witness.describe()
+                    ),
+                )
+                .with_witness(witness),
         );
     }
 }
