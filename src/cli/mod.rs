@@ -3,6 +3,7 @@
 
 pub mod explain;
 pub mod graph;
+pub mod keygen;
 pub mod registry;
 pub mod replay;
 pub mod schema;
@@ -39,6 +40,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Write synthetic traces of a graph.
     Simulate(simulate::SimulateArgs),
+    /// Write an Ed25519 key pair for sealing traces.
+    Keygen(keygen::KeygenArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -50,6 +53,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Graph(a) => graph::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Keygen(a) => keygen::run(a),
     }
 }
 

@@ -183,8 +183,8 @@ impl RunState<'_, '_> {
                     "D603",
                     pointer,
                     message,
-                    Value::from(want),
-                    Value::from(recorded),
+                    Some(Value::from(want)),
+                    Some(Value::from(recorded)),
                 )
                 .related
                 .push(crate::diagnostic::Related {
@@ -199,14 +199,14 @@ impl RunState<'_, '_> {
                     "D603",
                     pointer,
                     format!("the graph ends the run here, the run recorded a step at `{recorded}`"),
-                    Value::from("(end)"),
-                    Value::from(recorded),
+                    Some(Value::from("(end)")),
+                    Some(Value::from(recorded)),
                 );
             }
             Expected::Stuck { reason } => {
                 let message =
                     format!("{reason}: the graph selects no node, the run recorded `{recorded}`");
-                self.error("D603", pointer, message, Value::Null, Value::from(recorded));
+                self.error("D603", pointer, message, None, Some(Value::from(recorded)));
             }
             Expected::Free => {}
         }

@@ -50,8 +50,8 @@ impl RunState<'_, '_> {
                 "D606",
                 format!("/input{at}"),
                 message,
-                Value::Null,
-                input.pointer(&at).cloned().unwrap_or(Value::Null),
+                None,
+                input.pointer(&at).cloned(),
             );
         }
     }
@@ -68,8 +68,8 @@ impl RunState<'_, '_> {
                 "D606",
                 format!("/input{at}"),
                 message,
-                Value::Null,
-                header.input.pointer(&at).cloned().unwrap_or(Value::Null),
+                None,
+                header.input.pointer(&at).cloned(),
             );
         }
     }

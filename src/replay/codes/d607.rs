@@ -33,8 +33,8 @@ impl RunState<'_, '_> {
                 "D607",
                 format!("/output{at}"),
                 message,
-                Value::Null,
-                output.pointer(&at).cloned().unwrap_or(Value::Null),
+                None,
+                output.pointer(&at).cloned(),
             );
         }
     }

@@ -33,8 +33,8 @@ impl RunState<'_, '_> {
                     "D608",
                     "/evidence",
                     message,
-                    Value::from(kind.clone()),
-                    actual,
+                    Some(Value::from(kind.clone())),
+                    Some(actual),
                 );
             }
         }

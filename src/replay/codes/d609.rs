@@ -27,7 +27,13 @@ impl RunState<'_, '_> {
                 p.failure_modes.join(", ")
             );
             let expected = Value::from(p.failure_modes.clone());
-            self.error("D609", "/error/mode", message, expected, Value::from(mode));
+            self.error(
+                "D609",
+                "/error/mode",
+                message,
+                Some(expected),
+                Some(Value::from(mode)),
+            );
         }
     }
 }

@@ -33,8 +33,8 @@ impl RunState<'_, '_> {
                     "D610",
                     "/outcome",
                     message,
-                    Value::from(declared.clone()),
-                    Value::from(o),
+                    Some(Value::from(declared.clone())),
+                    Some(Value::from(o)),
                 );
             }
             (Some(declared), None) => {
@@ -47,13 +47,13 @@ impl RunState<'_, '_> {
                     "D610",
                     "/outcome",
                     message,
-                    Value::from(declared.clone()),
-                    Value::Null,
+                    Some(Value::from(declared.clone())),
+                    None,
                 );
             }
             (None, Some(o)) => {
                 let message = format!("`{}` declares no outcomes; the step recorded `{o}`", p.id);
-                self.error("D610", "/outcome", message, Value::Null, Value::from(o));
+                self.error("D610", "/outcome", message, None, Some(Value::from(o)));
             }
             (None, None) => {}
         }

@@ -33,8 +33,8 @@ impl RunState<'_, '_> {
                 "D611",
                 "/node",
                 message,
-                Value::from(bound),
-                Value::from(visits),
+                Some(Value::from(bound)),
+                Some(Value::from(visits)),
             )
             .related
             .push(crate::diagnostic::Related {

@@ -12,7 +12,7 @@
 //!
 //! Does not fire: steps costing 1.5, 1.5 and 1.0 USD (4.0 is within the budget).
 
-use super::super::engine::{RunState, nanos};
+use super::super::engine::{RunState, budget_nanos};
 use serde_json::Value;
 
 /// The help line of every D612 diagnostic.
@@ -31,12 +31,12 @@ impl RunState<'_, '_> {
                 "D612",
                 "/seq",
                 message,
-                Value::from(max),
-                Value::from(self.steps),
+                Some(Value::from(max)),
+                Some(Value::from(self.steps)),
             );
         }
         if let Some(max) = graph.max_spend_usd
-            && self.spend_nanos > nanos(max)
+            && self.spend_nanos > budget_nanos(max)
             && !self.spend_reported
         {
             self.spend_reported = true;
@@ -46,8 +46,8 @@ impl RunState<'_, '_> {
                 "D612",
                 "/cost/usd",
                 message,
-                Value::from(max),
-                Value::from(spent),
+                Some(Value::from(max)),
+                Some(Value::from(spent)),
             );
         }
     }

@@ -34,8 +34,8 @@ impl RunState<'_, '_> {
                 "D613",
                 "/node",
                 message,
-                Value::from("a grant edge earlier in the run"),
-                Value::Null,
+                Some(Value::from("a grant edge earlier in the run")),
+                None,
             );
         }
     }

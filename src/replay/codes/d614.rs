@@ -3,7 +3,9 @@
 //! What it checks: the end event comes where the graph ends the run — after a successful step at
 //! a terminal node (one with neither `next` nor `branches`), or after an error with neither an
 //! `on_error` handler nor a fallback, where the end must be `failure` (that is not a D614; ending
-//! it in `success` is). A trace with no end event, and a line after the end event, fire it too.
+//! it in `success` is). A line after the end event fires it too. A trace with no end event at all
+//! is not a D614 but a D616 at the end of the file (SPEC §4.2): a recorder that crashed has not
+//! broken a contract.
 //!
 //! Why: a run that stops mid-graph, claims success after an unhandled failure, or continues after
 //! its end is not a complete run of the graph: its outcome cannot be trusted.
@@ -36,8 +38,8 @@ impl RunState<'_, '_> {
                     "D614",
                     "/end",
                     message,
-                    Value::from(id),
-                    Value::from("(end)"),
+                    Some(Value::from(id)),
+                    Some(Value::from("(end)")),
                 );
             }
             Expected::End { must_fail: true } if status == EndStatus::Success => {
@@ -45,33 +47,20 @@ impl RunState<'_, '_> {
                     "D614",
                     "/end",
                     "after an error with neither handler nor fallback the run must end in `failure`, it ended in `success`",
-                    Value::from("failure"),
-                    Value::from("success"),
+                    Some(Value::from("failure")),
+                    Some(Value::from("success")),
                 );
             }
             Expected::Stuck { reason } => {
                 let message = format!("the run ended at a node the graph cannot leave ({reason})");
-                self.error("D614", "/end", message, Value::Null, Value::from("(end)"));
+                self.error("D614", "/end", message, None, Some(Value::from("(end)")));
             }
             Expected::End { .. } | Expected::Free => {}
         }
     }
 
-    pub(crate) fn check_d614_eof(&mut self) {
-        self.error(
-            "D614",
-            "",
-            format!(
-                "the trace ends after seq {} without an end event",
-                self.last_seq
-            ),
-            Value::from("an end event"),
-            Value::Null,
-        );
-    }
-
     pub(crate) fn check_d614_after_end(&mut self) {
         let message = format!("line {} follows the end event", self.pos.number);
-        self.error("D614", "", message, Value::Null, Value::Null);
+        self.error("D614", "", message, None, None);
     }
 }

@@ -24,7 +24,13 @@ impl RunState<'_, '_> {
             return true;
         }
         let message = format!("`seq` {seq} where {want} comes next");
-        self.error("D617", "/seq", message, Value::from(want), Value::from(seq));
+        self.error(
+            "D617",
+            "/seq",
+            message,
+            Some(Value::from(want)),
+            Some(Value::from(seq)),
+        );
         false
     }
 }

@@ -1,4 +1,4 @@
-//! The replay codes D601–D617 (SPEC §5): one file per code, whose `//!` header is the code's
+//! The replay codes D601–D618 (SPEC §5): one file per code, whose `//!` header is the code's
 //! documentation (what it checks, why, an example that fires and one that does not) and whose
 //! body is the check. `CODE_DOCS` serves those headers to `primgraph explain`.
 
@@ -19,6 +19,7 @@ pub mod d614;
 pub mod d615;
 pub mod d616;
 pub mod d617;
+pub mod d618;
 
 use crate::diagnostic::{CodeDoc, Severity};
 use std::sync::LazyLock;
@@ -126,6 +127,12 @@ const SOURCES: &[(&str, Severity, &str, &str)] = &[
         "`seq` out of order",
         include_str!("d617.rs"),
     ),
+    (
+        "D618",
+        Severity::Error,
+        "seal missing (with `--trust`), invalid, or by a key not trusted",
+        include_str!("d618.rs"),
+    ),
 ];
 /// The `//!` header of a code file (shared with the lint and rule tables).
 pub use crate::registry::lint::module_doc;
@@ -151,6 +158,7 @@ pub(crate) fn help(code: &str) -> Option<&'static str> {
         "D615" => d615::HELP,
         "D616" => d616::HELP,
         "D617" => d617::HELP,
+        "D618" => d618::HELP,
         _ => return None,
     })
 }
@@ -175,7 +183,7 @@ mod tests {
 
     #[test]
     fn every_code_is_documented_with_examples() {
-        assert_eq!(CODE_DOCS.len(), 17);
+        assert_eq!(CODE_DOCS.len(), 18);
         for (i, d) in CODE_DOCS.iter().enumerate() {
             assert_eq!(d.code, format!("D6{:02}", i + 1));
             assert!(d.doc.starts_with(d.code), "{}", d.doc);
