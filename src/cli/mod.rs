@@ -3,7 +3,9 @@
 
 pub mod explain;
 pub mod graph;
+pub mod io;
 pub mod keygen;
+pub mod lsp;
 pub mod registry;
 pub mod replay;
 pub mod schema;
@@ -42,6 +44,8 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Write an Ed25519 key pair for sealing traces.
     Keygen(keygen::KeygenArgs),
+    /// Serve the Language Server Protocol on stdin/stdout, for editors.
+    Lsp(lsp::LspArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -54,6 +58,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Keygen(a) => keygen::run(a),
+        Command::Lsp(a) => lsp::run(a),
     }
 }
 

@@ -3,7 +3,8 @@
 //! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run — which
 //! includes a folder holding no `*.trace.jsonl` (a mistyped CI path must not pass) unless
 //! `--allow-empty`. `--trust KEY.pub` (repeatable) requires every run to be sealed by one of
-//! those keys (D618).
+//! those keys (D618). `--format github` writes one workflow command per diagnostic (file = the
+//! trace, line = its trace line).
 //!
 //! The progress bar (on a terminal, for more than one trace) redraws at most 10 times a second,
 //! and report text is written around it in batches (at most every 250 ms, or 256 KiB): every
@@ -12,7 +13,9 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use primgraph::registry::Registry;
-use primgraph::replay::corpus::{collect_traces, replay_corpus, replay_corpus_streaming};
+use primgraph::replay::corpus::{
+    CorpusError, collect_traces, replay_corpus, replay_corpus_streaming,
+};
 use primgraph::replay::render;
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, TrustedKey};
 use std::io::{IsTerminal, Write};
@@ -25,6 +28,8 @@ pub enum Format {
     Human,
     Json,
     Jsonl,
+    /// GitHub Actions workflow commands: one annotation per diagnostic, at the trace line.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -119,8 +124,11 @@ pub(crate) fn progress_bar(len: u64, target: ProgressDrawTarget) -> ProgressBar 
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
-pub(crate) fn load_graph(path: &PathBuf, registry: &Registry) -> Result<ReplayGraph, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub(crate) fn load_graph(
+    path: &std::path::Path,
+    registry: &Registry,
+) -> Result<ReplayGraph, String> {
+    let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     ReplayGraph::load(&path.display().to_string(), &bytes, registry)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -159,9 +167,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         max_line_bytes: args.max_line_bytes,
     };
     let replayer = Replayer::new(registry, graph, options).with_trusted_keys(trusted);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = super::io::jobs(args.jobs.unwrap_or(0));
     let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
         progress_bar(files.len() as u64, ProgressDrawTarget::stderr_with_hz(10))
     } else {
@@ -176,45 +182,54 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 bar.finish_and_clear();
                 let doc = render::json_document(&runs, &summary);
                 if let Err(e) = out.write_all(doc.as_bytes()) {
-                    return super::usage_error(format!("cannot write the report: {e}"));
+                    return super::io::write_failed(&e);
                 }
                 summary
             }
             Err(e) => return super::usage_error(e),
         },
         // Streams: each run is printed as soon as its chunk is replayed, the summary last.
-        Format::Jsonl | Format::Human => {
-            let jsonl = matches!(args.format, Format::Jsonl);
+        Format::Jsonl | Format::Human | Format::Github => {
+            let format = args.format;
             let mut report_out = ReportOut::new(&bar, &mut out);
             let mut sink = |r: &primgraph::replay::RunReport| {
-                let text = if jsonl {
-                    render::jsonl_run(r)
-                } else {
-                    render::human_run(r)
+                let text = match format {
+                    Format::Jsonl => render::jsonl_run(r),
+                    Format::Github => primgraph::diagnostic::github::render(
+                        r.diagnostics
+                            .iter()
+                            .map(|d| (r.trace.as_str(), &d.diagnostic)),
+                    ),
+                    _ => render::human_run(r),
                 };
                 report_out.write(text.as_bytes())
             };
             let summary = match replay_corpus_streaming(&replayer, &files, jobs, &tick, &mut sink) {
                 Ok(s) => s,
+                Err(CorpusError::Write(e)) => return super::io::write_failed(&e),
                 Err(e) => return super::usage_error(e),
             };
             if let Err(e) = report_out.into_inner() {
-                return super::usage_error(format!("cannot write the report: {e}"));
+                return super::io::write_failed(&e);
             }
             bar.finish_and_clear();
-            let text = if jsonl {
-                render::jsonl_summary(&summary)
-            } else {
-                render::human_summary(&summary)
+            let text = match format {
+                Format::Jsonl => render::jsonl_summary(&summary),
+                // Only diagnostics annotate; the summary goes to the job log on stderr.
+                Format::Github => {
+                    eprint!("{}", render::human_summary(&summary));
+                    String::new()
+                }
+                _ => render::human_summary(&summary),
             };
             if let Err(e) = out.write_all(text.as_bytes()) {
-                return super::usage_error(format!("cannot write the report: {e}"));
+                return super::io::write_failed(&e);
             }
             summary
         }
     };
     if let Err(e) = out.flush() {
-        return super::usage_error(format!("cannot write the report: {e}"));
+        return super::io::write_failed(&e);
     }
     if summary.unfaithful() == 0 {
         ExitCode::SUCCESS

@@ -1,28 +1,45 @@
-//! D614 (error): the run ended at a non-terminal node, did not end, or has events after the end.
+//! D614 (error): the run ended at a non-terminal node, or has events after the end.
 //!
-//! What it checks: the end event comes where the graph ends the run — after a successful step at
+//! ## What it checks
+//!
+//! The end event comes where the graph ends the run — after a successful step at
 //! a terminal node (one with neither `next` nor `branches`), or after an error with neither an
 //! `on_error` handler nor a fallback, where the end must be `failure` (that is not a D614; ending
-//! it in `success` is). A line after the end event fires it too. A trace with no end event at all
-//! is not a D614 but a D616 at the end of the file (SPEC §4.2): a recorder that crashed has not
-//! broken a contract.
+//! it in `success` is). A line after the end event fires it too. A trace with no end event at
+//! all is not a D614 but a D616 at the end of the file (SPEC §4.2): a recorder that crashed has
+//! not broken a contract, its record is incomplete.
 //!
-//! Why: a run that stops mid-graph, claims success after an unhandled failure, or continues after
+//! ## Why it matters
+//!
+//! A run that stops mid-graph, claims success after an unhandled failure, or continues after
 //! its end is not a complete run of the graph: its outcome cannot be trusted.
 //!
-//! Fires: `{"seq":6,"end":"success"}` right after a step at `apply` (whose `next` is `test`).
+//! ## Example
+//!
+//! `{"seq":6,"end":"success"}` right after a step at `apply` (whose `next` is `test`).
+//!
+//! Fixture `tests/fixtures/replay/d614.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D614 at line 5:
+//!
+//! ```json
+//! {"seq":4,"end":"failure","prev":"sha256:…"}
+//! ```
+//!
+//! ## Fix
+//!
+//! End the run at a terminal node with one end event, and nothing after it.
 //!
 //! Does not fire: `{"seq":9,"end":"success"}` right after the step at `done` (a terminal node), or
 //! `{"seq":4,"end":"failure"}` after `draft_patch_simple` (no fallback, no handler) errored.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the run ends at a terminal node); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::trace::EndStatus;
 use super::d603::Expected;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D614 diagnostic.
-pub(crate) const HELP: &str =
-    "end the run at a terminal node with one end event, and nothing after it";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d614_end(&mut self, expected: &Expected, status: EndStatus) {
@@ -34,8 +51,8 @@ impl RunState<'_, '_> {
                     "the run ended ({}) but the graph selects `{id}` next",
                     status.as_str()
                 );
-                self.error(
-                    "D614",
+                self.report(
+                    &codes::D614,
                     "/end",
                     message,
                     Some(Value::from(id)),
@@ -43,9 +60,7 @@ impl RunState<'_, '_> {
                 );
             }
             Expected::End { must_fail: true } if status == EndStatus::Success => {
-                self.error(
-                    "D614",
-                    "/end",
+                self.report(&codes::D614, "/end",
                     "after an error with neither handler nor fallback the run must end in `failure`, it ended in `success`",
                     Some(Value::from("failure")),
                     Some(Value::from("success")),
@@ -53,7 +68,13 @@ impl RunState<'_, '_> {
             }
             Expected::Stuck { reason } => {
                 let message = format!("the run ended at a node the graph cannot leave ({reason})");
-                self.error("D614", "/end", message, None, Some(Value::from("(end)")));
+                self.report(
+                    &codes::D614,
+                    "/end",
+                    message,
+                    None,
+                    Some(Value::from("(end)")),
+                );
             }
             Expected::End { .. } | Expected::Free => {}
         }
@@ -61,6 +82,6 @@ impl RunState<'_, '_> {
 
     pub(crate) fn check_d614_after_end(&mut self) {
         let message = format!("line {} follows the end event", self.pos.number);
-        self.error("D614", "", message, None, None);
+        self.report(&codes::D614, "", message, None, None);
     }
 }

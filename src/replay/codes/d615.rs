@@ -1,27 +1,46 @@
 //! D615 (error): the hash chain is broken.
 //!
-//! What it checks: every event (every line after the header) carries `prev`, and it is
-//! `sha256:` + the lowercase hex SHA-256 of the previous line's exact bytes (without its `\n`;
-//! the header is the line before `seq` 1). A line without `prev` breaks the chain as surely as a
-//! wrong one: a trace whose `prev` fields were all removed is not a recorded run.
+//! ## What it checks
 //!
-//! Why: the chain makes an edited, inserted or dropped line detectable. A broken chain means the
+//! Every event (every line after the header) carries `prev`, and it is `sha256:` + the
+//! lowercase hex SHA-256 of the previous line's exact bytes (without its `\n`; the header is the
+//! line before `seq` 1). A line without `prev` breaks the chain as surely as a wrong one: a
+//! trace whose `prev` fields were all removed is not a recorded run.
+//!
+//! ## Why it matters
+//!
+//! The chain makes an edited, inserted or dropped line detectable. A broken chain means the
 //! trace is not the one recorded: the run is `malformed` and nothing after the break is checked.
-//! When the line before ends in `\r`, the message says so: a trace whose line endings were
-//! converted to CRLF (by an editor, or by git's `autocrlf`) breaks at its second line, because
-//! the chain hashes each line's exact bytes.
+//! When a line ends in `\r`, the message says so: a trace whose line endings were converted to
+//! CRLF (by an editor, or by git's `autocrlf`) breaks at its second line, because the chain
+//! hashes each line's exact bytes.
 //!
-//! Fires: someone edits `"confidence":0.4` to `0.9` on line 4; line 5's `prev` no longer matches.
-//! A line `{"seq":3,"node":"draft",…}` with no `prev`.
+//! ## Example
 //!
-//! Does not fire: the file as `TraceWriter` wrote it.
+//! Someone edits `"confidence":0.4` to `0.9` on line 4; line 5's `prev` no longer matches. Or
+//! a line `{"seq":3,"node":"draft",…}` has no `prev`.
+//!
+//! Fixture `tests/fixtures/replay/d615.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D615 at line 7:
+//!
+//! ```json
+//! {"seq":6,"end":"failure","prev":"sha256:…"}
+//! ```
+//!
+//! ## Fix
+//!
+//! `prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or
+//! dropped, or `prev` was removed. Convert CRLF line endings back to `\n`.
+//!
+//! Does not fire: The file as `TraceWriter` wrote it.
+//!
+//! ## Implements
+//!
+//! SPEC §4.1 (`prev` on every line after the header, the hash chain); the code is listed in §5.
 
 use super::super::digest::{format_hash, hash_matches};
 use super::super::engine::RunState;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D615 diagnostic.
-pub(crate) const HELP: &str = "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
 
 impl RunState<'_, '_> {
     /// `false` when the chain is broken. `line_cr`: the current line ends in `\r`.
@@ -45,8 +64,8 @@ impl RunState<'_, '_> {
                 "; the lines end in `\\r\\n` (CRLF): converting line endings changes the bytes the chain hashes, convert them back to `\\n`",
             );
         }
-        self.error(
-            "D615",
+        self.report(
+            &codes::D615,
             "/prev",
             message,
             Some(Value::from(want)),
