@@ -232,7 +232,9 @@ table! {
     D615 Error "replay/codes/d615.rs" "hash chain broken"
         help "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
     D616 Error "replay/codes/d616.rs" "malformed line"
-        help "each line is one JSON event object, terminated by a newline";
+        help "each line is one JSON event object, terminated by a newline; the last one is the end event";
     D617 Error "replay/codes/d617.rs" "`seq` out of order"
         help "`seq` starts at 1 and rises by one per event";
+    D618 Error "replay/codes/d618.rs" "seal missing (with `--trust`), invalid, or by a key not trusted"
+        help "seal the run with `TraceWriter::sealed` or `simulate --sign KEY`, and trust its public key with `--trust KEY.pub`";
 }

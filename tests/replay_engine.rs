@@ -344,8 +344,8 @@ fn divergence_names_seq_expected_and_actual() {
     let r = replay(&write(&steps[..11], EndStatus::Success));
     let f = r.first_divergence.clone().unwrap();
     assert_eq!((f.seq, f.code), (11, "D603"));
-    assert_eq!(f.expected, json!("decide"));
-    assert_eq!(f.actual, json!("done"));
+    assert_eq!(f.expected, Some(json!("decide")));
+    assert_eq!(f.actual, Some(json!("done")));
     assert_eq!(r.verdict, Verdict::Diverged);
     let d = &r.diagnostics[0];
     assert_eq!(d.diagnostic.line, 12);
@@ -360,8 +360,8 @@ fn an_input_that_is_not_the_recomputed_one_names_the_pointer() {
     let f = r.first_divergence.clone().unwrap();
     assert_eq!((f.seq, f.code), (5, "D605"));
     assert_eq!(f.pointer, "/input/patch");
-    assert_eq!(f.expected, json!(PATCH));
-    assert_eq!(f.actual, json!("rm -rf /"));
+    assert_eq!(f.expected, Some(json!(PATCH)));
+    assert_eq!(f.actual, Some(json!("rm -rf /")));
     assert_eq!(r.verdict, Verdict::Violated);
 }
 
@@ -438,7 +438,7 @@ fn wrong_primitive_and_undeclared_failure_mode() {
     let r = replay(&write(&steps[..6], EndStatus::Failure));
     let f = r.first_divergence.clone().unwrap();
     assert_eq!((f.code, f.seq), ("D604", 2));
-    assert_eq!(f.expected, json!("obs.list_files"));
+    assert_eq!(f.expected, Some(json!("obs.list_files")));
     assert!(codes(&r).contains(&"D609"));
 }
 
@@ -548,8 +548,8 @@ fn a_header_of_another_graph_is_d601() {
     v[0]["graph"] = json!("triage-inbox");
     let r = replay(&rechain(v));
     assert_eq!(codes(&r), ["D601"]);
-    assert_eq!(r.diagnostics[0].expected, json!("fix-failing-test"));
-    assert_eq!(r.diagnostics[0].actual, json!("triage-inbox"));
+    assert_eq!(r.diagnostics[0].expected, Some(json!("fix-failing-test")));
+    assert_eq!(r.diagnostics[0].actual, Some(json!("triage-inbox")));
 }
 
 #[test]
@@ -600,7 +600,14 @@ fn a_truncated_last_line_is_d616() {
     let cut = &bytes[..bytes.len() - 20];
     let r = replay(cut);
     assert_eq!(codes(&r), ["D616"]);
-    assert!(r.diagnostics[0].diagnostic.message.contains("truncated"));
+    assert!(
+        r.diagnostics[0]
+            .diagnostic
+            .message
+            .contains("cut inside line 18"),
+        "{}",
+        r.diagnostics[0].diagnostic.message
+    );
     assert_eq!(r.steps, 16);
     assert_eq!(only(&r, "D616"), (18, offset_of(cut, 18), Some(17)));
 }
@@ -637,7 +644,7 @@ fn a_seq_gap_is_d617() {
     let r = replay(&bytes);
     assert_eq!(codes(&r), ["D617"]);
     assert_eq!(only(&r, "D617"), (8, offset_of(&bytes, 8), Some(8)));
-    assert_eq!(r.diagnostics[0].expected, json!(7));
+    assert_eq!(r.diagnostics[0].expected, Some(json!(7)));
     assert_eq!(r.steps, 6);
 }
 
@@ -679,12 +686,17 @@ fn events_after_the_end_are_d614() {
 }
 
 #[test]
-fn a_trace_without_an_end_is_d614() {
+fn a_trace_without_an_end_is_d616_at_the_end_of_the_file() {
     let bytes = write(&happy_steps(), EndStatus::Success);
     let l = lines(&bytes);
-    let r = replay(&join(&l[..l.len() - 1]));
-    assert_eq!(codes(&r), ["D614"]);
+    let cut = join(&l[..l.len() - 1]);
+    let r = replay(&cut);
+    assert_eq!(codes(&r), ["D616"]);
+    assert_eq!(r.verdict, Verdict::Malformed);
     assert_eq!(r.end, None);
+    assert_eq!(r.steps, 16);
+    // At the end of the file: the line after the last, at the file's length.
+    assert_eq!(only(&r, "D616"), (18, cut.len() as u64, Some(17)));
 }
 
 #[test]
@@ -786,10 +798,14 @@ fn the_json_report_has_the_spec_shape() {
             "verdict",
             "end",
             "steps",
+            "seal",
+            "signer",
             "first_divergence",
             "diagnostics"
         ]
     );
+    assert_eq!(j["seal"], "absent");
+    assert_eq!(j["signer"], Value::Null);
     assert_eq!(j["first_divergence"]["code"], "D605");
     assert_eq!(j["first_divergence"]["seq"], 5);
     let d = &j["diagnostics"][0];

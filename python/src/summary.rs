@@ -106,6 +106,7 @@ pub fn summary_from_value(v: &Value) -> Result<Summary, String> {
             .ok_or("`runs` must be a non-negative integer")?,
         by_verdict: counts(field("by_verdict")?, "by_verdict")?,
         by_end: counts(field("by_end")?, "by_end")?,
+        by_seal: counts(field("by_seal")?, "by_seal")?,
         diagnostics_by_code: counts(field("diagnostics_by_code")?, "diagnostics_by_code")?,
         visits: counts(field("visits")?, "visits")?,
         failure_modes: nested(field("failure_modes")?, "failure_modes")?,

@@ -4,6 +4,7 @@
 pub mod explain;
 pub mod graph;
 pub mod io;
+pub mod keygen;
 pub mod lsp;
 pub mod registry;
 pub mod replay;
@@ -41,6 +42,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Write synthetic traces of a graph.
     Simulate(simulate::SimulateArgs),
+    /// Write an Ed25519 key pair for sealing traces.
+    Keygen(keygen::KeygenArgs),
     /// Serve the Language Server Protocol on stdin/stdout, for editors.
     Lsp(lsp::LspArgs),
 }
@@ -54,6 +57,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Graph(a) => graph::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Keygen(a) => keygen::run(a),
         Command::Lsp(a) => lsp::run(a),
     }
 }

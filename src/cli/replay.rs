@@ -1,18 +1,27 @@
 //! `primgraph replay --graph G PATH…`: replay recorded runs (files and folders of
 //! `*.trace.jsonl`) against a graph and print per-run reports and the corpus summary.
-//! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run.
-//! `--format github` writes one workflow command per diagnostic (file = the trace, line = its
-//! trace line).
+//! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run — which
+//! includes a folder holding no `*.trace.jsonl` (a mistyped CI path must not pass) unless
+//! `--allow-empty`. `--trust KEY.pub` (repeatable) requires every run to be sealed by one of
+//! those keys (D618). `--format github` writes one workflow command per diagnostic (file = the
+//! trace, line = its trace line).
+//!
+//! The progress bar (on a terminal, for more than one trace) redraws at most 10 times a second,
+//! and report text is written around it in batches (at most every 250 ms, or 256 KiB): every
+//! write around a bar clears and redraws it, so writing each run on its own redrew the bar once
+//! per run.
 
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use primgraph::registry::Registry;
 use primgraph::replay::corpus::{
     CorpusError, collect_traces, replay_corpus, replay_corpus_streaming,
 };
 use primgraph::replay::render;
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, TrustedKey};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -42,6 +51,76 @@ pub struct ReplayArgs {
     /// Longest line accepted, in bytes (a longer one is malformed, D616).
     #[arg(long, default_value_t = primgraph::replay::trace::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// Require every run to be sealed by this public key (`KEY.pub` from `primgraph keygen`);
+    /// repeat for several keys. A missing seal or another signer is D618.
+    #[arg(long, value_name = "KEY.pub")]
+    pub trust: Vec<PathBuf>,
+    /// Accept a folder that holds no `*.trace.jsonl` (0 runs, exit 0) instead of exit 2.
+    #[arg(long)]
+    pub allow_empty: bool,
+}
+
+/// Report text written around a progress bar: buffered, and written in batches, because every
+/// write around a visible bar clears and redraws it.
+pub(crate) struct ReportOut<'b, W: Write> {
+    bar: &'b ProgressBar,
+    out: W,
+    pending: Vec<u8>,
+    last_write: Instant,
+}
+
+const BATCH_INTERVAL: Duration = Duration::from_millis(250);
+const BATCH_BYTES: usize = 256 * 1024;
+
+impl<'b, W: Write> ReportOut<'b, W> {
+    pub(crate) fn new(bar: &'b ProgressBar, out: W) -> ReportOut<'b, W> {
+        ReportOut {
+            bar,
+            out,
+            pending: Vec::new(),
+            last_write: Instant::now(),
+        }
+    }
+
+    pub(crate) fn write(&mut self, text: &[u8]) -> std::io::Result<()> {
+        if self.bar.is_hidden() {
+            return self.out.write_all(text);
+        }
+        self.pending.extend_from_slice(text);
+        if !self.pending.is_empty()
+            && (self.pending.len() >= BATCH_BYTES || self.last_write.elapsed() >= BATCH_INTERVAL)
+        {
+            self.flush_pending()?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn flush_pending(&mut self) -> std::io::Result<()> {
+        self.last_write = Instant::now();
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let (out, pending) = (&mut self.out, &self.pending);
+        self.bar.suspend(|| out.write_all(pending))?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    pub(crate) fn into_inner(mut self) -> std::io::Result<W> {
+        self.flush_pending()?;
+        Ok(self.out)
+    }
+}
+
+/// The corpus progress bar on `target`.
+pub(crate) fn progress_bar(len: u64, target: ProgressDrawTarget) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), target);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
+    {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
@@ -63,25 +142,36 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         Ok(g) => g,
         Err(e) => return super::usage_error(e),
     };
-    let files = match collect_traces(&args.paths) {
-        Ok(f) => f,
-        Err(e) => return super::usage_error(e),
-    };
+    let mut files = Vec::new();
+    for path in &args.paths {
+        let found = match collect_traces(std::slice::from_ref(path)) {
+            Ok(f) => f,
+            Err(e) => return super::usage_error(e),
+        };
+        if found.is_empty() && !args.allow_empty {
+            return super::usage_error(format!(
+                "no *.trace.jsonl under {} (pass --allow-empty to accept an empty folder)",
+                path.display()
+            ));
+        }
+        files.extend(found);
+    }
+    let mut trusted = Vec::with_capacity(args.trust.len());
+    for path in &args.trust {
+        match TrustedKey::read(path) {
+            Ok(k) => trusted.push(k),
+            Err(e) => return super::usage_error(e),
+        }
+    }
     let options = ReplayOptions {
         max_line_bytes: args.max_line_bytes,
     };
-    let replayer = Replayer::new(registry, graph, options);
+    let replayer = Replayer::new(registry, graph, options).with_trusted_keys(trusted);
     let jobs = super::io::jobs(args.jobs.unwrap_or(0));
     let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
-        let bar = indicatif::ProgressBar::new(files.len() as u64);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
-        {
-            bar.set_style(style);
-        }
-        bar
+        progress_bar(files.len() as u64, ProgressDrawTarget::stderr_with_hz(10))
     } else {
-        indicatif::ProgressBar::hidden()
+        ProgressBar::hidden()
     };
     let tick = || bar.inc(1);
     let mut out = anstream::stdout().lock();
@@ -101,6 +191,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         // Streams: each run is printed as soon as its chunk is replayed, the summary last.
         Format::Jsonl | Format::Human | Format::Github => {
             let format = args.format;
+            let mut report_out = ReportOut::new(&bar, &mut out);
             let mut sink = |r: &primgraph::replay::RunReport| {
                 let text = match format {
                     Format::Jsonl => render::jsonl_run(r),
@@ -111,13 +202,16 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                     ),
                     _ => render::human_run(r),
                 };
-                bar.suspend(|| out.write_all(text.as_bytes()))
+                report_out.write(text.as_bytes())
             };
             let summary = match replay_corpus_streaming(&replayer, &files, jobs, &tick, &mut sink) {
                 Ok(s) => s,
                 Err(CorpusError::Write(e)) => return super::io::write_failed(&e),
                 Err(e) => return super::usage_error(e),
             };
+            if let Err(e) = report_out.into_inner() {
+                return super::io::write_failed(&e);
+            }
             bar.finish_and_clear();
             let text = match format {
                 Format::Jsonl => render::jsonl_summary(&summary),
@@ -141,5 +235,94 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A terminal that only counts the bytes the bar sends it (escape sequences estimated at
+    /// their usual length).
+    #[derive(Debug, Clone, Default)]
+    struct CountingTerm(Arc<AtomicUsize>);
+
+    impl CountingTerm {
+        fn add(&self, n: usize) -> std::io::Result<()> {
+            self.0.fetch_add(n, Ordering::Relaxed);
+            Ok(())
+        }
+    }
+
+    impl indicatif::TermLike for CountingTerm {
+        fn width(&self) -> u16 {
+            100
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            self.add(4)
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            self.add(4)
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            self.add(4)
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            self.add(4)
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.add(s.len() + 1)
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.add(s.len())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.add(4)
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// 50,000 runs through the same bar and writer the CLI uses, every tenth one unfaithful
+    /// (printed): the bar's output stays small. Writing each run around the bar on its own
+    /// (the old code) costs one clear-and-redraw per run, over 100 bytes each: 5 MB here.
+    #[test]
+    fn the_progress_bar_does_not_redraw_once_per_run() {
+        let runs = 50_000u64;
+        let measure = |batched: bool| {
+            let term = CountingTerm::default();
+            let bar = progress_bar(
+                runs,
+                ProgressDrawTarget::term_like_with_hz(Box::new(term.clone()), 10),
+            );
+            let mut report = Vec::new();
+            {
+                let mut out = ReportOut::new(&bar, &mut report);
+                for i in 0..runs {
+                    bar.inc(1);
+                    let text = if i % 10 == 0 { "r: diverged\n" } else { "" };
+                    if batched {
+                        out.write(text.as_bytes()).unwrap();
+                    } else {
+                        bar.suspend(|| std::io::Write::write_all(&mut out.out, text.as_bytes()))
+                            .unwrap();
+                    }
+                }
+                out.into_inner().unwrap();
+            }
+            bar.finish_and_clear();
+            assert_eq!(report.len(), 5_000 * "r: diverged\n".len());
+            term.0.load(Ordering::Relaxed)
+        };
+        let unbatched = measure(false);
+        let batched = measure(true);
+        assert!(unbatched > 4_000_000, "the old way wrote {unbatched} bytes");
+        assert!(
+            batched < 100_000,
+            "the bar wrote {batched} bytes for {runs} runs"
+        );
     }
 }

@@ -1,9 +1,10 @@
 //! `primgraph simulate G --runs N --seed S --out DIR [--faults RATE]`: write synthetic faithful
 //! traces of a graph (deterministic for a seed), and with `--faults` a seeded share of runs with
-//! one known defect each plus a `NAME.expected.json` sidecar naming it.
+//! one known defect each plus a `NAME.expected.json` sidecar naming it. With `--sign KEY` every
+//! run is sealed (SPEC §4.1).
 
-use primgraph::replay::Replayer;
 use primgraph::replay::simulate::{SimOptions, simulate_run, simulate_stream};
+use primgraph::replay::{Replayer, SealKey};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +33,9 @@ pub struct SimulateArgs {
     /// (for very long benchmark traces; no error steps, no faults).
     #[arg(long)]
     pub stream: bool,
+    /// Seal every run with this private key (written by `primgraph keygen`).
+    #[arg(long, value_name = "KEY")]
+    pub sign: Option<PathBuf>,
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -49,11 +53,19 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         return super::usage_error(format!("cannot create {}: {e}", args.out.display()));
     }
+    let seal = match &args.sign {
+        Some(path) => match SealKey::read(path) {
+            Ok(k) => Some(k),
+            Err(e) => return super::usage_error(e),
+        },
+        None => None,
+    };
     let replayer = Replayer::new(registry, graph, Default::default());
     let options = SimOptions {
         seed: args.seed,
         fault_rate: args.faults,
         min_steps: args.min_steps,
+        seal,
         ..SimOptions::default()
     };
     if args.stream {

@@ -6,9 +6,10 @@
 use super::codes::{self, d603::Expected};
 use super::digest::{Hash, sha256};
 use super::graph::{NodeIdx, ReplayGraph};
-use super::report::{RunReport, RunStats, TraceDiagnostic};
+use super::report::{RunReport, RunStats, SealStatus, TraceDiagnostic};
+use super::seal::TrustedKey;
 use super::trace::{
-    DEFAULT_MAX_LINE_BYTES, EndStatus, Event, Line, LinePos, LineReader, TraceHeader,
+    DEFAULT_MAX_LINE_BYTES, EndStatus, Event, Line, LinePos, LineReader, TraceHeader, usd_to_nanos,
 };
 use crate::codes::{Code, D601, D616};
 use crate::diagnostic::Diagnostic;
@@ -39,6 +40,9 @@ pub struct Replayer<'r> {
     pub(crate) graph: ReplayGraph,
     pub(crate) options: ReplayOptions,
     pub(crate) run_input: Option<Validator>,
+    /// The keys whose seals are accepted; when not empty, every run must carry a valid seal by
+    /// one of them (D618).
+    pub(crate) trusted: Vec<TrustedKey>,
 }
 
 impl<'r> Replayer<'r> {
@@ -52,7 +56,21 @@ impl<'r> Replayer<'r> {
             graph,
             options,
             run_input,
+            trusted: Vec::new(),
         }
+    }
+
+    /// Require every run to be sealed by one of `keys` (`replay --trust`): a missing seal, or
+    /// one by another key, is D618. An empty list requires nothing (a seal that does not verify
+    /// is D618 either way).
+    pub fn with_trusted_keys(mut self, keys: Vec<TrustedKey>) -> Replayer<'r> {
+        self.trusted = keys;
+        self
+    }
+
+    /// The keys set with [`Replayer::with_trusted_keys`].
+    pub fn trusted_keys(&self) -> &[TrustedKey] {
+        &self.trusted
     }
 
     pub fn graph(&self) -> &ReplayGraph {
@@ -113,6 +131,10 @@ pub(crate) struct RunState<'a, 'r> {
     pub(crate) header: Option<TraceHeader>,
     pub(crate) last_seq: u64,
     pub(crate) prev_hash: Hash,
+    /// Whether the previous line ended in `\r` (for D615's line-ending hint).
+    pub(crate) prev_line_cr: bool,
+    pub(crate) seal: SealStatus,
+    pub(crate) signer: Option<String>,
     pub(crate) expected: Expected,
     /// Each node's latest output; `None` when it never ran or its latest step errored.
     pub(crate) latest: Vec<Option<Value>>,
@@ -135,13 +157,14 @@ pub(crate) struct RunState<'a, 'r> {
     overflow: Option<Diagnostic>,
 }
 
-/// USD to integer nano-USD (rounded; saturating).
-pub(crate) fn nanos(usd: f64) -> u64 {
-    let n = (usd * 1e9).round();
-    if n.is_finite() && n > 0.0 {
-        n.min(u64::MAX as f64) as u64
-    } else {
-        0
+/// A budget in USD as integer nano-USD: a budget too large for a `u64` of nano-USD is one no
+/// run can exceed (every step's spend is checked to fit, and so is the run's sum), so it is
+/// `u64::MAX`; a negative or non-finite one (the loader refuses those) allows nothing.
+pub(crate) fn budget_nanos(usd: f64) -> u64 {
+    match usd_to_nanos(usd) {
+        Some(n) => n,
+        None if usd.is_finite() && usd > 0.0 => u64::MAX,
+        None => 0,
     }
 }
 
@@ -154,6 +177,9 @@ impl<'a, 'r> RunState<'a, 'r> {
             header: None,
             last_seq: 0,
             prev_hash: [0; 32],
+            prev_line_cr: false,
+            seal: SealStatus::Absent,
+            signer: None,
             expected: Expected::start(&replayer.graph),
             latest: vec![None; n],
             visits: vec![0; n],
@@ -190,8 +216,8 @@ impl<'a, 'r> RunState<'a, 'r> {
         code: &'static Code,
         pointer: impl Into<String>,
         message: impl Into<String>,
-        expected: Value,
-        actual: Value,
+        expected: Option<Value>,
+        actual: Option<Value>,
     ) -> &mut Diagnostic {
         let mut diagnostic = code.at(pointer, message);
         let code = code.code;
@@ -230,8 +256,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         } else {
             self.last_seq + 1
         };
-        self.report(code, pointer, message, Value::Null, Value::Null)
-            .column = column.max(1);
+        self.report(code, pointer, message, None, None).column = column.max(1);
         self.stopped = true;
     }
 
@@ -251,7 +276,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.stop_malformed(
                     pos,
                     format!(
-                        "line {} is {len} bytes long, over the limit of {limit} bytes",
+                        "line {} is {len} bytes long, over the limit of {limit} bytes (raise it with --max-line-bytes)",
                         pos.number
                     ),
                     String::new(),
@@ -264,7 +289,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         if self.header.is_none() {
             return self.header_line(bytes, terminated);
         }
-        let event = match codes::d616::parse_line(bytes, terminated) {
+        let event = match codes::d616::parse_line(bytes, terminated, pos.number) {
             Ok(e) => e,
             Err(e) => {
                 self.stop_malformed(pos, e.message, e.pointer, e.column);
@@ -276,17 +301,33 @@ impl<'a, 'r> RunState<'a, 'r> {
             Event::Step(s) => s.node.clone(),
             Event::End(_) => "(end)".into(),
         };
-        let chain_ok = self.check_d615(event.prev());
+        let line_cr = bytes.last() == Some(&b'\r');
+        let chain_ok = self.check_d615(event.prev(), line_cr);
         let seq_ok = self.check_d617(event.seq());
         if !chain_ok || !seq_ok {
             self.stopped = true;
             return false;
         }
+        if let Event::Step(step) = &event {
+            let add = usd_to_nanos(step.cost.usd);
+            match add.and_then(|n| self.spend_nanos.checked_add(n)) {
+                Some(total) => self.spend_nanos = total,
+                None => {
+                    let message = format!(
+                        "the run's spend passes 18446744073.709551615 USD at this step (u64 nano-USD), which cannot be summed exactly; {} USD here",
+                        step.cost.usd
+                    );
+                    self.stop_malformed(pos, message, "/cost/usd".into(), 1);
+                    return false;
+                }
+            }
+        }
         self.prev_hash = sha256(bytes);
+        self.prev_line_cr = line_cr;
         self.last_seq = event.seq();
         match event {
             Event::Step(step) => self.step(step),
-            Event::End(end) => self.end(end.end),
+            Event::End(end) => self.end(&end),
         }
         true
     }
@@ -297,6 +338,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         match self.check_d601(bytes, terminated) {
             Some(header) => {
                 self.prev_hash = sha256(bytes);
+                self.prev_line_cr = bytes.last() == Some(&b'\r');
                 self.check_d602(&header);
                 self.check_run_input(&header);
                 self.header = Some(header);
@@ -312,7 +354,6 @@ impl<'a, 'r> RunState<'a, 'r> {
     fn step(&mut self, step: super::trace::StepEvent) {
         self.steps += 1;
         *self.stats.visits.entry(step.node.clone()).or_insert(0) += 1;
-        self.spend_nanos = self.spend_nanos.saturating_add(nanos(step.cost.usd));
         let expected = std::mem::replace(&mut self.expected, Expected::Free);
         let node = self.check_d603(&expected, &step.node);
         let running = self.check_d604(&expected, node, &step.primitive);
@@ -384,10 +425,11 @@ impl<'a, 'r> RunState<'a, 'r> {
         next
     }
 
-    fn end(&mut self, status: EndStatus) {
-        self.ended = Some(status);
+    fn end(&mut self, end: &super::trace::EndEvent) {
+        self.ended = Some(end.end);
         let expected = std::mem::replace(&mut self.expected, Expected::Free);
-        self.check_d614_end(&expected, status);
+        self.check_d614_end(&expected, end.end);
+        self.check_d618(end);
     }
 
     fn finish(&mut self, eof: LinePos) {
@@ -402,25 +444,28 @@ impl<'a, 'r> RunState<'a, 'r> {
                 &D601,
                 "",
                 "the trace is empty: it has no header",
-                Value::from("a trace header"),
-                Value::Null,
+                Some(Value::from("a trace header")),
+                None,
             );
             return;
         }
         self.seq = self.last_seq + 1;
-        self.check_d614_eof();
+        self.check_d616_eof();
     }
 
     fn into_report(self, trace: &str) -> RunReport {
         let mut stats = self.stats;
         stats.spend_nanos = self.spend_nanos;
-        RunReport::conclude(
+        let mut report = RunReport::conclude(
             self.header.map(|h| h.run),
             trace.to_string(),
             self.ended,
             self.steps,
             self.diagnostics,
             stats,
-        )
+        );
+        report.seal = self.seal;
+        report.signer = self.signer;
+        report
     }
 }

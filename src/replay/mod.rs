@@ -1,8 +1,8 @@
 //! Recorded runs (SPEC §4): the trace format and its streaming reader (`trace`), digests
 //! (`digest`), the writer a runtime records with (`writer`), the graph as replay resolves it
 //! (`graph`), the replay engine (`engine`) with one file per D6xx code (`codes`), run reports
-//! (`report`), corpus summaries (`summary`) and replay (`corpus`), and synthetic traces
-//! (`simulate`).
+//! (`report`), corpus summaries (`summary`) and replay (`corpus`), synthetic traces
+//! (`simulate`), and sealed traces' keys and signatures (`seal`).
 
 pub mod codes;
 pub mod corpus;
@@ -12,6 +12,7 @@ pub mod graph;
 pub mod render;
 pub mod report;
 pub mod schema_gen;
+pub mod seal;
 pub mod simulate;
 pub mod summary;
 pub mod trace;
@@ -19,7 +20,8 @@ pub mod writer;
 
 pub use engine::{ReplayOptions, Replayer};
 pub use graph::{GraphLoadError, ReplayGraph};
-pub use report::{RunReport, Verdict};
+pub use report::{RunReport, SealStatus, Verdict};
+pub use seal::{SealError, SealKey, TrustedKey};
 pub use summary::Summary;
 pub use trace::{EndStatus, TraceHeader};
 pub use writer::{Step, StepResult, TraceWriter, WriteError};

@@ -41,6 +41,13 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
+/// A value as the human form shows it: JSON, or `(absent)` when there is none (never `null`,
+/// which is a recorded JSON null).
+fn shown(v: &Option<serde_json::Value>) -> String {
+    v.as_ref()
+        .map_or_else(|| "(absent)".to_string(), ToString::to_string)
+}
+
 fn human_diagnostic(out: &mut String, trace: &str, d: &TraceDiagnostic) {
     let g = &d.diagnostic;
     let seq = g.seq.map_or(String::new(), |s| format!(", seq {s}"));
@@ -51,9 +58,9 @@ fn human_diagnostic(out: &mut String, trace: &str, d: &TraceDiagnostic) {
         format!(" at {}", g.pointer)
     };
     let _ = writeln!(out, "  --> {trace}:{} (byte {}{seq}){at}", g.line, d.byte);
-    if g.severity == Severity::Error && (!d.expected.is_null() || !d.actual.is_null()) {
-        let _ = writeln!(out, "   = expected: {}", d.expected);
-        let _ = writeln!(out, "   =   actual: {}", d.actual);
+    if g.severity == Severity::Error && (d.expected.is_some() || d.actual.is_some()) {
+        let _ = writeln!(out, "   = expected: {}", shown(&d.expected));
+        let _ = writeln!(out, "   =   actual: {}", shown(&d.actual));
     }
     for r in &g.related {
         let _ = writeln!(out, "   = graph {}: {}", r.pointer, r.message);
@@ -71,9 +78,13 @@ pub fn human_run(run: &RunReport) -> String {
     }
     let end = run.end.map_or("no end", |e| e.as_str());
     let id = run.run.as_deref().unwrap_or("?");
+    let seal = match &run.signer {
+        Some(signer) => format!("seal {} by {signer}", run.seal.as_str()),
+        None => format!("seal {}", run.seal.as_str()),
+    };
     let _ = writeln!(
         out,
-        "{}: {} (run {id}, {end}, {} steps)",
+        "{}: {} (run {id}, {end}, {} steps, {seal})",
         run.trace,
         run.verdict.as_str(),
         run.steps
@@ -104,6 +115,7 @@ pub fn human_summary(s: &Summary) -> String {
     };
     row(&mut out, "verdicts", join(&s.by_verdict));
     row(&mut out, "end", join(&s.by_end));
+    row(&mut out, "seals", join(&s.by_seal));
     if !s.diagnostics_by_code.is_empty() {
         row(&mut out, "diagnostics", join(&s.diagnostics_by_code));
     }

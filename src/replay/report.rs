@@ -3,7 +3,7 @@
 
 use super::trace::EndStatus;
 use crate::diagnostic::{Diagnostic, Severity};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// How a run relates to its graph. Ordered from best to worst: the worst finding wins.
@@ -29,21 +29,44 @@ impl Verdict {
     pub fn of_code(code: &str) -> Verdict {
         match code {
             "D603" => Verdict::Diverged,
-            "D601" | "D615" | "D616" | "D617" => Verdict::Malformed,
+            "D601" | "D615" | "D616" | "D617" | "D618" => Verdict::Malformed,
             _ => Verdict::Violated,
         }
     }
 }
 
+/// What replay can vouch for about a run's seal (SPEC §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SealStatus {
+    /// The seal's signature holds (and, with trusted keys, its signer is one of them).
+    Verified,
+    /// A seal is there but does not hold, or its signer is not trusted (always with a D618).
+    Unverified,
+    /// No seal, or the run stopped before its end event.
+    Absent,
+}
+
+impl SealStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SealStatus::Verified => "verified",
+            SealStatus::Unverified => "unverified",
+            SealStatus::Absent => "absent",
+        }
+    }
+}
+
 /// A diagnostic about one trace line: the shared diagnostic (with `seq` and `line` set) plus the
-/// line's byte offset and, for errors, what was expected and what was found.
+/// line's byte offset and, for errors, what was expected and what was found. `None` is "no
+/// value" (a property absent from the record, nothing expected), distinct from `Some(null)`, a
+/// recorded JSON `null`; in JSON an absent value is an absent key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceDiagnostic {
     pub diagnostic: Diagnostic,
     /// Byte offset of the line's first byte in the trace file.
     pub byte: u64,
-    pub expected: Value,
-    pub actual: Value,
+    pub expected: Option<Value>,
+    pub actual: Option<Value>,
     /// The node (or `(end)`, `(header)`, …) the event is about: the first-divergence site.
     pub site: String,
 }
@@ -53,8 +76,17 @@ impl TraceDiagnostic {
         let mut v = serde_json::to_value(&self.diagnostic).unwrap_or(Value::Null);
         if let Value::Object(m) = &mut v {
             m.insert("byte".into(), Value::from(self.byte));
+            insert_present(m, "expected", &self.expected);
+            insert_present(m, "actual", &self.actual);
         }
         v
+    }
+}
+
+/// `expected`/`actual` into a JSON object: the key only when there is a value (`null` included).
+fn insert_present(m: &mut Map<String, Value>, key: &str, value: &Option<Value>) {
+    if let Some(v) = value {
+        m.insert(key.into(), v.clone());
     }
 }
 
@@ -62,8 +94,8 @@ impl TraceDiagnostic {
 pub struct FirstDivergence {
     pub seq: u64,
     pub code: &'static str,
-    pub expected: Value,
-    pub actual: Value,
+    pub expected: Option<Value>,
+    pub actual: Option<Value>,
     pub pointer: String,
     pub line: u32,
     pub site: String,
@@ -100,6 +132,10 @@ pub struct RunReport {
     pub first_divergence: Option<FirstDivergence>,
     pub diagnostics: Vec<TraceDiagnostic>,
     pub stats: RunStats,
+    /// What replay can vouch for about the run's seal.
+    pub seal: SealStatus,
+    /// The end event's `signer`, as recorded.
+    pub signer: Option<String>,
 }
 
 impl RunReport {
@@ -145,6 +181,8 @@ impl RunReport {
             first_divergence,
             diagnostics,
             stats,
+            seal: SealStatus::Absent,
+            signer: None,
         }
     }
 
@@ -162,14 +200,26 @@ impl RunReport {
             self.end.map_or(Value::Null, |e| Value::from(e.as_str())),
         );
         m.insert("steps".into(), Value::from(self.steps));
+        m.insert("seal".into(), Value::from(self.seal.as_str()));
+        m.insert(
+            "signer".into(),
+            self.signer.clone().map_or(Value::Null, Value::from),
+        );
         m.insert(
             "first_divergence".into(),
             match &self.first_divergence {
                 None => Value::Null,
-                Some(f) => json!({
-                    "seq": f.seq, "code": f.code, "expected": f.expected, "actual": f.actual,
-                    "pointer": f.pointer, "line": f.line, "node": f.site,
-                }),
+                Some(f) => {
+                    let mut d = Map::new();
+                    d.insert("seq".into(), Value::from(f.seq));
+                    d.insert("code".into(), Value::from(f.code));
+                    insert_present(&mut d, "expected", &f.expected);
+                    insert_present(&mut d, "actual", &f.actual);
+                    d.insert("pointer".into(), Value::from(f.pointer.clone()));
+                    d.insert("line".into(), Value::from(f.line));
+                    d.insert("node".into(), Value::from(f.site.clone()));
+                    Value::Object(d)
+                }
             },
         );
         m.insert(

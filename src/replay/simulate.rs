@@ -16,6 +16,7 @@ use super::engine::Replayer;
 use super::graph::{NodeIdx, ReplayGraph};
 use super::report::Verdict;
 use super::schema_gen::{Rng, generate};
+use super::seal::SealKey;
 use super::trace::{Cost, EndStatus, Evidence, StepError, StepEvent, TRACE_VERSION, TraceHeader};
 use super::writer::{Step, StepResult, TraceWriter};
 use crate::registry::{Class, PrimIdx};
@@ -40,6 +41,9 @@ pub struct SimOptions {
     /// Take loops (within their bounds) until a run has this many steps: long traces for
     /// benchmarks.
     pub min_steps: u64,
+    /// Seal every run with this key (`simulate --sign KEY`); a seeded defect is sealed too, so
+    /// it stays the run's only defect.
+    pub seal: Option<SealKey>,
 }
 
 impl Default for SimOptions {
@@ -50,6 +54,7 @@ impl Default for SimOptions {
             error_rate: 0.15,
             default_max_steps: 200,
             min_steps: 0,
+            seal: None,
         }
     }
 }
@@ -217,7 +222,7 @@ impl Walker<'_, '_> {
         let replayer = self.replayer;
         let g = replayer.graph();
         let registry = replayer.registry();
-        let budget_nanos = g.max_spend_usd.map(super::engine::nanos);
+        let budget_nanos = g.max_spend_usd.map(super::engine::budget_nanos);
         let mut spent: u64 = 0;
         let mut count: u64 = 0;
         let mut last = String::new();
@@ -351,11 +356,11 @@ impl Walker<'_, '_> {
                 .collect();
             let mut usd = self.rng.below(200) as f64 / 10_000.0;
             if let Some(b) = budget_nanos
-                && spent + super::engine::nanos(usd) > b / 2
+                && spent + super::trace::usd_to_nanos(usd).unwrap_or(0) > b / 2
             {
                 usd = 0.0;
             }
-            spent += super::engine::nanos(usd);
+            spent += super::trace::usd_to_nanos(usd).unwrap_or(0);
             let cost = Some(Cost {
                 usd,
                 tokens: self.rng.below(4000),
@@ -405,8 +410,11 @@ impl Walker<'_, '_> {
     }
 }
 
-fn write_plan(plan: &Plan) -> Result<Vec<u8>, SimError> {
+fn write_plan(plan: &Plan, seal: Option<&SealKey>) -> Result<Vec<u8>, SimError> {
     let mut w = TraceWriter::new(Vec::new(), &plan.header)?;
+    if let Some(key) = seal {
+        w = w.sealed(key.clone());
+    }
     for s in &plan.steps {
         w.step(s)?;
     }
@@ -446,7 +454,7 @@ pub fn simulate_run(
             continue;
         };
         let plan = Plan { header, steps, end };
-        let bytes = write_plan(&plan)?;
+        let bytes = write_plan(&plan, options.seal.as_ref())?;
         let report = replayer.replay_slice(&name, &bytes);
         if report.verdict != Verdict::Faithful {
             last_reason = report
@@ -475,8 +483,13 @@ pub fn simulate_run(
                     end,
                 })
             };
-            if let Some((trace, fault)) = inject(replayer, &plan, &mut fault_rng, &mut looping_walk)
-            {
+            if let Some((trace, fault)) = inject(
+                replayer,
+                &plan,
+                &mut fault_rng,
+                options.seal.as_ref(),
+                &mut looping_walk,
+            ) {
                 return Ok(SimRun {
                     name,
                     trace,
@@ -498,7 +511,7 @@ pub fn simulate_run(
 
 /// The trace as JSON values, one a line (header first).
 fn plan_lines(plan: &Plan) -> Option<Vec<Value>> {
-    let bytes = write_plan(plan).ok()?;
+    let bytes = write_plan(plan, None).ok()?;
     bytes
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
@@ -533,12 +546,55 @@ fn join_lines(lines: &[Value]) -> Vec<u8> {
     out
 }
 
+/// Seal (again) the first end event of `bytes` with `key`, as a recorder holding the key would
+/// have sealed the run it recorded; a trace without a readable end event is left as it is.
+fn reseal(bytes: Vec<u8>, run: &str, key: &SealKey) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 200);
+    let mut done = false;
+    for piece in bytes.split_inclusive(|&b| b == b'\n') {
+        let (line, newline) = match piece.strip_suffix(b"\n") {
+            Some(l) => (l, true),
+            None => (piece, false),
+        };
+        let resealed = if done {
+            None
+        } else {
+            serde_json::from_slice::<Value>(line)
+                .ok()
+                .and_then(|mut v| {
+                    let m = v.as_object_mut()?;
+                    let end = m.get("end")?.as_str()?.to_string();
+                    let seq = m.get("seq")?.as_u64()?;
+                    let prev = m.get("prev")?.as_str()?.to_string();
+                    m.insert("signer".into(), Value::from(key.signer()));
+                    m.insert(
+                        "sig".into(),
+                        Value::from(key.sign_end(run, seq, &end, &prev)),
+                    );
+                    Some(v.to_string())
+                })
+        };
+        match resealed {
+            Some(text) => {
+                done = true;
+                out.extend_from_slice(text.as_bytes());
+            }
+            None => out.extend_from_slice(line),
+        }
+        if newline {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
 /// Try to give the run one defect of a seeded kind (falling back to other kinds); the result is
 /// kept only when replay names exactly that code at exactly that `seq` first.
 fn inject(
     replayer: &Replayer<'_>,
     plan: &Plan,
     rng: &mut Rng,
+    seal: Option<&SealKey>,
     looping_walk: &mut dyn FnMut(u64) -> Option<Plan>,
 ) -> Option<(Vec<u8>, InjectedFault)> {
     let start = rng.below(FAULT_CODES.len() as u64) as usize;
@@ -549,10 +605,18 @@ fn inject(
             else {
                 continue;
             };
+            let bytes = match seal {
+                Some(key) => reseal(bytes, &plan.header.run, key),
+                None => bytes,
+            };
             let report = replayer.replay_slice("<fault>", &bytes);
             if let Some(f) = &report.first_divergence
                 && f.code == code
                 && f.seq == seq
+                && report
+                    .diagnostics
+                    .iter()
+                    .all(|d| d.diagnostic.code != "D618")
             {
                 return Some((bytes, InjectedFault { code, seq }));
             }
@@ -706,7 +770,7 @@ fn candidate(
                 let n = *g.index.get(&s.node)?;
                 counts[n] += 1;
                 if g.nodes.get(n)?.max_visits.is_some_and(|m| counts[n] > m) {
-                    return Some((write_plan(&looping).ok()?, i as u64 + 1));
+                    return Some((write_plan(&looping, None).ok()?, i as u64 + 1));
                 }
             }
             None
@@ -823,6 +887,9 @@ pub fn simulate_stream<W: std::io::Write>(
     let header = run_header(g, options.seed, index, &mut rng);
     let run_input = header.input.clone();
     let mut writer = TraceWriter::new(out, &header)?;
+    if let Some(key) = &options.seal {
+        writer = writer.sealed(key.clone());
+    }
     let mut walker = Walker {
         replayer,
         dist: &dist,

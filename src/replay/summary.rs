@@ -1,4 +1,4 @@
-//! The corpus summary (SPEC §4.3): runs by verdict and by end status, diagnostics by code, visits
+//! The corpus summary (SPEC §4.3): runs by verdict, by end status and by seal status, diagnostics by code, visits
 //! per node, failure modes per primitive, steps and spend as sums and fixed-bucket histograms,
 //! and first-divergence sites. It is a commutative monoid — `Summary::default()` is the unit and
 //! `merge` is associative and commutative, with integer counts only (spend in nano-USD) — so a
@@ -31,6 +31,8 @@ pub struct Summary {
     pub runs: u64,
     pub by_verdict: Counts,
     pub by_end: Counts,
+    /// Runs by seal status (`verified`, `unverified`, `absent`).
+    pub by_seal: Counts,
     pub diagnostics_by_code: Counts,
     pub visits: Counts,
     pub failure_modes: BTreeMap<String, Counts>,
@@ -68,6 +70,7 @@ impl Summary {
             .or_insert(0) += 1;
         let end = run.end.map_or("none", |e| e.as_str());
         *self.by_end.entry(end.into()).or_insert(0) += 1;
+        *self.by_seal.entry(run.seal.as_str().into()).or_insert(0) += 1;
         add_counts(&mut self.diagnostics_by_code, &run.stats.codes);
         add_counts(&mut self.visits, &run.stats.visits);
         for (prim, modes) in &run.stats.failure_modes {
@@ -91,6 +94,7 @@ impl Summary {
         self.runs += other.runs;
         add_counts(&mut self.by_verdict, &other.by_verdict);
         add_counts(&mut self.by_end, &other.by_end);
+        add_counts(&mut self.by_seal, &other.by_seal);
         add_counts(&mut self.diagnostics_by_code, &other.diagnostics_by_code);
         add_counts(&mut self.visits, &other.visits);
         for (prim, modes) in &other.failure_modes {
@@ -158,6 +162,7 @@ impl Summary {
         m.insert("runs".into(), Value::from(self.runs));
         m.insert("by_verdict".into(), counts(&self.by_verdict));
         m.insert("by_end".into(), counts(&self.by_end));
+        m.insert("by_seal".into(), counts(&self.by_seal));
         m.insert(
             "diagnostics_by_code".into(),
             counts(&self.diagnostics_by_code),

@@ -6,8 +6,9 @@
 //! treats it as whitespace, the chain hashes it). `prev` is the SHA-256 of the previous line's
 //! bytes so defined; the header is the line before `seq` 1.
 
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::io::{self, BufRead};
 
 /// The version of the trace format this crate reads and writes.
@@ -60,14 +61,111 @@ pub struct Cost {
     pub tokens: u64,
 }
 
-/// Every field an event line may carry; which ones are present decides its kind.
+/// The largest spend one step may record: `u64::MAX` nano-USD, as a float bound (2^64 exactly;
+/// a spend that rounds to it or above has no integer nano-USD value).
+const NANOS_LIMIT: f64 = 18_446_744_073_709_551_616.0;
+
+/// USD to integer nano-USD (rounded to the nearest), or `None` when the amount is negative,
+/// not finite, or too large for a `u64` of nano-USD. Nothing saturates.
+pub fn usd_to_nanos(usd: f64) -> Option<u64> {
+    if !usd.is_finite() || usd < 0.0 {
+        return None;
+    }
+    let n = (usd * 1e9).round();
+    if n.is_finite() && n < NANOS_LIMIT {
+        Some(n as u64)
+    } else {
+        None
+    }
+}
+
+/// A JSON value read with duplicate object keys refused at any depth (serde_json's own `Value`
+/// keeps the last of two equal keys; SPEC §4.1 makes the line malformed instead).
+pub(crate) struct StrictValue(pub(crate) Value);
+
+impl<'de> Deserialize<'de> for StrictValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<StrictValue, D::Error> {
+        d.deserialize_any(StrictVisitor).map(StrictValue)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(StrictValue(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let StrictValue(v) = map.next_value()?;
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
+            }
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+fn strict_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Option::<StrictValue>::deserialize(d).map(|o| o.map(|v| v.0))
+}
+
+/// Every field an event line may carry; which ones are present decides its kind. The payloads
+/// are read strictly (duplicate keys refused); serde's derive refuses a repeated field itself.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawEvent {
     seq: Option<u64>,
     node: Option<String>,
     primitive: Option<String>,
+    #[serde(default, deserialize_with = "strict_opt")]
     input: Option<Value>,
+    #[serde(default, deserialize_with = "strict_opt")]
     output: Option<Value>,
     outcome: Option<String>,
     error: Option<StepError>,
@@ -75,6 +173,8 @@ pub(crate) struct RawEvent {
     cost: Option<Cost>,
     prev: Option<String>,
     end: Option<String>,
+    signer: Option<String>,
+    sig: Option<String>,
 }
 
 /// A recorded step: one node ran one primitive.
@@ -109,12 +209,16 @@ impl EndStatus {
     }
 }
 
-/// The last event of a run.
+/// The last event of a run, with its seal when it has one (SPEC §4.1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct EndEvent {
     pub seq: u64,
     pub end: EndStatus,
     pub prev: Option<String>,
+    /// `ed25519:` + the public key in hex, as recorded.
+    pub signer: Option<String>,
+    /// `ed25519:` + the signature in hex, as recorded.
+    pub sig: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -149,6 +253,12 @@ pub struct LineError {
 }
 
 impl LineError {
+    /// Whether the line was refused for a duplicate object key (D616 even on the header line:
+    /// SPEC §4.1 makes a duplicate key anywhere in any line malformed).
+    pub fn is_duplicate_key(&self) -> bool {
+        self.message.starts_with(DUPLICATE_KEY)
+    }
+
     fn at(pointer: &str, message: impl Into<String>) -> LineError {
         LineError {
             message: message.into(),
@@ -158,7 +268,9 @@ impl LineError {
     }
 }
 
-/// A serde_json error, refined: invalid UTF-8 is named with its byte offset within the line.
+/// A serde_json error, refined: invalid UTF-8 is named with its byte offset within the line,
+/// and a duplicate key with its JSON pointer and column (from the spanned parser, which runs only
+/// on this error path).
 pub(crate) fn json_error(bytes: &[u8], e: &serde_json::Error) -> LineError {
     if let Err(utf8) = std::str::from_utf8(bytes) {
         return LineError {
@@ -171,11 +283,45 @@ pub(crate) fn json_error(bytes: &[u8], e: &serde_json::Error) -> LineError {
     if let Some(cut) = message.find(" at line ") {
         message.truncate(cut);
     }
+    if message.starts_with("duplicate ")
+        && let Some(dup) = duplicate_key(bytes)
+    {
+        return dup;
+    }
     LineError {
         message: format!("invalid JSON: {message}"),
         pointer: String::new(),
         column: e.column().max(1) as u32,
     }
+}
+
+const DUPLICATE_KEY: &str = "duplicate key `";
+
+/// The first duplicate key of a line, located.
+fn duplicate_key(bytes: &[u8]) -> Option<LineError> {
+    let limits = crate::json::Limits {
+        max_bytes: usize::MAX,
+        max_depth: 256,
+    };
+    let e = crate::json::parse(bytes, &limits).err()?;
+    let crate::json::JsonErrorKind::DuplicateKey {
+        key,
+        pointer,
+        first,
+        ..
+    } = e.kind
+    else {
+        return None;
+    };
+    let shown = if pointer.is_empty() { "/" } else { &pointer };
+    Some(LineError {
+        message: format!(
+            "{DUPLICATE_KEY}{key}` at {shown} (first at column {}): a reader that keeps the first value and one that keeps the last see different events",
+            first.column
+        ),
+        pointer,
+        column: e.span.column.max(1),
+    })
 }
 
 /// Parse one event line.
@@ -196,7 +342,7 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
         if extra {
             return Err(LineError::at(
                 "/end",
-                "an end event carries only `seq`, `end` and `prev`",
+                "an end event carries only `seq`, `end`, `prev` and its seal (`signer`, `sig`)",
             ));
         }
         let end = match end.as_str() {
@@ -213,7 +359,20 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
             seq,
             end,
             prev: raw.prev,
+            signer: raw.signer,
+            sig: raw.sig,
         }));
+    }
+    if raw.signer.is_some() || raw.sig.is_some() {
+        let field = if raw.signer.is_some() {
+            "signer"
+        } else {
+            "sig"
+        };
+        return Err(LineError::at(
+            &format!("/{field}"),
+            format!("only the end event carries a seal; a step has no `{field}`"),
+        ));
     }
     let Some(node) = raw.node else {
         return Err(LineError::at(
@@ -255,10 +414,13 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
         }
     };
     let cost = raw.cost.unwrap_or_default();
-    if !cost.usd.is_finite() || cost.usd < 0.0 {
+    if usd_to_nanos(cost.usd).is_none() {
         return Err(LineError::at(
             "/cost/usd",
-            "`cost.usd` must be a non-negative number",
+            format!(
+                "`cost.usd` is {}: spend is a non-negative amount of at most 18446744073.709551615 USD (it is summed in integer nano-USD)",
+                cost.usd
+            ),
         ));
     }
     Ok(Event::Step(StepEvent {
@@ -276,7 +438,7 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
 
 /// Parse the header line.
 pub fn parse_header(bytes: &[u8]) -> Result<TraceHeader, LineError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| json_error(bytes, &e))?;
+    let StrictValue(value) = serde_json::from_slice(bytes).map_err(|e| json_error(bytes, &e))?;
     if value.get("seq").is_some() {
         return Err(LineError::at(
             "/seq",

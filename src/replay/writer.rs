@@ -2,8 +2,11 @@
 //! writes the header (with the graph digest), numbers the events, chains every line to the one
 //! before it, and refuses with a typed error any event that would break the format, so what it
 //! writes is always readable (and, for a run that followed its graph, replays `faithful`).
+//! Given a key (`sealed`), it seals the run: the end event carries the `signer` and `sig` of
+//! SPEC §4.1.
 
 use super::digest::{Hash, format_hash, graph_digest, sha256};
+use super::seal::SealKey;
 use super::trace::{Cost, EndStatus, Evidence, StepError, TRACE_VERSION, TraceHeader};
 use serde::Serialize;
 use serde_json::Value;
@@ -72,6 +75,10 @@ struct EndLine {
     seq: u64,
     end: EndStatus,
     prev: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sig: Option<String>,
 }
 
 /// Writes one run.
@@ -81,6 +88,8 @@ pub struct TraceWriter<W: Write> {
     seq: u64,
     ended: bool,
     line: Vec<u8>,
+    run: String,
+    seal: Option<SealKey>,
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -134,11 +143,31 @@ impl<W: Write> TraceWriter<W> {
             seq: 0,
             ended: false,
             line: Vec::with_capacity(512),
+            run: header.run.clone(),
+            seal: None,
         };
         let mut header = header.clone();
         header.trace = TRACE_VERSION.to_string();
         writer.emit(&header)?;
         Ok(writer)
+    }
+
+    /// Seal the run with `key`: the end event will carry `signer` and `sig` (SPEC §4.1).
+    ///
+    /// ```
+    /// use primgraph::replay::{EndStatus, SealKey, TraceWriter};
+    /// let graph = serde_json::json!({"graph": "g", "abi": "1.0.0", "entry": "a", "nodes": []});
+    /// let key = SealKey::generate();
+    /// let mut w = TraceWriter::for_graph(Vec::new(), "r-1", &graph, serde_json::json!({}))?
+    ///     .sealed(key.clone());
+    /// w.end(EndStatus::Failure)?;
+    /// let text = String::from_utf8(w.finish()?).unwrap();
+    /// assert!(text.contains(&format!("\"signer\":\"{}\"", key.signer())));
+    /// # Ok::<(), primgraph::replay::WriteError>(())
+    /// ```
+    pub fn sealed(mut self, key: SealKey) -> Self {
+        self.seal = Some(key);
+        self
     }
 
     fn emit<T: Serialize>(&mut self, line: &T) -> Result<(), WriteError> {
@@ -219,10 +248,20 @@ impl<W: Write> TraceWriter<W> {
             return Err(WriteError::AfterEnd);
         }
         let seq = self.seq + 1;
+        let prev = format_hash(&self.prev);
+        let (signer, sig) = match &self.seal {
+            Some(key) => (
+                Some(key.signer()),
+                Some(key.sign_end(&self.run, seq, status.as_str(), &prev)),
+            ),
+            None => (None, None),
+        };
         let line = EndLine {
             seq,
             end: status,
-            prev: format_hash(&self.prev),
+            prev,
+            signer,
+            sig,
         };
         self.emit(&line)?;
         self.seq = seq;

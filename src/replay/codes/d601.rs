@@ -8,6 +8,8 @@
 //! object `input` (default `{}`) — whose `graph` is the name of the graph being replayed and whose
 //! `abi` the registry satisfies (same major, minor at least). An empty file fires it too.
 //!
+//! A header with a duplicate key is malformed like any other line: D616, not D601 (SPEC §4.1).
+//!
 //! ## Why it matters
 //!
 //! Without a header there is no run to replay, and a trace of another graph cannot be
@@ -55,12 +57,18 @@ impl RunState<'_, '_> {
                         e.message
                     )
                 };
+                // A duplicate key is malformed like in any other line (SPEC §4.1): D616.
+                let code = if e.is_duplicate_key() {
+                    &codes::D616
+                } else {
+                    &codes::D601
+                };
                 self.report(
-                    &codes::D601,
+                    code,
                     e.pointer,
                     message,
-                    Value::from("a trace header"),
-                    Value::Null,
+                    Some(Value::from("a trace header")),
+                    None,
                 )
                 .column = e.column;
                 return None;
@@ -72,8 +80,8 @@ impl RunState<'_, '_> {
                 &codes::D601,
                 "/graph_digest",
                 "`graph_digest` must be `sha256:` and 64 lowercase hex digits",
-                Value::from("sha256:<64 hex digits>"),
-                Value::from(header.graph_digest.clone()),
+                Some(Value::from("sha256:<64 hex digits>")),
+                Some(Value::from(header.graph_digest.clone())),
             );
             return None;
         }
@@ -86,8 +94,8 @@ impl RunState<'_, '_> {
                     "the trace records a run of graph `{}`, not of `{}`",
                     header.graph, graph.name
                 ),
-                Value::from(graph.name.clone()),
-                Value::from(header.graph.clone()),
+                Some(Value::from(graph.name.clone())),
+                Some(Value::from(header.graph.clone())),
             );
             return None;
         }
@@ -100,8 +108,8 @@ impl RunState<'_, '_> {
                     "the trace was recorded against ABI {}, which registry ABI {} does not satisfy",
                     header.abi, registry_abi
                 ),
-                Value::from(registry_abi),
-                Value::from(header.abi.clone()),
+                Some(Value::from(registry_abi)),
+                Some(Value::from(header.abi.clone())),
             );
             return None;
         }

@@ -44,8 +44,8 @@ impl RunState<'_, '_> {
         if header.graph_digest != digest {
             self.report(&codes::D602, "/graph_digest",
                 "the trace was recorded against another version of the graph (what-if replay against this one)",
-                Value::from(digest),
-                Value::from(header.graph_digest.clone()),
+                Some(Value::from(digest)),
+                Some(Value::from(header.graph_digest.clone())),
             );
         }
     }

@@ -201,8 +201,8 @@ impl RunState<'_, '_> {
                     &codes::D603,
                     pointer,
                     message,
-                    Value::from(want),
-                    Value::from(recorded),
+                    Some(Value::from(want)),
+                    Some(Value::from(recorded)),
                 )
                 .related
                 .push(crate::diagnostic::Related {
@@ -217,8 +217,8 @@ impl RunState<'_, '_> {
                     &codes::D603,
                     pointer,
                     format!("the graph ends the run here, the run recorded a step at `{recorded}`"),
-                    Value::from("(end)"),
-                    Value::from(recorded),
+                    Some(Value::from("(end)")),
+                    Some(Value::from(recorded)),
                 );
             }
             Expected::Stuck { reason } => {
@@ -228,8 +228,8 @@ impl RunState<'_, '_> {
                     &codes::D603,
                     pointer,
                     message,
-                    Value::Null,
-                    Value::from(recorded),
+                    None,
+                    Some(Value::from(recorded)),
                 );
             }
             Expected::Free => {}

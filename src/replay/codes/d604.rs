@@ -97,8 +97,8 @@ impl RunState<'_, '_> {
             &codes::D604,
             "/primitive",
             message,
-            Value::from(want_id),
-            Value::from(recorded),
+            Some(Value::from(want_id)),
+            Some(Value::from(recorded)),
         );
         actual
     }

@@ -163,10 +163,7 @@ impl RunState<'_, '_> {
             show(expected),
             show(actual)
         );
-        let (expected, actual) = (
-            expected.cloned().unwrap_or(Value::Null),
-            actual.cloned().unwrap_or(Value::Null),
-        );
+        let (expected, actual) = (expected.cloned(), actual.cloned());
         let related = format!("/nodes/{node}/inputs");
         self.report(
             &codes::D605,

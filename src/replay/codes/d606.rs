@@ -67,8 +67,8 @@ impl RunState<'_, '_> {
                 &codes::D606,
                 format!("/input{at}"),
                 message,
-                Value::Null,
-                input.pointer(&at).cloned().unwrap_or(Value::Null),
+                None,
+                input.pointer(&at).cloned(),
             );
         }
     }
@@ -85,8 +85,8 @@ impl RunState<'_, '_> {
                 &codes::D606,
                 format!("/input{at}"),
                 message,
-                Value::Null,
-                header.input.pointer(&at).cloned().unwrap_or(Value::Null),
+                None,
+                header.input.pointer(&at).cloned(),
             );
         }
     }

@@ -50,8 +50,8 @@ impl RunState<'_, '_> {
                 &codes::D607,
                 format!("/output{at}"),
                 message,
-                Value::Null,
-                output.pointer(&at).cloned().unwrap_or(Value::Null),
+                None,
+                output.pointer(&at).cloned(),
             );
         }
     }

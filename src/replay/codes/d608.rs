@@ -51,8 +51,8 @@ impl RunState<'_, '_> {
                     &codes::D608,
                     "/evidence",
                     message,
-                    Value::from(kind.clone()),
-                    actual,
+                    Some(Value::from(kind.clone())),
+                    Some(actual),
                 );
             }
         }

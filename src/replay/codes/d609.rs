@@ -49,8 +49,8 @@ impl RunState<'_, '_> {
                 &codes::D609,
                 "/error/mode",
                 message,
-                expected,
-                Value::from(mode),
+                Some(expected),
+                Some(Value::from(mode)),
             );
         }
     }

@@ -51,8 +51,8 @@ impl RunState<'_, '_> {
                     &codes::D610,
                     "/outcome",
                     message,
-                    Value::from(declared.clone()),
-                    Value::from(o),
+                    Some(Value::from(declared.clone())),
+                    Some(Value::from(o)),
                 );
             }
             (Some(declared), None) => {
@@ -65,8 +65,8 @@ impl RunState<'_, '_> {
                     &codes::D610,
                     "/outcome",
                     message,
-                    Value::from(declared.clone()),
-                    Value::Null,
+                    Some(Value::from(declared.clone())),
+                    None,
                 );
             }
             (None, Some(o)) => {
@@ -75,8 +75,8 @@ impl RunState<'_, '_> {
                     &codes::D610,
                     "/outcome",
                     message,
-                    Value::Null,
-                    Value::from(o),
+                    None,
+                    Some(Value::from(o)),
                 );
             }
             (None, None) => {}

@@ -51,8 +51,8 @@ impl RunState<'_, '_> {
                 &codes::D611,
                 "/node",
                 message,
-                Value::from(bound),
-                Value::from(visits),
+                Some(Value::from(bound)),
+                Some(Value::from(visits)),
             )
             .related
             .push(crate::diagnostic::Related {

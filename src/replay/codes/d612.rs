@@ -32,7 +32,7 @@
 //!
 //! SPEC §4.2 (totals stay within the budget); the code is listed in §5.
 
-use super::super::engine::{RunState, nanos};
+use super::super::engine::{RunState, budget_nanos};
 use crate::codes;
 use serde_json::Value;
 
@@ -49,12 +49,12 @@ impl RunState<'_, '_> {
                 &codes::D612,
                 "/seq",
                 message,
-                Value::from(max),
-                Value::from(self.steps),
+                Some(Value::from(max)),
+                Some(Value::from(self.steps)),
             );
         }
         if let Some(max) = graph.max_spend_usd
-            && self.spend_nanos > nanos(max)
+            && self.spend_nanos > budget_nanos(max)
             && !self.spend_reported
         {
             self.spend_reported = true;
@@ -64,8 +64,8 @@ impl RunState<'_, '_> {
                 &codes::D612,
                 "/cost/usd",
                 message,
-                Value::from(max),
-                Value::from(spent),
+                Some(Value::from(max)),
+                Some(Value::from(spent)),
             );
         }
     }

@@ -51,8 +51,8 @@ impl RunState<'_, '_> {
                 &codes::D613,
                 "/node",
                 message,
-                Value::from("a grant edge earlier in the run"),
-                Value::Null,
+                Some(Value::from("a grant edge earlier in the run")),
+                None,
             );
         }
     }

@@ -1,11 +1,13 @@
-//! D614 (error): the run ended at a non-terminal node, did not end, or has events after the end.
+//! D614 (error): the run ended at a non-terminal node, or has events after the end.
 //!
 //! ## What it checks
 //!
 //! The end event comes where the graph ends the run — after a successful step at
 //! a terminal node (one with neither `next` nor `branches`), or after an error with neither an
 //! `on_error` handler nor a fallback, where the end must be `failure` (that is not a D614; ending
-//! it in `success` is). A trace with no end event, and a line after the end event, fire it too.
+//! it in `success` is). A line after the end event fires it too. A trace with no end event at
+//! all is not a D614 but a D616 at the end of the file (SPEC §4.2): a recorder that crashed has
+//! not broken a contract, its record is incomplete.
 //!
 //! ## Why it matters
 //!
@@ -53,15 +55,15 @@ impl RunState<'_, '_> {
                     &codes::D614,
                     "/end",
                     message,
-                    Value::from(id),
-                    Value::from("(end)"),
+                    Some(Value::from(id)),
+                    Some(Value::from("(end)")),
                 );
             }
             Expected::End { must_fail: true } if status == EndStatus::Success => {
                 self.report(&codes::D614, "/end",
                     "after an error with neither handler nor fallback the run must end in `failure`, it ended in `success`",
-                    Value::from("failure"),
-                    Value::from("success"),
+                    Some(Value::from("failure")),
+                    Some(Value::from("success")),
                 );
             }
             Expected::Stuck { reason } => {
@@ -70,29 +72,16 @@ impl RunState<'_, '_> {
                     &codes::D614,
                     "/end",
                     message,
-                    Value::Null,
-                    Value::from("(end)"),
+                    None,
+                    Some(Value::from("(end)")),
                 );
             }
             Expected::End { .. } | Expected::Free => {}
         }
     }
 
-    pub(crate) fn check_d614_eof(&mut self) {
-        self.report(
-            &codes::D614,
-            "",
-            format!(
-                "the trace ends after seq {} without an end event",
-                self.last_seq
-            ),
-            Value::from("an end event"),
-            Value::Null,
-        );
-    }
-
     pub(crate) fn check_d614_after_end(&mut self) {
         let message = format!("line {} follows the end event", self.pos.number);
-        self.report(&codes::D614, "", message, Value::Null, Value::Null);
+        self.report(&codes::D614, "", message, None, None);
     }
 }

@@ -2,17 +2,23 @@
 //!
 //! ## What it checks
 //!
-//! An event's `prev`, where present, is `sha256:` + the lowercase hex SHA-256 of
-//! the previous line's exact bytes (without its `\n`; the header is the line before `seq` 1).
+//! Every event (every line after the header) carries `prev`, and it is `sha256:` + the
+//! lowercase hex SHA-256 of the previous line's exact bytes (without its `\n`; the header is the
+//! line before `seq` 1). A line without `prev` breaks the chain as surely as a wrong one: a
+//! trace whose `prev` fields were all removed is not a recorded run.
 //!
 //! ## Why it matters
 //!
 //! The chain makes an edited, inserted or dropped line detectable. A broken chain means the
 //! trace is not the one recorded: the run is `malformed` and nothing after the break is checked.
+//! When a line ends in `\r`, the message says so: a trace whose line endings were converted to
+//! CRLF (by an editor, or by git's `autocrlf`) breaks at its second line, because the chain
+//! hashes each line's exact bytes.
 //!
 //! ## Example
 //!
-//! Someone edits `"confidence":0.4` to `0.9` on line 4; line 5's `prev` no longer matches.
+//! Someone edits `"confidence":0.4` to `0.9` on line 4; line 5's `prev` no longer matches. Or
+//! a line `{"seq":3,"node":"draft",…}` has no `prev`.
 //!
 //! Fixture `tests/fixtures/replay/d615.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D615 at line 7:
 //!
@@ -22,13 +28,14 @@
 //!
 //! ## Fix
 //!
-//! `prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped.
+//! `prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or
+//! dropped, or `prev` was removed. Convert CRLF line endings back to `\n`.
 //!
 //! Does not fire: The file as `TraceWriter` wrote it.
 //!
 //! ## Implements
 //!
-//! SPEC §4.1 (`prev`, the hash chain); the code is listed in §5.
+//! SPEC §4.1 (`prev` on every line after the header, the hash chain); the code is listed in §5.
 
 use super::super::digest::{format_hash, hash_matches};
 use super::super::engine::RunState;
@@ -36,23 +43,33 @@ use crate::codes;
 use serde_json::Value;
 
 impl RunState<'_, '_> {
-    /// `false` when the chain is broken.
-    pub(crate) fn check_d615(&mut self, prev: Option<&str>) -> bool {
-        let Some(prev) = prev else { return true };
-        if hash_matches(prev, &self.prev_hash) {
-            return true;
+    /// `false` when the chain is broken. `line_cr`: the current line ends in `\r`.
+    pub(crate) fn check_d615(&mut self, prev: Option<&str>, line_cr: bool) -> bool {
+        let want = match prev {
+            Some(prev) if hash_matches(prev, &self.prev_hash) => return true,
+            _ => format_hash(&self.prev_hash),
+        };
+        let before = self.pos.number.saturating_sub(1);
+        let mut message = match prev {
+            None => format!(
+                "line {} has no `prev`: every line after the header carries the SHA-256 of the line before it (line {before})",
+                self.pos.number
+            ),
+            Some(_) => format!(
+                "`prev` does not match the previous line (line {before}): it was edited, or a line was inserted or dropped"
+            ),
+        };
+        if self.prev_line_cr || line_cr {
+            message.push_str(
+                "; the lines end in `\\r\\n` (CRLF): converting line endings changes the bytes the chain hashes, convert them back to `\\n`",
+            );
         }
-        let want = format_hash(&self.prev_hash);
-        let message = format!(
-            "`prev` does not match the previous line (line {}): it was edited, or a line was inserted or dropped",
-            self.pos.number.saturating_sub(1)
-        );
         self.report(
             &codes::D615,
             "/prev",
             message,
-            Value::from(want),
-            Value::from(prev),
+            Some(Value::from(want)),
+            prev.map(Value::from),
         );
         false
     }

@@ -1,22 +1,35 @@
-//! D616 (error): a malformed line.
+//! D616 (error): a malformed line, or a trace that stops without an end event.
 //!
 //! ## What it checks
 //!
-//! Every line after the header is one JSON object that is a step (`seq`, `node`,
-//! `primitive`, `input`, exactly one of `output` and `error`, optional `outcome`, `evidence`,
-//! `cost`, `prev`) or an end event (`seq`, `end` of `success`/`failure`, `prev`), with no other
-//! fields; valid UTF-8; ended by a newline (or valid JSON at the end of the file); at most the
-//! line limit long (8 MiB by default; a longer line is skipped, never held in memory).
+//! Every line after the header is one JSON object that is a step (`seq`, `node`, `primitive`,
+//! `input`, exactly one of `output` and `error`, optional `outcome`, `evidence`, `cost`,
+//! `prev`) or an end event (`seq`, `end` of `success`/`failure`, `prev`, and the seal
+//! `signer`/`sig` when sealed), with no other fields and no duplicate key anywhere in the line —
+//! payloads (`input`, `output`, `evidence`) and the header included; valid UTF-8; ended by a
+//! newline; at most the line limit long (8 MiB by default, `--max-line-bytes`; a longer line is
+//! skipped, never held in memory). `cost.usd` is a finite non-negative number that fits integer
+//! nano-USD (at most 18446744073.709551615 USD a step, and a run's sum too). And the trace ends
+//! with an end event: one that stops without it — cut at a line boundary or inside a line —
+//! fires D616 at the end of the file.
 //!
 //! ## Why it matters
 //!
-//! A line replay cannot read ends the run as `malformed` at that line; everything before it
-//! is still reported. The diagnostic's `seq` is the one the line should have had.
+//! A line replay cannot read ends the run as `malformed` at that line; everything before it is
+//! still reported. The diagnostic's `seq` is the one the line should have had. A duplicate key
+//! is malformed because two readers of one line (first value wins, last value wins) would see
+//! two different events. Spend is summed exactly in integer nano-USD, so an amount that cannot
+//! be is refused rather than rounded, saturated or counted as zero. A trace without an end
+//! event was cut (a recorder that crashed, a copy that stopped short): it is `malformed`, not
+//! `violated` — the run has not broken a contract, its record is incomplete. Every line, the end
+//! event's included, ends with `\n`, so a last line without one (even one that parses) is a cut
+//! line; and so nothing of a sealed trace is outside both chain and seal.
 //!
 //! ## Example
 //!
-//! A last line cut off mid-write, `{"seq":7,"node":"test","primitive":"ver.run_ta`; a line
-//! with `"output"` and `"error"` both; a line of invalid UTF-8.
+//! A last line cut off mid-write, `{"seq":7,"node":"test","primitive":"ver.run_ta`; a trace
+//! whose last line is a complete step; a line with `"output"` and `"error"` both; a line of
+//! invalid UTF-8; `"output":{"patch":"a","patch":"b"}`; `"cost":{"usd":1e300}`.
 //!
 //! Fixture `tests/fixtures/replay/d616.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D616 at line 3:
 //!
@@ -26,29 +39,70 @@
 //!
 //! ## Fix
 //!
-//! Each line is one JSON event object, terminated by a newline.
+//! Each line is one JSON event object, terminated by a newline; the last one is the end event.
+//! Raise `--max-line-bytes` for longer lines.
 //!
-//! Does not fire: `{"seq":7,"end":"success","prev":"sha256:…"}`.
+//! Does not fire: `{"seq":7,"end":"success","prev":"sha256:…"}` and its newline, last.
 //!
 //! ## Implements
 //!
-//! SPEC §4.1 and §4.2 (a truncated or broken line ends the run); the code is listed in §5.
+//! SPEC §4.1 (duplicate keys) and §4.2 (a truncated or broken line, a trace without an end
+//! event); the code is listed in §5.
 
+use super::super::engine::RunState;
 use super::super::trace::{Event, LineError, parse_event};
+use crate::codes;
+use serde_json::Value;
 
-/// Parse an event line, naming a truncated last line as such.
-pub(crate) fn parse_line(bytes: &[u8], terminated: bool) -> Result<Event, LineError> {
+/// Parse an event line, naming a cut last line (no newline) as such: whatever it holds, the
+/// recorder did not finish writing it.
+pub(crate) fn parse_line(bytes: &[u8], terminated: bool, number: u32) -> Result<Event, LineError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LineError {
-            message: "empty line".into(),
+            message: if terminated {
+                "empty line".into()
+            } else {
+                format!("the trace stops inside line {number} (no newline) without an end event")
+            },
             pointer: String::new(),
             column: 1,
         });
     }
-    parse_event(bytes).map_err(|mut e| {
-        if !terminated {
-            e.message = format!("truncated last line (no newline): {}", e.message);
+    match parse_event(bytes) {
+        Ok(event) if terminated => Ok(event),
+        Ok(_) => Err(LineError {
+            message: format!(
+                "the trace was cut inside line {number}: its last line has no newline (every event, the end event's included, ends with `\\n`)"
+            ),
+            pointer: String::new(),
+            column: 1,
+        }),
+        Err(mut e) => {
+            if !terminated {
+                e.message = format!(
+                    "the trace was cut inside line {number} (no newline, no end event): {}",
+                    e.message
+                );
+            }
+            Err(e)
         }
-        e
-    })
+    }
+}
+
+impl RunState<'_, '_> {
+    /// The trace ended at a line boundary without an end event.
+    pub(crate) fn check_d616_eof(&mut self) {
+        let message = format!(
+            "the trace stops after seq {} (line {}) without an end event: it was cut (did the recorder crash?)",
+            self.last_seq,
+            self.pos.number.saturating_sub(1)
+        );
+        self.report(
+            &codes::D616,
+            "",
+            message,
+            Some(Value::from("an end event")),
+            None,
+        );
+    }
 }

@@ -46,8 +46,8 @@ impl RunState<'_, '_> {
             &codes::D617,
             "/seq",
             message,
-            Value::from(want),
-            Value::from(seq),
+            Some(Value::from(want)),
+            Some(Value::from(seq)),
         );
         false
     }

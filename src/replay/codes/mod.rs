@@ -1,4 +1,4 @@
-//! The replay codes D601–D617 (SPEC §5): one file per code, whose `//!` header is the code's
+//! The replay codes D601–D618 (SPEC §5): one file per code, whose `//!` header is the code's
 //! documentation and whose body is the check; each code's row (severity, title, help) is in
 //! `crate::codes`, and each check reports through it.
 
@@ -19,3 +19,4 @@ pub mod d614;
 pub mod d615;
 pub mod d616;
 pub mod d617;
+pub mod d618;
