@@ -42,6 +42,18 @@ pub fn check_source(
     registry: &Registry,
     options: &Options,
 ) -> FileReport {
+    check_source_targeting(file, bytes, registry, options, None)
+}
+
+/// [`check_source`], with the graph's `abi` read as `abi` when given: `registry diff --graphs`
+/// checks a graph under NEW as if it targeted NEW, so a major bump alone is not a finding.
+pub fn check_source_targeting(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+    abi: Option<&str>,
+) -> FileReport {
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
         Err(error) => {
@@ -73,7 +85,12 @@ pub fn check_source(
             .iter()
             .map(rules::g003_document_shape::diagnostic)
             .collect(),
-        Ok(doc) => rules::run_all(&doc, registry),
+        Ok(mut doc) => {
+            if let Some(abi) = abi {
+                doc.abi = abi.to_string();
+            }
+            rules::run_all(&doc, registry)
+        }
     };
     crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);

@@ -10,11 +10,13 @@ pub struct ExplainArgs {
     pub code: String,
 }
 
-/// Every documented code: validation (G, R, S, T, A), registry lint (L) and replay (D).
+/// Every documented code: validation (G, R, S, T, A), registry lint (L), replay (D) and
+/// registry diff (V).
 pub fn all_docs() -> Vec<&'static CodeDoc> {
     let mut docs: Vec<&'static CodeDoc> = primgraph::rules::code_docs().iter().collect();
     docs.extend(primgraph::registry::CODE_DOCS.iter());
     docs.extend(primgraph::replay::CODE_DOCS.iter());
+    docs.extend(primgraph::registry::diff::CODE_DOCS.iter());
     docs
 }
 
