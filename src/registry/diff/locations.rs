@@ -147,6 +147,11 @@ fn display(path: &Path) -> String {
         .collect()
 }
 
+/// `input` or `output`.
+fn singular(field: &str) -> &'static str {
+    if field == "inputs" { "input" } else { "output" }
+}
+
 /// A pointer a binding could write for `path` (any element: index 0).
 fn concrete(path: &Path) -> String {
     path.iter()
@@ -312,13 +317,19 @@ fn compare_flags(
                 (_, true) => (
                     Severity::Error,
                     Bump::Major,
-                    format!("`{id}`: {field} location `{where_}` is now `x-authority`"),
+                    format!(
+                        "`{id}`: {} location `{where_}` is now `x-authority`",
+                        singular(field)
+                    ),
                     "an authority input binds only from a policy node's authority output (A403): existing bindings may break",
                 ),
                 (_, false) => (
                     Severity::Error,
                     Bump::Major,
-                    format!("`{id}`: {field} location `{where_}` is no longer `x-authority`"),
+                    format!(
+                        "`{id}`: {} location `{where_}` is no longer `x-authority`",
+                        singular(field)
+                    ),
                     "grant tokens bound to or from it are no longer checked (A403), and authority bindings from it break",
                 ),
             };
