@@ -36,6 +36,8 @@ pub enum DiffFormat {
     Json,
     Sarif,
     Markdown,
+    /// GitHub Actions workflow commands, one per finding.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -400,6 +402,7 @@ fn diff(args: DiffArgs) -> ExitCode {
         DiffFormat::Json => report.render_json(),
         DiffFormat::Sarif => report.render_sarif(),
         DiffFormat::Markdown => report.render_markdown(),
+        DiffFormat::Github => report.render_github(),
     };
     print!("{output}");
     if report.fails(args.deny_warnings) {

@@ -194,6 +194,7 @@ impl RegistryDiff {
     }
 
     /// Human output: the headline, each file's diagnostics rustc-style, the summary.
+    #[cfg(feature = "cli")]
     pub fn render_human(&self, color: bool) -> String {
         let mut out = self.headline();
         out.push_str("\n\n");
@@ -203,6 +204,12 @@ impl RegistryDiff {
         out.push_str(&self.summary_line());
         out.push('\n');
         out
+    }
+
+    /// GitHub Actions workflow commands (SPEC §8), one per finding, each in the file it points
+    /// into.
+    pub fn render_github(&self) -> String {
+        diagnostic::github::render_reports(&self.file_reports())
     }
 
     /// SARIF 2.1.0 with NEW's file as the artifact (and the graph files of V719).
