@@ -347,6 +347,6 @@ fn explain_documents_every_v_code() {
         let (exit, stdout, _) = primgraph(&["explain", &code]);
         assert_eq!(exit, 0, "{code}");
         assert!(stdout.starts_with(&code), "{stdout}");
-        assert!(stdout.contains("Spec: SPEC §6.1"), "{code}");
+        assert!(stdout.contains("## Implements\n\nSPEC §6.1"), "{code}");
     }
 }

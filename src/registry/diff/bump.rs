@@ -4,6 +4,7 @@
 //! NEW's `abi` is not above OLD's by at least that much.
 
 use super::{Draft, Place, Sink};
+use crate::codes;
 use crate::diagnostic::Severity;
 use std::fmt;
 
@@ -129,7 +130,7 @@ pub(crate) fn check_rise(sink: &mut Sink, old_abi: &str, new_abi: &str, required
         None => "an abi is MAJOR.MINOR.PATCH, e.g. 1.1.0".to_string(),
     };
     sink.push(Draft {
-        code: "V718",
+        code: &codes::V718,
         severity: Severity::Error,
         // Derived from the others: it adds nothing to the bump itself.
         bump: Bump::None,

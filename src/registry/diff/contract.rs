@@ -5,6 +5,7 @@
 //! (V715) and metadata (V717: `summary`, `family`, `evaluation`, and the family table).
 
 use super::{Bump, Draft, Place, Sink, field_pointer};
+use crate::codes::{self, Code};
 use crate::diagnostic::Severity;
 use crate::registry::{Primitive, Registry};
 use rustc_hash::FxHashMap;
@@ -30,7 +31,7 @@ pub(super) fn compare_sets(sink: &mut Sink, old: &Registry, new: &Registry) {
         let kept = new_by_id.get(p.id.as_str());
         if kept.is_none() {
             sink.push(Draft {
-                code: "V701",
+                code: &codes::V701,
                 severity: Severity::Error,
                 bump: Bump::Major,
                 place: Place::Old,
@@ -44,7 +45,7 @@ pub(super) fn compare_sets(sink: &mut Sink, old: &Registry, new: &Registry) {
         match new_by_alias.get(p.alias.as_str()) {
             Some(owner) if owner.id != p.id => {
                 sink.push(Draft {
-                    code: "V702",
+                    code: &codes::V702,
                     severity: Severity::Error,
                     bump: Bump::Major,
                     place: Place::New,
@@ -62,7 +63,7 @@ pub(super) fn compare_sets(sink: &mut Sink, old: &Registry, new: &Registry) {
             None => {
                 if let Some(kept) = kept {
                     sink.push(Draft {
-                        code: "V702",
+                        code: &codes::V702,
                         severity: Severity::Error,
                         bump: Bump::Major,
                         place: Place::New,
@@ -84,7 +85,7 @@ pub(super) fn compare_sets(sink: &mut Sink, old: &Registry, new: &Registry) {
     for p in new.primitives() {
         if !old_by_id.contains_key(p.id.as_str()) {
             sink.push(Draft {
-                code: "V703",
+                code: &codes::V703,
                 severity: Severity::Info,
                 bump: Bump::Minor,
                 place: Place::New,
@@ -100,7 +101,7 @@ pub(super) fn compare_sets(sink: &mut Sink, old: &Registry, new: &Registry) {
 
 fn compare_families(sink: &mut Sink, old: &Registry, new: &Registry) {
     let metadata = |place, pointer: String, message: String| Draft {
-        code: "V717",
+        code: &codes::V717,
         severity: Severity::Info,
         bump: Bump::Patch,
         place,
@@ -168,7 +169,7 @@ fn list_diff<'a>(old: &'a [String], new: &'a [String]) -> (Vec<&'a str>, Vec<(us
 /// (at the member).
 struct ListRule {
     field: &'static str,
-    code: &'static str,
+    code: &'static Code,
     removed: (Severity, Bump, &'static str),
     added: (Severity, Bump, &'static str),
 }
@@ -224,7 +225,7 @@ fn singular(field: &str) -> &str {
 const LISTS: &[ListRule] = &[
     ListRule {
         field: "grants",
-        code: "V709",
+        code: &codes::V709,
         removed: (
             Severity::Error,
             Bump::Major,
@@ -238,7 +239,7 @@ const LISTS: &[ListRule] = &[
     },
     ListRule {
         field: "evidence",
-        code: "V710",
+        code: &codes::V710,
         removed: (
             Severity::Info,
             Bump::Minor,
@@ -252,7 +253,7 @@ const LISTS: &[ListRule] = &[
     },
     ListRule {
         field: "failure_modes",
-        code: "V711",
+        code: &codes::V711,
         removed: (
             Severity::Error,
             Bump::Major,
@@ -284,7 +285,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
     if old.class != new.class {
         push(
             sink,
-            "V704",
+            &codes::V704,
             Severity::Error,
             Bump::Major,
             "class",
@@ -298,7 +299,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
     if old.authority != new.authority {
         push(
             sink,
-            "V704",
+            &codes::V704,
             Severity::Error,
             Bump::Major,
             "authority",
@@ -327,7 +328,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         };
         push(
             sink,
-            "V712",
+            &codes::V712,
             Severity::Error,
             Bump::Major,
             "fallback",
@@ -342,7 +343,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         sink,
         &ListRule {
             field: "effects",
-            code: "V713",
+            code: &codes::V713,
             removed: (
                 Severity::Warning,
                 Bump::Minor,
@@ -376,7 +377,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         if n {
             push(
                 sink,
-                "V714",
+                &codes::V714,
                 Severity::Error,
                 Bump::Major,
                 field,
@@ -390,7 +391,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         } else {
             push(
                 sink,
-                "V714",
+                &codes::V714,
                 Severity::Warning,
                 Bump::Minor,
                 field,
@@ -407,7 +408,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         if new.terminal {
             push(
                 sink,
-                "V715",
+                &codes::V715,
                 Severity::Info,
                 Bump::Minor,
                 "terminal",
@@ -417,7 +418,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         } else {
             push(
                 sink,
-                "V715",
+                &codes::V715,
                 Severity::Error,
                 Bump::Major,
                 "terminal",
@@ -439,7 +440,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         if changed {
             push(
                 sink,
-                "V717",
+                &codes::V717,
                 Severity::Info,
                 Bump::Patch,
                 field,
@@ -463,7 +464,7 @@ fn compare_outcomes(sink: &mut Sink, old: &Primitive, new: &Primitive) {
         sink,
         &ListRule {
             field: "outcomes",
-            code: "V708",
+            code: &codes::V708,
             removed: (Severity::Error, Bump::Major, help_removed),
             added: (Severity::Error, Bump::Major, help_added),
         },
@@ -484,7 +485,7 @@ fn compare_outcomes(sink: &mut Sink, old: &Primitive, new: &Primitive) {
             )
         };
         sink.push(Draft {
-            code: "V708",
+            code: &codes::V708,
             severity: Severity::Error,
             bump: Bump::Major,
             place: Place::New,

@@ -7,6 +7,7 @@
 //! no schema-only comparison can.
 
 use super::{Bump, DiffSide, Finding, GateSummary, Place};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Related, Severity};
 use crate::validate::{Options, check_source, check_source_targeting, collect_paths};
 use rayon::prelude::*;
@@ -60,20 +61,19 @@ pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<
             let Some(first) = new_errors.first() else {
                 return Ok(Outcome::Fine);
             };
-            let mut codes: Vec<&str> = new_errors.iter().map(|d| d.code).collect();
-            codes.dedup();
+            let mut new_codes: Vec<&str> = new_errors.iter().map(|d| d.code).collect();
+            new_codes.dedup();
             let graph = under_new
                 .graph
                 .as_deref()
                 .map_or_else(|| file.clone(), |g| format!("`{g}`"));
-            let mut diagnostic = Diagnostic::error(
-                "V719",
+            let mut diagnostic = codes::V719.at(
                 first.pointer.clone(),
                 format!(
                     "graph {graph} has no errors under OLD (ABI {}) but {} under NEW (ABI {new_abi}): {}",
                     old.registry().abi(),
                     plural(new_errors.len(), "error"),
-                    codes.join(", ")
+                    new_codes.join(", ")
                 ),
             )
             .with_help(

@@ -9,6 +9,7 @@
 //! `x-authority`, whose binding rule A403 changes either way).
 
 use super::{Bump, Draft, Place, Sink, field_pointer};
+use crate::codes;
 use crate::diagnostic::Severity;
 use crate::registry::Primitive;
 use serde_json::Value;
@@ -193,7 +194,7 @@ pub(super) fn compare(sink: &mut Sink, old: &Primitive, new: &Primitive) {
             .map(|(_, a)| format!("{new_root}{}", a.schema_pointer))
             .unwrap_or_else(|| new_root.clone());
         sink.push(Draft {
-            code: "V707",
+            code: &codes::V707,
             severity: Severity::Error,
             bump: Bump::Major,
             place: Place::Old,
@@ -234,7 +235,7 @@ pub(super) fn compare(sink: &mut Sink, old: &Primitive, new: &Primitive) {
         let where_ = display(path);
         if after {
             sink.push(Draft {
-                code: "V716",
+                code: &codes::V716,
                 severity: Severity::Error,
                 bump: Bump::Major,
                 place: Place::New,
@@ -245,7 +246,7 @@ pub(super) fn compare(sink: &mut Sink, old: &Primitive, new: &Primitive) {
             });
         } else {
             sink.push(Draft {
-                code: "V716",
+                code: &codes::V716,
                 severity: Severity::Warning,
                 bump: Bump::Minor,
                 place: Place::New,
@@ -339,7 +340,7 @@ fn compare_flags(
                 pointer
             };
             let finding = sink.push(Draft {
-                code: "V716",
+                code: &codes::V716,
                 severity,
                 bump,
                 place: place.clone(),

@@ -11,7 +11,7 @@
 //! registry for benchmarks and property tests.
 
 pub mod bump;
-pub mod codes;
+mod codes;
 mod contract;
 pub mod edits;
 pub mod graphs;
@@ -20,7 +20,6 @@ pub mod render;
 mod schemas;
 
 pub use bump::{Bump, Version};
-pub use codes::CODE_DOCS;
 
 use super::{BUILTIN_JSON, LIMITS, LintError, Registry};
 use crate::diagnostic::{self, Diagnostic, FileReport, Severity};
@@ -319,7 +318,7 @@ pub(crate) struct Sink {
 
 /// What one finding says, before it is located.
 pub(crate) struct Draft {
-    pub code: &'static str,
+    pub code: &'static crate::codes::Code,
     pub severity: Severity,
     pub bump: Bump,
     pub place: Place,
@@ -331,8 +330,13 @@ pub(crate) struct Draft {
 
 impl Sink {
     pub(crate) fn push(&mut self, draft: Draft) -> &mut Finding {
-        let diagnostic = Diagnostic::new(draft.code, draft.severity, draft.pointer, draft.message)
-            .with_help(draft.help);
+        let diagnostic = Diagnostic::new(
+            draft.code.code,
+            draft.severity,
+            draft.pointer,
+            draft.message,
+        )
+        .with_help(draft.help);
         self.findings.push(Finding {
             diagnostic,
             primitive: draft.primitive,

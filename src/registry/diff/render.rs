@@ -214,7 +214,7 @@ impl RegistryDiff {
 
     /// SARIF 2.1.0 with NEW's file as the artifact (and the graph files of V719).
     pub fn render_sarif(&self) -> String {
-        diagnostic::sarif::render(&self.new_file_reports(), super::CODE_DOCS)
+        diagnostic::sarif::render(&self.new_file_reports(), crate::codes::ALL)
     }
 
     pub fn render_json(&self) -> String {

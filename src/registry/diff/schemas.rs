@@ -9,6 +9,7 @@
 //! [`super::locations`]' business.
 
 use super::{Bump, Draft, Finding, Place, SchemaVerdict, Sink, field_pointer};
+use crate::codes;
 use crate::diagnostic::{Severity, Witness};
 use crate::json::Parsed;
 use crate::registry::{PrimIdx, Primitive, Registry};
@@ -81,7 +82,7 @@ pub(super) fn compare(
         if json_equal(&stripped.0, &stripped.1) {
             if !json_equal(&without_x_annotations(a), &without_x_annotations(b)) {
                 sink.push(Draft {
-                    code: "V717",
+                    code: &codes::V717,
                     severity: Severity::Info,
                     bump: Bump::Patch,
                     place: Place::New,
@@ -203,8 +204,8 @@ impl Pair<'_> {
         // The direction that must hold: inputs OLD ⊆ NEW, outputs NEW ⊆ OLD.
         let must_hold_old_is_source = self.half == Half::Inputs;
         let (code, what, who_admits, who_rejects) = match self.half {
-            Half::Inputs => ("V705", "inputs narrowed", "OLD", "NEW"),
-            Half::Outputs => ("V706", "outputs widened", "NEW", "OLD"),
+            Half::Inputs => (&codes::V705, "inputs narrowed", "OLD", "NEW"),
+            Half::Outputs => (&codes::V706, "outputs widened", "NEW", "OLD"),
         };
         let help_no = match self.half {
             Half::Inputs => {
@@ -284,7 +285,7 @@ impl Pair<'_> {
                 };
                 let pointer = self.pointer_in_new(Some(&reason), self.half == Half::Inputs);
                 let draft = Draft {
-                    code: "V720",
+                    code: &codes::V720,
                     severity: Severity::Info,
                     bump: Bump::Minor,
                     place: Place::New,
@@ -301,7 +302,7 @@ impl Pair<'_> {
             }
             Answer::Unknown(text, _) => {
                 let draft = Draft {
-                    code: "V720",
+                    code: &codes::V720,
                     severity: Severity::Info,
                     bump: Bump::Minor,
                     place: Place::New,
@@ -316,7 +317,7 @@ impl Pair<'_> {
             }
             Answer::Yes => {
                 let draft = Draft {
-                    code: "V717",
+                    code: &codes::V717,
                     severity: Severity::Info,
                     bump: Bump::Patch,
                     place: Place::New,
