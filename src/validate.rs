@@ -47,6 +47,18 @@ pub fn check_source(
     check_source_parsed(file, bytes, registry, options).0
 }
 
+/// [`check_source`], with the graph's `abi` read as `abi` when given: `registry diff --graphs`
+/// checks a graph under NEW as if it targeted NEW, so a major bump alone is not a finding.
+pub fn check_source_targeting(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+    abi: Option<&str>,
+) -> FileReport {
+    check_source_inner(file, bytes, registry, options, abi).0
+}
+
 /// [`check_source`], also handing back the parsed document (when it parsed), so that a caller
 /// that needs spans of its own (the language server's ranges) does not parse it twice.
 pub fn check_source_parsed(
@@ -54,6 +66,16 @@ pub fn check_source_parsed(
     bytes: &[u8],
     registry: &Registry,
     options: &Options,
+) -> (FileReport, Option<crate::json::Parsed>) {
+    check_source_inner(file, bytes, registry, options, None)
+}
+
+fn check_source_inner(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+    abi: Option<&str>,
 ) -> (FileReport, Option<crate::json::Parsed>) {
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
@@ -87,7 +109,12 @@ pub fn check_source_parsed(
             .iter()
             .map(rules::g003_document_shape::diagnostic)
             .collect(),
-        Ok(doc) => rules::run_all(&doc, registry),
+        Ok(mut doc) => {
+            if let Some(abi) = abi {
+                doc.abi = abi.to_string();
+            }
+            rules::run_all(&doc, registry)
+        }
     };
     crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);

@@ -1,6 +1,8 @@
 //! `primgraph registry`: `list` (a table or a stable JSON array, filtered by family and class),
-//! `show ID|ALIAS` (a primitive's whole contract), `lint [FILE]` (the §1.3 invariants, L501–L510).
-//! Exit codes: 0 clean, 1 findings (lint) or an unknown primitive (show), 2 unusable input.
+//! `show ID|ALIAS` (a primitive's whole contract), `lint [FILE]` (the §1.3 invariants, L501–L510),
+//! `diff OLD NEW` (two registry versions compared, SPEC §6.1: V701–V720, the required bump, and
+//! with `--graphs` the graph-aware gate).
+//! Exit codes: 0 clean, 1 findings (lint, diff) or an unknown primitive (show), 2 unusable input.
 
 use primgraph::diagnostic::{self, FileReport};
 use primgraph::registry::{self, Class, Filter, LintError, Primitive, Registry};
@@ -23,6 +25,35 @@ pub enum RegistryCommand {
     Show(ShowArgs),
     /// Check a registry file against the invariants of SPEC §1.3 (L501–L510).
     Lint(LintArgs),
+    /// Compare two registry versions (SPEC §6.1): every difference V701–V720, the semver bump
+    /// it requires, and with `--graphs` the graphs it breaks.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    Human,
+    Json,
+    Sarif,
+    Markdown,
+    /// GitHub Actions workflow commands, one per finding.
+    Github,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The old registry file, or `builtin` for the embedded Kernel ABI 1.0.0.
+    pub old: String,
+    /// The new registry file, or `builtin`.
+    pub new: String,
+    /// Graph files or folders (recursively `*.graph.json`) to validate under OLD and NEW (V719).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub graphs: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: DiffFormat,
+    /// Treat warnings as errors for the exit code.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -76,6 +107,7 @@ pub fn run(args: RegistryArgs) -> ExitCode {
         RegistryCommand::List(a) => list(a),
         RegistryCommand::Show(a) => show(a),
         RegistryCommand::Lint(a) => lint(a),
+        RegistryCommand::Diff(a) => diff(a),
     }
 }
 
@@ -324,5 +356,55 @@ fn lint(args: LintArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+fn diff(args: DiffArgs) -> ExitCode {
+    use primgraph::registry::diff::{self, DiffSide, SideError};
+    let open = |path: &str, role: &str| {
+        DiffSide::open(path).map_err(|error| {
+            if let SideError::Lint(report) = &error {
+                // The findings themselves, in the requested shape, then why nothing was diffed.
+                let reports = std::slice::from_ref(report);
+                match args.format {
+                    DiffFormat::Json => print!("{}", diagnostic::json::render(reports)),
+                    _ => print!("{}", diagnostic::human::render(reports, false)),
+                }
+                super::usage_error(format!(
+                    "{role} {error}: a diff of a broken registry means nothing"
+                ))
+            } else {
+                super::usage_error(format!("{role}: {error}"))
+            }
+        })
+    };
+    let old = match open(&args.old, "OLD") {
+        Ok(side) => side,
+        Err(code) => return code,
+    };
+    let new = match open(&args.new, "NEW") {
+        Ok(side) => side,
+        Err(code) => return code,
+    };
+    let report = if args.graphs.is_empty() {
+        diff::diff(&old, &new)
+    } else {
+        match diff::diff_with_graphs(&old, &new, &args.graphs) {
+            Ok(report) => report,
+            Err(e) => return super::usage_error(e),
+        }
+    };
+    let output = match args.format {
+        DiffFormat::Human => report.render_human(anstream::stdout().is_terminal()),
+        DiffFormat::Json => report.render_json(),
+        DiffFormat::Sarif => report.render_sarif(),
+        DiffFormat::Markdown => report.render_markdown(),
+        DiffFormat::Github => report.render_github(),
+    };
+    print!("{output}");
+    if report.fails(args.deny_warnings) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }

@@ -10,6 +10,7 @@
 //! use and cached. [`report`] turns lint findings into located diagnostics for
 //! `primgraph registry lint`.
 
+pub mod diff;
 pub mod lint;
 pub mod phash;
 pub mod report;
