@@ -295,7 +295,11 @@ impl Replayer<'_> {
     /// let run = replayer.replay_file(&runs.join("diverged.trace.jsonl"));
     /// assert_eq!(run.verdict, Verdict::Diverged);
     /// let first = run.first_divergence.as_ref().unwrap();
-    /// assert_eq!((first.code, first.seq), ("D603", 6));
+    /// // The fixture's sidecar names the defect the simulator put in.
+    /// let sidecar = std::fs::read_to_string(runs.join("diverged.expected.json")).unwrap();
+    /// let expected: serde_json::Value = serde_json::from_str(&sidecar).unwrap();
+    /// assert_eq!(first.code, "D603");
+    /// assert_eq!(Some(first.seq), expected["seq"].as_u64());
     /// ```
     pub fn replay_file(&self, path: &Path) -> RunReport {
         replay::corpus::replay_file(self, path)
