@@ -330,6 +330,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.prev_hash = sha256(bytes);
                 self.check_d602(&header);
                 self.check_run_input(&header);
+                self.stats.task = Some(super::summary::task_key(&header.input));
                 self.header = Some(header);
                 true
             }
@@ -347,14 +348,22 @@ impl<'a, 'r> RunState<'a, 'r> {
         let expected = std::mem::replace(&mut self.expected, Expected::Free);
         let node = self.check_d603(&expected, &step.node);
         let running = self.check_d604(&expected, node, &step.primitive);
+        let prim_name: &str = match running {
+            Some(p) => &self.replayer.registry.get(p).id,
+            None => &step.primitive,
+        };
+        // Counted without allocating once the primitive has been seen in this run.
+        match self.stats.primitive_steps.get_mut(prim_name) {
+            Some(n) => *n += 1,
+            None => {
+                self.stats.primitive_steps.insert(prim_name.to_string(), 1);
+            }
+        }
         if let Err(error) = &step.result {
-            let prim_name = running
-                .map(|p| self.registry().get(p).id.clone())
-                .unwrap_or_else(|| step.primitive.clone());
             *self
                 .stats
                 .failure_modes
-                .entry(prim_name)
+                .entry(prim_name.to_string())
                 .or_default()
                 .entry(error.mode.clone())
                 .or_insert(0) += 1;
