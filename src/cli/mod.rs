@@ -1,6 +1,7 @@
 //! Command-line surface: one module per subcommand, each with its clap `Args` and a `run`.
 //! Exit codes: 0 clean, 1 findings, 2 the command could not run, 3 `schema check` unknown.
 
+pub mod compare;
 pub mod explain;
 pub mod graph;
 pub mod registry;
@@ -39,6 +40,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Write synthetic traces of a graph.
     Simulate(simulate::SimulateArgs),
+    /// Compare two evaluations (summary files, or runs replayed first).
+    Compare(compare::CompareArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -50,6 +53,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Graph(a) => graph::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Compare(a) => compare::run(a),
     }
 }
 

@@ -32,6 +32,10 @@ pub struct SimulateArgs {
     /// (for very long benchmark traces; no error steps, no faults).
     #[arg(long)]
     pub stream: bool,
+    /// Record N distinct tasks, run i taking task i mod N (inputs seeded by the task alone, so
+    /// the corpora of two graph versions share them); 0: every run its own input.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub tasks: u64,
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -54,6 +58,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         seed: args.seed,
         fault_rate: args.faults,
         min_steps: args.min_steps,
+        tasks: args.tasks,
         ..SimOptions::default()
     };
     if args.stream {

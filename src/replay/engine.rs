@@ -160,7 +160,7 @@ pub(crate) fn nanos(usd: f64) -> u64 {
 }
 
 impl<'a, 'r> RunState<'a, 'r> {
-    fn new(replayer: &'a Replayer<'r>) -> RunState<'a, 'r> {
+    pub(crate) fn new(replayer: &'a Replayer<'r>) -> RunState<'a, 'r> {
         let n = replayer.graph.nodes.len();
         RunState {
             replayer,
@@ -267,7 +267,7 @@ impl<'a, 'r> RunState<'a, 'r> {
     }
 
     /// Check one line; `false` stops reading.
-    fn line(&mut self, pos: LinePos, line: Line<'_>) -> bool {
+    pub(crate) fn line(&mut self, pos: LinePos, line: Line<'_>) -> bool {
         self.pos = pos;
         if self.ended.is_some() {
             self.site = "(after end)".into();
@@ -302,6 +302,23 @@ impl<'a, 'r> RunState<'a, 'r> {
                 return false;
             }
         };
+        self.event(event, || sha256(bytes))
+    }
+
+    /// Whether the next line is an event line this run will check (its header is read and it
+    /// has not ended or stopped): the lines a paired replay parses once for both runs.
+    pub(crate) fn awaits_event(&self) -> bool {
+        self.header.is_some() && self.ended.is_none() && !self.stopped
+    }
+
+    /// Check a parsed event line at `pos` (`hash`: the SHA-256 of the line's bytes, asked for
+    /// only when the chain holds); `false` stops reading.
+    pub(crate) fn event_at(&mut self, pos: LinePos, event: Event, hash: Hash) -> bool {
+        self.pos = pos;
+        self.event(event, || hash)
+    }
+
+    fn event(&mut self, event: Event, hash: impl FnOnce() -> Hash) -> bool {
         self.seq = event.seq();
         self.site = match &event {
             Event::Step(s) => s.node.clone(),
@@ -313,7 +330,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             self.stopped = true;
             return false;
         }
-        self.prev_hash = sha256(bytes);
+        self.prev_hash = hash();
         self.last_seq = event.seq();
         match event {
             Event::Step(step) => self.step(step),
@@ -430,7 +447,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.check_d614_end(&expected, status);
     }
 
-    fn finish(&mut self, eof: LinePos) {
+    pub(crate) fn finish(&mut self, eof: LinePos) {
         if self.stopped || self.ended.is_some() {
             return;
         }
@@ -451,7 +468,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.check_d614_eof();
     }
 
-    fn into_report(self, trace: &str) -> RunReport {
+    pub(crate) fn into_report(self, trace: &str) -> RunReport {
         let mut stats = self.stats;
         stats.spend_nanos = self.spend_nanos;
         RunReport::conclude(

@@ -1,14 +1,15 @@
 //! Recorded runs (SPEC §4): the trace format and its streaming reader (`trace`), digests
 //! (`digest`), the writer a runtime records with (`writer`), the graph as replay resolves it
 //! (`graph`), the replay engine (`engine`) with one file per D6xx code (`codes`), run reports
-//! (`report`), corpus summaries (`summary`) and replay (`corpus`), and synthetic traces
-//! (`simulate`).
+//! (`report`), corpus summaries (`summary`) and replay (`corpus`), paired replay of one trace
+//! against two graphs in one pass (`pair`), and synthetic traces (`simulate`).
 
 pub mod codes;
 pub mod corpus;
 pub mod digest;
 pub mod engine;
 pub mod graph;
+pub mod pair;
 pub mod render;
 pub mod report;
 pub mod schema_gen;
