@@ -3,6 +3,7 @@
 //! only parses arguments and prints. See `ARCHITECTURE.md` for the code map.
 
 pub mod compare;
+pub mod config;
 pub mod diagnostic;
 pub mod graph;
 pub mod json;

@@ -1,7 +1,11 @@
 //! Diagnostics: the one shape every check reports (SPEC §3.1), their resolution from JSON
 //! pointers to lines and columns, their deterministic order, and their renderings (human,
-//! JSON, SARIF) in the submodules.
+//! JSON, SARIF, GitHub workflow commands) in the submodules.
 
+pub mod github;
+// Only the command line renders for a terminal: the renderer and annotate-snippets come with the
+// `cli` feature.
+#[cfg(feature = "cli")]
 pub mod human;
 pub mod json;
 pub mod sarif;
@@ -16,6 +20,16 @@ pub enum Severity {
     Error,
     Warning,
     Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
 }
 
 /// A second location a diagnostic points at.
@@ -56,6 +70,72 @@ pub struct Diagnostic {
     /// Replay only: the `seq` of the event the diagnostic is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
+    /// The `primgraph.toml` setting that changed this diagnostic's severity or turned it off
+    /// (SPEC §8: an override is reported, never silent). `severity` is then the new severity,
+    /// or the original one when the override turned the diagnostic off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overridden_by: Option<Box<Override>>,
+}
+
+/// What a `primgraph.toml` severity override can set a code to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Off,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Off => "off",
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+
+    /// The severity this level sets, `None` for `off`.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Off => None,
+            Level::Info => Some(Severity::Info),
+            Level::Warning => Some(Severity::Warning),
+            Level::Error => Some(Severity::Error),
+        }
+    }
+}
+
+/// Which configuration setting changed a diagnostic, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Override {
+    /// The configuration file, as the user named it or as it was found.
+    pub config: String,
+    /// The setting's key path: `severity.R102`, or `overrides[1].severity.S203`.
+    pub setting: String,
+    /// Where the setting is written in the configuration file (1-based).
+    pub line: u32,
+    pub column: u32,
+    /// The severity the rule gave.
+    pub from: Severity,
+    /// What the setting made of it.
+    pub to: Level,
+}
+
+impl Override {
+    /// `primgraph.toml:7:1 overrides[0].severity.S203 = "off"`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}:{}:{} {} = \"{}\"",
+            self.config,
+            self.line,
+            self.column,
+            self.setting,
+            self.to.as_str()
+        )
+    }
 }
 
 impl Diagnostic {
@@ -76,7 +156,16 @@ impl Diagnostic {
             witness: None,
             help: None,
             seq: None,
+            overridden_by: None,
         }
+    }
+
+    /// Turned off by a configuration override: rendered only where the output can say so (JSON
+    /// `suppressed`, SARIF `suppressions`), never counted.
+    pub fn is_suppressed(&self) -> bool {
+        self.overridden_by
+            .as_ref()
+            .is_some_and(|o| o.to == Level::Off)
     }
 
     pub fn error(
@@ -223,7 +312,11 @@ impl Summary {
             files: reports.len(),
             ..Summary::default()
         };
-        for diag in reports.iter().flat_map(|r| &r.diagnostics) {
+        let counted = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| !d.is_suppressed());
+        for diag in counted {
             match diag.severity {
                 Severity::Error => summary.errors += 1,
                 Severity::Warning => summary.warnings += 1,

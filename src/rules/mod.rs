@@ -9,8 +9,8 @@
 //! Choices where SPEC is silent (each also stated in the rule's own doc):
 //! - An absent `capabilities` is an empty tool boundary: R104 flags every node.
 //! - G004: the rules resolve a duplicated ID to its first node; the later ones get no S203.
-//! - Control-flow rules use every edge kind (`next`, `branches`, `on_error`). A407 ignores only
-//!   the `on_error` edges leaving the `requires_verifier` node itself (its step did not complete).
+//! - Control-flow rules use every edge kind (`next`, `branches`, `on_error`); A407 too, the
+//!   `on_error` edges leaving the `requires_verifier` node itself included (SPEC §3.4).
 //! - A pointer into an object schema that neither declares the property nor closes it
 //!   (`additionalProperties` absent) selects "anything, optionally"; T304 fires only where the
 //!   schema rules the value out. Array elements are optional unless below `minItems`.
