@@ -205,7 +205,11 @@ pub fn default_input_schema() -> Value {
 
 /// The structural changes from `old` to `new`: graph fields first (in document order), then
 /// nodes by ID.
-pub fn structure(registry: &Registry, old: &Version<'_>, new: &Version<'_>) -> Vec<StructureChange> {
+pub fn structure(
+    registry: &Registry,
+    old: &Version<'_>,
+    new: &Version<'_>,
+) -> Vec<StructureChange> {
     let (a, b) = (old.doc, new.doc);
     let mut out = Vec::new();
     let caps = |d: &GraphDoc| d.capabilities.iter().cloned().collect::<BTreeSet<_>>();
@@ -218,8 +222,18 @@ pub fn structure(registry: &Registry, old: &Version<'_>, new: &Version<'_>) -> V
             !a.capabilities.is_empty(),
             !b.capabilities.is_empty(),
         ),
-        ("budget", a.budget != b.budget, a.budget.is_some(), b.budget.is_some()),
-        ("input", a.input != b.input, a.input.is_some(), b.input.is_some()),
+        (
+            "budget",
+            a.budget != b.budget,
+            a.budget.is_some(),
+            b.budget.is_some(),
+        ),
+        (
+            "input",
+            a.input != b.input,
+            a.input.is_some(),
+            b.input.is_some(),
+        ),
         ("entry", a.entry != b.entry, true, true),
     ];
     for (field, changed, in_old, in_new) in graph_fields {
@@ -229,7 +243,16 @@ pub fn structure(registry: &Registry, old: &Version<'_>, new: &Version<'_>) -> V
         let pointer = format!("/{field}");
         // A field present on one side only (a budget added): the other side's pointer is the
         // document.
-        let at = |parsed, present: bool| place(parsed, if present { pointer.clone() } else { String::new() });
+        let at = |parsed, present: bool| {
+            place(
+                parsed,
+                if present {
+                    pointer.clone()
+                } else {
+                    String::new()
+                },
+            )
+        };
         out.push(StructureChange {
             kind: ChangeKind::GraphChanged,
             node: None,
@@ -361,7 +384,13 @@ impl GraphDiff {
         runs: Option<RunsDiff>,
     ) -> GraphDiff {
         let (introduced, resolved) = findings(old, new);
-        let ident = |v: &Version<'_>| (v.file.to_string(), v.doc.graph.clone(), v.digest.to_string());
+        let ident = |v: &Version<'_>| {
+            (
+                v.file.to_string(),
+                v.doc.graph.clone(),
+                v.digest.to_string(),
+            )
+        };
         GraphDiff {
             old: ident(old),
             new: ident(new),
@@ -375,15 +404,15 @@ impl GraphDiff {
 
     /// Exit 1 (SPEC §6.2): NEW introduces an error, or a run faithful under OLD fails under NEW.
     pub fn is_regression(&self) -> bool {
-        self.introduced.iter().any(|f| f.severity == Severity::Error)
+        self.introduced
+            .iter()
+            .any(|f| f.severity == Severity::Error)
             || self.runs.as_ref().is_some_and(|r| r.regressed() > 0)
     }
 
     /// The SPEC §6.2 document.
     pub fn to_json(&self) -> Value {
-        let ident = |(file, graph, digest): &(String, String, String)| {
-            json!({"file": file, "graph": graph, "digest": digest})
-        };
+        let ident = |(file, graph, digest): &(String, String, String)| json!({"file": file, "graph": graph, "digest": digest});
         let structure: Vec<Value> = self
             .structure
             .iter()
@@ -432,9 +461,12 @@ impl GraphDiff {
             let transitions: Vec<Value> = runs
                 .transitions
                 .iter()
-                .map(|((o, n), count)| json!({"old": o.as_str(), "new": n.as_str(), "count": count}))
+                .map(
+                    |((o, n), count)| json!({"old": o.as_str(), "new": n.as_str(), "count": count}),
+                )
                 .collect();
-            let mut groups: Vec<(&(String, String), &Regression)> = runs.regressions.iter().collect();
+            let mut groups: Vec<(&(String, String), &Regression)> =
+                runs.regressions.iter().collect();
             // Largest group first; ties by (node, code).
             groups.sort_by(|a, b| b.1.count.cmp(&a.1.count).then_with(|| a.0.cmp(b.0)));
             let regressions: Vec<Value> = groups
@@ -454,14 +486,23 @@ impl GraphDiff {
 
 fn at(file: &str, p: &Place) -> String {
     if p.line > 0 {
-        format!("{file}:{}:{} ({})", p.line, p.column, display_pointer(&p.pointer))
+        format!(
+            "{file}:{}:{} ({})",
+            p.line,
+            p.column,
+            display_pointer(&p.pointer)
+        )
     } else {
         format!("{file} ({})", display_pointer(&p.pointer))
     }
 }
 
 fn display_pointer(pointer: &str) -> &str {
-    if pointer.is_empty() { "the document" } else { pointer }
+    if pointer.is_empty() {
+        "the document"
+    } else {
+        pointer
+    }
 }
 
 fn describe(c: &StructureChange) -> String {
@@ -490,7 +531,11 @@ fn input_line(input: &InputCheck) -> String {
 }
 
 fn finding_line(f: &Finding) -> String {
-    let node = f.node.as_ref().map(|n| format!(" at node `{n}`")).unwrap_or_default();
+    let node = f
+        .node
+        .as_ref()
+        .map(|n| format!(" at node `{n}`"))
+        .unwrap_or_default();
     let severity = match f.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -503,8 +548,14 @@ impl GraphDiff {
     /// The report for a terminal.
     pub fn render_human(&self) -> String {
         let mut out = String::new();
-        out.push_str(&format!("old: {} ({} {})\n", self.old.0, self.old.1, self.old.2));
-        out.push_str(&format!("new: {} ({} {})\n", self.new.0, self.new.1, self.new.2));
+        out.push_str(&format!(
+            "old: {} ({} {})\n",
+            self.old.0, self.old.1, self.old.2
+        ));
+        out.push_str(&format!(
+            "new: {} ({} {})\n",
+            self.new.0, self.new.1, self.new.2
+        ));
         out.push_str(&format!("\nstructure: {} changes\n", self.structure.len()));
         for c in &self.structure {
             out.push_str(&format!("  {}\n", describe(c)));
@@ -579,7 +630,11 @@ impl GraphDiff {
             .iter()
             .map(|((n, c), r)| (n, c, r))
             .collect();
-        groups.sort_by(|a, b| b.2.count.cmp(&a.2.count).then_with(|| (a.0, a.1).cmp(&(b.0, b.1))));
+        groups.sort_by(|a, b| {
+            b.2.count
+                .cmp(&a.2.count)
+                .then_with(|| (a.0, a.1).cmp(&(b.0, b.1)))
+        });
         groups
     }
 
@@ -610,7 +665,10 @@ impl GraphDiff {
             self.introduced.len(),
             self.resolved.len()
         ));
-        for (sign, fs) in [("introduced", &self.introduced), ("resolved", &self.resolved)] {
+        for (sign, fs) in [
+            ("introduced", &self.introduced),
+            ("resolved", &self.resolved),
+        ] {
             for f in fs {
                 out.push_str(&format!("- {sign}: {}\n", cell(&finding_line(f))));
             }
