@@ -68,18 +68,34 @@ fn bench(c: &mut Criterion) {
     };
     for i in 0..2000 {
         let run = simulate_run(&v1, &options, i).expect("simulated run");
-        std::fs::write(dir.path().join(format!("{}.trace.jsonl", run.name)), &run.trace)
-            .expect("write trace");
+        std::fs::write(
+            dir.path().join(format!("{}.trace.jsonl", run.name)),
+            &run.trace,
+        )
+        .expect("write trace");
     }
     let files = collect_traces(&[dir.path().to_path_buf()]).expect("traces");
 
     let mut group = c.benchmark_group("compare");
     group.sample_size(10);
     group.bench_function("replay_2k", |b| {
-        b.iter(|| black_box(replay_corpus(&v1, &files, 1, &|| {}).expect("replay").1.runs))
+        b.iter(|| {
+            black_box(
+                replay_corpus(&v1, &files, 1, &|| {})
+                    .expect("replay")
+                    .1
+                    .runs,
+            )
+        })
     });
     group.bench_function("graph_diff_runs_2k", |b| {
-        b.iter(|| black_box(replay_pair_corpus(&v1, &v2, &files, 1).expect("replay").len()))
+        b.iter(|| {
+            black_box(
+                replay_pair_corpus(&v1, &v2, &files, 1)
+                    .expect("replay")
+                    .len(),
+            )
+        })
     });
 
     let summaries = tempfile::tempdir().expect("temp dir");

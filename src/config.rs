@@ -192,7 +192,7 @@ impl Config {
                 .into_iter()
                 .map(|(code, level)| {
                     let name = code.get_ref();
-                    if crate::rules::code_doc(name).is_none() {
+                    if crate::codes::find(name).is_none() {
                         return Err(at(code.span(), unknown_code(name)));
                     }
                     let (line, column) = line_column(text, code.span().start);
@@ -337,7 +337,7 @@ impl Config {
 }
 
 fn unknown_code(name: &str) -> String {
-    let known: Vec<&str> = crate::rules::code_docs().iter().map(|d| d.code).collect();
+    let known: Vec<&str> = crate::codes::ALL.iter().map(|c| c.code).collect();
     let near = known
         .iter()
         .find(|k| k.eq_ignore_ascii_case(name))
@@ -392,12 +392,12 @@ mod tests {
         .unwrap();
         assert!(config.is_excluded(Path::new("/project/gen/a/b.graph.json")));
         assert!(!config.is_excluded(Path::new("/project/general.graph.json")));
-        let mut diags = vec![Diagnostic::warning("S203", "/nodes/1", "unreachable")];
+        let mut diags = vec![crate::codes::S203.at("/nodes/1", "unreachable")];
         config.apply(Path::new("/project/legacy/x.graph.json"), &mut diags);
         let by = diags[0].overridden_by.as_ref().unwrap();
         assert_eq!(by.setting, "overrides[0].severity.S203");
         assert!(diags[0].is_suppressed());
-        let mut diags = vec![Diagnostic::warning("S203", "/nodes/1", "unreachable")];
+        let mut diags = vec![crate::codes::S203.at("/nodes/1", "unreachable")];
         config.apply(Path::new("/project/x.graph.json"), &mut diags);
         assert_eq!(diags[0].severity, crate::diagnostic::Severity::Error);
         assert_eq!(

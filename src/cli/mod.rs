@@ -4,6 +4,8 @@
 pub mod compare;
 pub mod explain;
 pub mod graph;
+pub mod io;
+pub mod lsp;
 pub mod registry;
 pub mod replay;
 pub mod schema;
@@ -42,6 +44,8 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Compare two evaluations (summary files, or runs replayed first).
     Compare(compare::CompareArgs),
+    /// Serve the Language Server Protocol on stdin/stdout, for editors.
+    Lsp(lsp::LspArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -54,6 +58,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Compare(a) => compare::run(a),
+        Command::Lsp(a) => lsp::run(a),
     }
 }
 

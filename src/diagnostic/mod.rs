@@ -10,27 +10,10 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 
+pub use crate::codes::{Code, Severity};
 use crate::json::{Parsed, Span};
 use serde::Serialize;
 use serde_json::Value;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
 
 /// A second location a diagnostic points at.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -138,7 +121,18 @@ impl Override {
     }
 }
 
+impl Code {
+    /// A diagnostic of this code about the value at `pointer`, with the row's severity and help
+    /// line: how every check reports.
+    pub fn at(&'static self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.code, self.severity, pointer, message).with_help(self.help)
+    }
+}
+
 impl Diagnostic {
+    /// A diagnostic of any code and severity, with no help line. Checks report through their
+    /// row of the code table instead ([`Code::at`]); this is for renderers' tests and tools
+    /// that carry diagnostics of codes they do not own.
     pub fn new(
         code: &'static str,
         severity: Severity,
@@ -168,30 +162,6 @@ impl Diagnostic {
             .is_some_and(|o| o.to == Level::Off)
     }
 
-    pub fn error(
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Error, pointer, message)
-    }
-
-    pub fn warning(
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Warning, pointer, message)
-    }
-
-    pub fn info(
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Info, pointer, message)
-    }
-
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
@@ -216,17 +186,6 @@ impl Diagnostic {
 /// Escape one reference token for a JSON pointer (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {
     crate::json::pointer::escape_token(token).into_owned()
-}
-
-/// The documentation of one diagnostic code, as `primgraph explain CODE` prints it.
-#[derive(Debug, Clone, Copy)]
-pub struct CodeDoc {
-    pub code: &'static str,
-    pub severity: Severity,
-    /// One line: what the code means.
-    pub title: &'static str,
-    /// The full text: what it checks, why, an example that fires and one that does not.
-    pub doc: &'static str,
 }
 
 /// The diagnostics of one checked file, in a stable order (line, column, code).
@@ -360,6 +319,26 @@ impl Witness {
     }
 }
 
+/// The highlight range of a diagnostic for a renderer that reparsed the report's source: the
+/// pointer's span when it is where the diagnostic was resolved (or nothing was resolved), else
+/// `None`, and the renderer uses the resolved line and column. A report whose source did not
+/// parse keeps a lossy copy (invalid UTF-8 replaced), which can reparse: its diagnostics must
+/// stay where the driver put them, so human, SARIF and JSON output agree on one location.
+pub(crate) fn reparsed_span(
+    parsed: &Parsed,
+    pointer: &str,
+    line: u32,
+    column: u32,
+) -> Option<Span> {
+    if line != 0 {
+        let anchor = anchor_span(parsed, pointer);
+        if (anchor.line, anchor.column) != (line, column) {
+            return None;
+        }
+    }
+    Some(highlight_span(parsed, pointer))
+}
+
 /// Parse a report's source again to locate its diagnostics (renderers only get the text).
 pub(crate) fn reparse(source: &str) -> Option<Parsed> {
     let limits = crate::json::Limits {
@@ -371,11 +350,7 @@ pub(crate) fn reparse(source: &str) -> Option<Parsed> {
 
 /// The diagnostic for a duplicate object key (G002 in graphs, L501 in registries), located at
 /// the second occurrence with the first as a related location; `None` for any other parse error.
-pub fn duplicate_key(
-    code: &'static str,
-    error: &crate::json::JsonError,
-    help: &str,
-) -> Option<Diagnostic> {
+pub fn duplicate_key(code: &'static Code, error: &crate::json::JsonError) -> Option<Diagnostic> {
     let crate::json::JsonErrorKind::DuplicateKey {
         key,
         pointer,
@@ -384,12 +359,7 @@ pub fn duplicate_key(
     else {
         return None;
     };
-    let mut d = Diagnostic::error(
-        code,
-        pointer.clone(),
-        format!("duplicate object key `{key}`"),
-    )
-    .with_help(help);
+    let mut d = code.at(pointer.clone(), format!("duplicate object key `{key}`"));
     d.line = error.span.line;
     d.column = error.span.column;
     d.related.push(Related {

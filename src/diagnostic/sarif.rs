@@ -1,5 +1,5 @@
 //! SARIF 2.1.0 rendering, as GitHub code scanning ingests it: one run whose `tool.driver`
-//! describes every rule (from the caller's `CodeDoc` table), and one result per diagnostic
+//! describes every rule (from the caller's rows of the code table), and one result per diagnostic
 //! with its rule, level, message, physical location (relative URI, 1-based region, columns
 //! in Unicode code points), related locations, a stable fingerprint, and the witness, pointer
 //! and help in `properties`. A witness path is also a `codeFlows` entry (one thread flow with a
@@ -7,7 +7,7 @@
 //! `properties.overriddenBy`, and a diagnostic it turned off is a result with an `external`
 //! suppression (GitHub lists it as dismissed, not as an alert).
 
-use super::{CodeDoc, Diagnostic, FileReport, Severity, reparse};
+use super::{Code, Diagnostic, FileReport, Severity, reparse};
 use crate::json::{LineIndex, Parsed, Span};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -25,7 +25,7 @@ pub fn level(severity: Severity) -> &'static str {
 
 /// The log as a value. Rules come in the order of `codes`, followed by any code a diagnostic
 /// uses that `codes` lacks (so every `ruleIndex` is valid).
-pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
+pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
     let mut rules: Vec<Value> = Vec::new();
     let mut rule_ids: Vec<&str> = Vec::new();
     for doc in codes {
@@ -101,21 +101,22 @@ pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
 }
 
 /// The log, pretty-printed, with a final newline.
-pub fn render(reports: &[FileReport], codes: &[CodeDoc]) -> String {
+pub fn render(reports: &[FileReport], codes: &[&Code]) -> String {
     let mut out = serde_json::to_string_pretty(&to_value(reports, codes)).unwrap_or_default();
     out.push('\n');
     out
 }
 
-fn rule(doc: &CodeDoc) -> Value {
-    let full = first_paragraph(doc.doc).unwrap_or(doc.title);
+fn rule(row: &Code) -> Value {
+    let doc = row.doc();
+    let full = first_paragraph(&doc).unwrap_or(row.title);
     json!({
-        "id": doc.code,
-        "name": rule_name(doc.title, doc.code),
-        "shortDescription": {"text": doc.title},
+        "id": row.code,
+        "name": rule_name(row.title, row.code),
+        "shortDescription": {"text": row.title},
         "fullDescription": {"text": full},
-        "help": {"text": doc.doc, "markdown": doc.doc},
-        "defaultConfiguration": {"level": level(doc.severity)},
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": level(row.severity)},
     })
 }
 
@@ -186,8 +187,11 @@ fn node_index(parsed: &Parsed) -> std::collections::HashMap<String, usize> {
 
 impl FileLocator<'_> {
     fn span(&self, pointer: &str, line: u32, column: u32) -> Span {
-        if let Some(parsed) = self.parsed {
-            return super::highlight_span(parsed, pointer);
+        if let Some(span) = self
+            .parsed
+            .and_then(|parsed| super::reparsed_span(parsed, pointer, line, column))
+        {
+            return span;
         }
         let (line, column) = (line.max(1), column.max(1));
         let start = self.lines.offset(self.source, line, column).unwrap_or(0);

@@ -1,6 +1,8 @@
 //! A407: verifier bypass.
 //!
-//! What it checks: from every node whose primitive has `requires_verifier`, every path to a
+//! ## What it checks
+//!
+//! From every node whose primitive has `requires_verifier`, every path to a
 //! terminal node (one with neither `next` nor `branches`) passes a `verification` node. Every
 //! edge kind counts along the path, `on_error` included — also the `on_error` edges leaving the
 //! node itself (SPEC §3.4): a mutation that fails may have written part of its change (a timeout
@@ -11,10 +13,12 @@
 //! reach a terminal unverified, with its distance and next step on a shortest such path; the
 //! witness is that path.
 //!
-//! Why it matters: a change to the workspace that can reach "done" without a test run or check
+//! ## Why it matters
+//!
+//! A change to the workspace that can reach "done" without a test run or check
 //! is an unverified change shipped as finished.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! apply (mut.apply_patch) → done (done.finish_success)
@@ -25,14 +29,29 @@
 //! terminal: the half-applied patch ends the run unverified)
 //! ```
 //!
+//! Fixture `tests/fixtures/rules/a407_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A407 at line 15:
+//!
+//! ```json
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "done", "on_error": {"patch_conflict": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Route every path from it to a terminal through a verification node.
+//!
 //! Does not fire:
 //!
 //! ```text
 //! apply → test (ver.run_target_tests), test branches {"pass": "done", "fail": "give_up"},
 //! apply on_error {"*": "check"} with check (a verification node) → give_up
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (Verifier); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::registry::Class;
 use petgraph::Direction;
@@ -105,9 +124,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             current = toward.get(next).copied().flatten();
         }
         out.push(
-            Diagnostic::error(
-                "A407",
-                format!("/nodes/{i}"),
+            codes::A407.at(format!("/nodes/{i}"),
                 format!(
                     "`{}` (`{}` requires a verifier) reaches a terminal without verification: {}",
                     node.id,
@@ -115,8 +132,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     path.join(" → ")
                 ),
             )
-            .with_witness(Witness::Path(path))
-            .with_help("route every path from it to a terminal through a verification node"),
+            .with_witness(Witness::Path(path)),
         );
     }
 }
