@@ -70,7 +70,7 @@ pub(crate) fn read_summary_file(path: &Path) -> Result<SummaryFile, String> {
 
 fn replay_side(
     registry: &'static primgraph::registry::Registry,
-    graph: &PathBuf,
+    graph: &Path,
     paths: &[PathBuf],
     jobs: usize,
 ) -> Result<SummaryFile, String> {
