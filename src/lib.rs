@@ -44,6 +44,9 @@ use std::path::{Path, PathBuf};
 pub mod batch;
 #[doc(hidden)]
 pub mod codes;
+/// Evaluations compared (SPEC §6.3): [`compare::compare`] two [`Summary`]s into a
+/// [`compare::Comparison`] with [`compare::Comparison::to_json`].
+pub mod compare;
 #[cfg(feature = "config")]
 #[doc(hidden)]
 pub mod config;

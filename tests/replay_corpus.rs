@@ -99,6 +99,23 @@ proptest! {
             merged.merge(p);
         }
         prop_assert_eq!(&merged, &whole);
+        // The §4.3 additions, field by field, against figures computed here from the reports.
+        let steps_sq: u128 = runs.iter().map(|r| u128::from(r.steps).pow(2)).sum();
+        let spend_sq: u128 = runs.iter().map(|r| u128::from(r.stats.spend_nanos).pow(2)).sum();
+        prop_assert!(steps_sq > 0 && spend_sq > 0);
+        prop_assert_eq!(merged.steps_sq_sum, steps_sq);
+        prop_assert_eq!(merged.spend_nanos_sq_sum, spend_sq);
+        prop_assert_eq!(&merged.tasks, &whole.tasks);
+        prop_assert_eq!(&merged.primitive_steps, &whole.primitive_steps);
+        let with_task = runs.iter().filter(|r| r.stats.task.is_some()).count() as u64;
+        let successes = runs
+            .iter()
+            .filter(|r| r.stats.task.is_some() && r.end == Some(primgraph::replay::EndStatus::Success))
+            .count() as u64;
+        prop_assert_eq!(merged.tasks.values().map(|t| t.runs).sum::<u64>(), with_task);
+        prop_assert_eq!(merged.tasks.values().map(|t| t.successes).sum::<u64>(), successes);
+        let primitive_steps: u64 = merged.primitive_steps.values().sum();
+        prop_assert_eq!(primitive_steps, merged.steps_sum);
         let mut other_order = parts[1].clone();
         other_order.merge(&parts[0]);
         other_order.merge(&parts[2]);

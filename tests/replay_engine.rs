@@ -801,11 +801,26 @@ fn the_json_report_has_the_spec_shape() {
             "seal",
             "signer",
             "first_divergence",
-            "diagnostics"
+            "diagnostics",
+            "task"
         ]
     );
     assert_eq!(j["seal"], "absent");
     assert_eq!(j["signer"], Value::Null);
+    // The task key is sha256: of the RFC 8785 form of the header input.
+    let header: serde_json::Value = serde_json::from_slice(
+        write(&steps, EndStatus::Success)
+            .split(|&b| b == b'\n')
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let canonical = serde_jcs::to_vec(&header["input"]).unwrap();
+    assert_eq!(
+        j["task"],
+        primgraph::replay::digest::format_hash(&primgraph::replay::digest::sha256(&canonical))
+    );
+    assert!(j["task"].as_str().unwrap().starts_with("sha256:"));
     assert_eq!(j["first_divergence"]["code"], "D605");
     assert_eq!(j["first_divergence"]["seq"], 5);
     let d = &j["diagnostics"][0];

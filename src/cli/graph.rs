@@ -1,6 +1,9 @@
 //! `primgraph graph dot|mermaid FILE [--diagnostics] [--registry FILE]` draws a graph (see
 //! `primgraph::graph::render` for what the picture shows), and `primgraph graph generate --nodes N
-//! --seed S` writes a synthetic graph that validates clean (`primgraph::graph::generate`).
+//! --seed S` writes a synthetic graph that validates clean (`primgraph::graph::generate`), and
+//! `primgraph graph diff OLD NEW [--runs PATH…]` compares two versions (SPEC §6.2,
+//! `primgraph::graph::diff`; exit 0 no regression, 1 NEW introduces an error or breaks a run
+//! faithful under OLD, 2 either graph does not load).
 //! Exit 0: the picture (or graph) was printed, whatever the diagnostics say; 1: the document does
 //! not load (its diagnostics go to stderr); 2: the command could not run.
 
@@ -24,6 +27,36 @@ pub enum GraphCommand {
     Mermaid(DrawArgs),
     /// Write a synthetic graph that validates clean against the registry.
     Generate(GenerateArgs),
+    /// Compare two versions of a graph: structure, input schema, findings, and recorded runs.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The old version of the graph.
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The new version of the graph.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// A registry file instead of the embedded Kernel ABI 1.0.0.
+    #[arg(long, value_name = "FILE")]
+    pub registry: Option<PathBuf>,
+    /// Trace files and folders (recursively `*.trace.jsonl`) to replay against both versions.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub runs: Vec<PathBuf>,
+    /// Replay threads (default: the machine's cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: DiffFormat,
 }
 
 #[derive(Debug, clap::Args)]
@@ -61,6 +94,100 @@ pub fn run(args: GraphArgs) -> ExitCode {
         GraphCommand::Dot(a) => draw(a, Format::Dot),
         GraphCommand::Mermaid(a) => draw(a, Format::Mermaid),
         GraphCommand::Generate(a) => generate(a),
+        GraphCommand::Diff(a) => diff(a),
+    }
+}
+
+/// One version read, loaded for replay (refused when it does not load: exit 2), validated, and
+/// parsed with spans for the report's line numbers.
+struct LoadedVersion {
+    file: String,
+    graph: primgraph::replay::ReplayGraph,
+    parsed: Option<primgraph::json::Parsed>,
+    diagnostics: Vec<primgraph::diagnostic::Diagnostic>,
+}
+
+fn load_version(
+    path: &PathBuf,
+    registry: &primgraph::registry::Registry,
+) -> Result<LoadedVersion, String> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let graph = primgraph::replay::ReplayGraph::load(&file, &bytes, registry)
+        .map_err(|e| format!("{file}: {e}"))?;
+    let report = primgraph::validate::check_source(
+        &file,
+        &bytes,
+        registry,
+        &primgraph::validate::Options::default(),
+    );
+    let parsed = primgraph::json::parse(&bytes, &primgraph::json::Limits::default()).ok();
+    Ok(LoadedVersion {
+        file,
+        graph,
+        parsed,
+        diagnostics: report.diagnostics,
+    })
+}
+
+fn diff(args: DiffArgs) -> ExitCode {
+    use primgraph::graph::diff::{GraphDiff, RunsDiff, Version};
+    use primgraph::replay::{ReplayOptions, Replayer};
+    let registry = match super::load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
+    };
+    let (old, new) = match (
+        load_version(&args.old, registry),
+        load_version(&args.new, registry),
+    ) {
+        (Ok(o), Ok(n)) => (o, n),
+        (Err(e), _) | (_, Err(e)) => return super::usage_error(e),
+    };
+    let runs = if args.runs.is_empty() {
+        None
+    } else {
+        let files = match primgraph::replay::corpus::collect_traces(&args.runs) {
+            Ok(f) => f,
+            Err(e) => return super::usage_error(e),
+        };
+        let jobs = args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let a = Replayer::new(registry, old.graph.clone(), ReplayOptions::default());
+        let b = Replayer::new(registry, new.graph.clone(), ReplayOptions::default());
+        let pairs = match primgraph::replay::pair::replay_pair_corpus(&a, &b, &files, jobs) {
+            Ok(p) => p,
+            Err(e) => return super::usage_error(e),
+        };
+        let mut runs = RunsDiff::default();
+        for (o, n) in &pairs {
+            runs.add(o, n);
+        }
+        Some(runs)
+    };
+    fn version(v: &LoadedVersion) -> Version<'_> {
+        Version {
+            file: &v.file,
+            doc: &v.graph.doc,
+            digest: &v.graph.digest,
+            parsed: v.parsed.as_ref(),
+            diagnostics: &v.diagnostics,
+        }
+    }
+    let report = GraphDiff::new(registry, &version(&old), &version(&new), runs);
+    let text = match args.format {
+        DiffFormat::Human => report.render_human(),
+        DiffFormat::Markdown => report.render_markdown(),
+        DiffFormat::Json => {
+            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default() + "\n"
+        }
+    };
+    print!("{text}");
+    if report.is_regression() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -1,6 +1,7 @@
 //! Command-line surface: one module per subcommand, each with its clap `Args` and a `run`.
 //! Exit codes: 0 clean, 1 findings, 2 the command could not run, 3 `schema check` unknown.
 
+pub mod compare;
 pub mod explain;
 pub mod graph;
 pub mod io;
@@ -44,6 +45,8 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Write an Ed25519 key pair for sealing traces.
     Keygen(keygen::KeygenArgs),
+    /// Compare two evaluations (summary files, or runs replayed first).
+    Compare(compare::CompareArgs),
     /// Serve the Language Server Protocol on stdin/stdout, for editors.
     Lsp(lsp::LspArgs),
 }
@@ -58,6 +61,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Keygen(a) => keygen::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Lsp(a) => lsp::run(a),
     }
 }

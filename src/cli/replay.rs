@@ -58,6 +58,10 @@ pub struct ReplayArgs {
     /// Accept a folder that holds no `*.trace.jsonl` (0 runs, exit 0) instead of exit 2.
     #[arg(long)]
     pub allow_empty: bool,
+    /// Also write the summary alone, with the graph's name and digest, as JSON to FILE (what
+    /// `primgraph compare` reads), whatever `--format` prints.
+    #[arg(long, value_name = "FILE")]
+    pub summary_out: Option<PathBuf>,
 }
 
 /// Report text written around a progress bar: buffered, and written in batches, because every
@@ -121,6 +125,29 @@ pub(crate) fn progress_bar(len: u64, target: ProgressDrawTarget) -> ProgressBar 
         bar.set_style(style);
     }
     bar
+}
+
+
+/// Write a summary file (`replay --summary-out`, SPEC §4.3).
+pub(crate) fn write_summary_file(
+    path: &std::path::Path,
+    graph: &ReplayGraph,
+    summary: &primgraph::replay::Summary,
+) -> Result<(), String> {
+    use primgraph::replay::summary::{GraphIdentity, SummaryFile};
+    let file = SummaryFile {
+        graph: GraphIdentity {
+            name: graph.name.clone(),
+            digest: graph.digest.clone(),
+        },
+        summary: summary.clone(),
+    };
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let out = std::fs::File::create(path).map_err(|e| fail(&e))?;
+    let mut out = std::io::BufWriter::new(out);
+    serde_json::to_writer(&mut out, &file.to_json()).map_err(|e| fail(&e))?;
+    out.write_all(b"\n").map_err(|e| fail(&e))?;
+    out.flush().map_err(|e| fail(&e))
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
@@ -230,6 +257,11 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     };
     if let Err(e) = out.flush() {
         return super::io::write_failed(&e);
+    }
+    if let Some(path) = &args.summary_out
+        && let Err(e) = write_summary_file(path, replayer.graph(), &summary)
+    {
+        return super::usage_error(e);
     }
     if summary.unfaithful() == 0 {
         ExitCode::SUCCESS

@@ -36,6 +36,10 @@ pub struct SimulateArgs {
     /// Seal every run with this private key (written by `primgraph keygen`).
     #[arg(long, value_name = "KEY")]
     pub sign: Option<PathBuf>,
+    /// Record N distinct tasks, run i taking task i mod N (inputs seeded by the task alone, so
+    /// the corpora of two graph versions share them); 0: every run its own input.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub tasks: u64,
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -66,6 +70,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         fault_rate: args.faults,
         min_steps: args.min_steps,
         seal,
+        tasks: args.tasks,
         ..SimOptions::default()
     };
     if args.stream {

@@ -56,18 +56,37 @@ pub fn collect_traces(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CorpusError> {
 
 /// Replay one trace file (an unreadable file is a `malformed` run).
 pub fn replay_file(replayer: &Replayer<'_>, path: &Path) -> RunReport {
-    let name = path.display().to_string();
+    replayer.replay_reader(&path.display().to_string(), open_trace(path))
+}
+
+/// A trace file opened for reading, or (when it cannot be opened) a reader that fails at once,
+/// so the failure is reported through the engine as a `malformed` run.
+pub(crate) enum TraceSource {
+    File(std::fs::File),
+    Failing(FailingReader),
+}
+
+impl std::io::Read for TraceSource {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            TraceSource::File(f) => f.read(buf),
+            TraceSource::Failing(f) => f.read(buf),
+        }
+    }
+}
+
+pub(crate) fn open_trace(path: &Path) -> TraceSource {
     match std::fs::File::open(path) {
-        Ok(f) => replayer.replay_reader(&name, f),
+        Ok(f) => TraceSource::File(f),
         Err(e) => {
             let msg = format!("cannot open the trace: {e}");
-            replayer.replay_reader(&name, FailingReader(Some(e.kind()), msg))
+            TraceSource::Failing(FailingReader(Some(e.kind()), msg))
         }
     }
 }
 
 /// A reader that fails at once, so an unopenable file reports through the engine.
-struct FailingReader(Option<std::io::ErrorKind>, String);
+pub(crate) struct FailingReader(Option<std::io::ErrorKind>, String);
 
 impl std::io::Read for FailingReader {
     fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {

@@ -169,7 +169,7 @@ pub(crate) fn budget_nanos(usd: f64) -> u64 {
 }
 
 impl<'a, 'r> RunState<'a, 'r> {
-    fn new(replayer: &'a Replayer<'r>) -> RunState<'a, 'r> {
+    pub(crate) fn new(replayer: &'a Replayer<'r>) -> RunState<'a, 'r> {
         let n = replayer.graph.nodes.len();
         RunState {
             replayer,
@@ -261,7 +261,7 @@ impl<'a, 'r> RunState<'a, 'r> {
     }
 
     /// Check one line; `false` stops reading.
-    fn line(&mut self, pos: LinePos, line: Line<'_>) -> bool {
+    pub(crate) fn line(&mut self, pos: LinePos, line: Line<'_>) -> bool {
         self.pos = pos;
         if self.ended.is_some() {
             self.site = "(after end)".into();
@@ -296,12 +296,28 @@ impl<'a, 'r> RunState<'a, 'r> {
                 return false;
             }
         };
+        self.event(event, bytes.last() == Some(&b'\r'), || sha256(bytes))
+    }
+
+    /// Whether the next line is an event line this run will check (its header is read and it
+    /// has not ended or stopped): the lines a paired replay parses once for both runs.
+    pub(crate) fn awaits_event(&self) -> bool {
+        self.header.is_some() && self.ended.is_none() && !self.stopped
+    }
+
+    /// Check a parsed event line at `pos` (`line_cr`: the line's bytes end in `\r`; `hash`: the
+    /// SHA-256 of the line's bytes); `false` stops reading.
+    pub(crate) fn event_at(&mut self, pos: LinePos, event: Event, line_cr: bool, hash: Hash) -> bool {
+        self.pos = pos;
+        self.event(event, line_cr, || hash)
+    }
+
+    fn event(&mut self, event: Event, line_cr: bool, hash: impl FnOnce() -> Hash) -> bool {
         self.seq = event.seq();
         self.site = match &event {
             Event::Step(s) => s.node.clone(),
             Event::End(_) => "(end)".into(),
         };
-        let line_cr = bytes.last() == Some(&b'\r');
         let chain_ok = self.check_d615(event.prev(), line_cr);
         let seq_ok = self.check_d617(event.seq());
         if !chain_ok || !seq_ok {
@@ -322,7 +338,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 }
             }
         }
-        self.prev_hash = sha256(bytes);
+        self.prev_hash = hash();
         self.prev_line_cr = line_cr;
         self.last_seq = event.seq();
         match event {
@@ -341,6 +357,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.prev_line_cr = bytes.last() == Some(&b'\r');
                 self.check_d602(&header);
                 self.check_run_input(&header);
+                self.stats.task = Some(super::summary::task_key(&header.input));
                 self.header = Some(header);
                 true
             }
@@ -357,14 +374,22 @@ impl<'a, 'r> RunState<'a, 'r> {
         let expected = std::mem::replace(&mut self.expected, Expected::Free);
         let node = self.check_d603(&expected, &step.node);
         let running = self.check_d604(&expected, node, &step.primitive);
+        let prim_name: &str = match running {
+            Some(p) => &self.replayer.registry.get(p).id,
+            None => &step.primitive,
+        };
+        // Counted without allocating once the primitive has been seen in this run.
+        match self.stats.primitive_steps.get_mut(prim_name) {
+            Some(n) => *n += 1,
+            None => {
+                self.stats.primitive_steps.insert(prim_name.to_string(), 1);
+            }
+        }
         if let Err(error) = &step.result {
-            let prim_name = running
-                .map(|p| self.registry().get(p).id.clone())
-                .unwrap_or_else(|| step.primitive.clone());
             *self
                 .stats
                 .failure_modes
-                .entry(prim_name)
+                .entry(prim_name.to_string())
                 .or_default()
                 .entry(error.mode.clone())
                 .or_insert(0) += 1;
@@ -432,7 +457,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.check_d618(end);
     }
 
-    fn finish(&mut self, eof: LinePos) {
+    pub(crate) fn finish(&mut self, eof: LinePos) {
         if self.stopped || self.ended.is_some() {
             return;
         }
@@ -453,7 +478,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.check_d616_eof();
     }
 
-    fn into_report(self, trace: &str) -> RunReport {
+    pub(crate) fn into_report(self, trace: &str) -> RunReport {
         let mut stats = self.stats;
         stats.spend_nanos = self.spend_nanos;
         let mut report = RunReport::conclude(

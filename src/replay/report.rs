@@ -114,6 +114,12 @@ pub struct RunStats {
     pub codes: BTreeMap<String, u64>,
     /// Diagnostics not stored because the run already had `MAX_STORED_DIAGNOSTICS`.
     pub suppressed: u64,
+    /// Steps by the primitive that ran them (the node's, or its fallback; the recorded one when
+    /// it resolves to neither): the denominator of a primitive's failure rate (SPEC §6.3).
+    pub primitive_steps: BTreeMap<String, u64>,
+    /// The run's task key (SPEC §4.3): `sha256:` of the RFC 8785 form of the header's `input`;
+    /// `None` when the header could not be read.
+    pub task: Option<String>,
 }
 
 /// At most this many diagnostics are kept per run (memory stays flat on huge traces); the counts
@@ -230,6 +236,10 @@ impl RunReport {
                     .map(TraceDiagnostic::to_json)
                     .collect(),
             ),
+        );
+        m.insert(
+            "task".into(),
+            self.stats.task.clone().map_or(Value::Null, Value::from),
         );
         Value::Object(m)
     }

@@ -44,6 +44,10 @@ pub struct SimOptions {
     /// Seal every run with this key (`simulate --sign KEY`); a seeded defect is sealed too, so
     /// it stays the run's only defect.
     pub seal: Option<SealKey>,
+    /// When positive, run `i` records task `i mod tasks`: its input is drawn from the graph's
+    /// `input` schema by a generator seeded with the task number alone (not `seed`), so corpora
+    /// of two graph versions with the same input schema share their tasks (`paired_success`).
+    pub tasks: u64,
 }
 
 impl Default for SimOptions {
@@ -55,6 +59,7 @@ impl Default for SimOptions {
             default_max_steps: 200,
             min_steps: 0,
             seal: None,
+            tasks: 0,
         }
     }
 }
@@ -435,7 +440,7 @@ pub fn simulate_run(
     let attempts = 12;
     for attempt in 0..attempts {
         let mut rng = Rng::derive(options.seed, index, attempt);
-        let header = run_header(g, options.seed, index, &mut rng);
+        let header = run_header(g, options, index, &mut rng);
         let run_input = header.input.clone();
         let scale = 1.0 - attempt as f64 / (attempts - 1) as f64;
         let mut walker = Walker {
@@ -884,7 +889,7 @@ pub fn simulate_stream<W: std::io::Write>(
     let dist = distances_to_end(replayer);
     let g = replayer.graph();
     let mut rng = Rng::derive(options.seed, index, 0);
-    let header = run_header(g, options.seed, index, &mut rng);
+    let header = run_header(g, options, index, &mut rng);
     let run_input = header.input.clone();
     let mut writer = TraceWriter::new(out, &header)?;
     if let Some(key) = &options.seal {
@@ -925,7 +930,15 @@ pub fn simulate_stream<W: std::io::Write>(
 
 /// The header of simulated run `index`: its run id and an input generated from the graph's
 /// `input` schema (an empty object without one).
-fn run_header(g: &ReplayGraph, seed: u64, index: u64, rng: &mut Rng) -> TraceHeader {
+fn run_header(g: &ReplayGraph, options: &SimOptions, index: u64, rng: &mut Rng) -> TraceHeader {
+    let seed = options.seed;
+    let mut task_rng;
+    let input_rng = if options.tasks > 0 {
+        task_rng = Rng::derive(TASK_SEED, index % options.tasks, 0);
+        &mut task_rng
+    } else {
+        rng
+    };
     TraceHeader {
         trace: TRACE_VERSION.into(),
         run: format!("sim-{seed}-{:06}", index + 1),
@@ -933,8 +946,11 @@ fn run_header(g: &ReplayGraph, seed: u64, index: u64, rng: &mut Rng) -> TraceHea
         graph_digest: g.digest.clone(),
         abi: g.abi.clone(),
         input: match &g.input_schema {
-            Some(s) => generate(s, rng),
+            Some(s) => generate(s, input_rng),
             None => Value::Object(Map::new()),
         },
     }
 }
+
+/// The seed of task inputs (`SimOptions::tasks`): fixed, so every corpus shares them.
+const TASK_SEED: u64 = 0x7a5c_0000_0000_0013;

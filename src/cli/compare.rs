@@ -1,0 +1,182 @@
+//! `primgraph compare BASELINE CANDIDATE` (SPEC §6.3): compare two evaluations, each a summary
+//! file (`replay --summary-out`) or, with `--baseline-graph G --baseline PATH…` /
+//! `--candidate-graph G --candidate PATH…`, runs replayed first (both sides at once). Prints the
+//! metrics as an aligned table (colour on a terminal unless `NO_COLOR`), Markdown or JSON.
+//! Exit 1 when a metric named in `--fail-on` regressed, else 0; 2 when the command cannot run.
+
+use primgraph::compare::{self, METRICS};
+use primgraph::replay::corpus::{collect_traces, replay_corpus};
+use primgraph::replay::summary::{GraphIdentity, SummaryFile};
+use primgraph::replay::{ReplayOptions, Replayer};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Summary files (`replay --summary-out`): the baseline, then the candidate. A side given
+    /// with `--baseline-graph`/`--candidate-graph` takes no file.
+    #[arg(value_name = "SUMMARY", num_args = 0..=2)]
+    pub summaries: Vec<PathBuf>,
+    /// Replay the baseline's runs against this graph instead of reading a summary.
+    #[arg(long, value_name = "G", requires = "baseline")]
+    pub baseline_graph: Option<PathBuf>,
+    /// The baseline's trace files and folders (with `--baseline-graph`).
+    #[arg(long, value_name = "PATH", num_args = 1.., requires = "baseline_graph")]
+    pub baseline: Vec<PathBuf>,
+    /// Replay the candidate's runs against this graph instead of reading a summary.
+    #[arg(long, value_name = "G", requires = "candidate")]
+    pub candidate_graph: Option<PathBuf>,
+    /// The candidate's trace files and folders (with `--candidate-graph`).
+    #[arg(long, value_name = "PATH", num_args = 1.., requires = "candidate_graph")]
+    pub candidate: Vec<PathBuf>,
+    /// The confidence level of every interval, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.95)]
+    pub confidence: f64,
+    /// Exit 1 when one of these metrics regressed (comma-separated; see `--help` for names).
+    #[arg(long, value_name = "METRIC,…", value_delimiter = ',')]
+    pub fail_on: Vec<String>,
+    /// A registry file instead of the embedded Kernel ABI 1.0.0 (for replayed sides).
+    #[arg(long, value_name = "FILE")]
+    pub registry: Option<PathBuf>,
+    /// Replay threads in all (default: the machine's cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+}
+
+/// Where one side's summary comes from.
+enum Source {
+    File(PathBuf),
+    Replay { graph: PathBuf, paths: Vec<PathBuf> },
+}
+
+/// Read a summary file; errors are `FILE:LINE:COL: …` or `FILE: at POINTER: …`.
+pub(crate) fn read_summary_file(path: &Path) -> Result<SummaryFile, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    SummaryFile::from_slice(&bytes).map_err(|e| match e.line {
+        Some(_) => format!("{}:{e}", path.display()),
+        None => format!("{}: {e}", path.display()),
+    })
+}
+
+fn replay_side(
+    registry: &'static primgraph::registry::Registry,
+    graph: &Path,
+    paths: &[PathBuf],
+    jobs: usize,
+) -> Result<SummaryFile, String> {
+    let graph = super::replay::load_graph(graph, registry)?;
+    let files = collect_traces(paths).map_err(|e| e.to_string())?;
+    let identity = GraphIdentity {
+        name: graph.name.clone(),
+        digest: graph.digest.clone(),
+    };
+    let replayer = Replayer::new(registry, graph, ReplayOptions::default());
+    let (_, summary) = replay_corpus(&replayer, &files, jobs, &|| {}).map_err(|e| e.to_string())?;
+    Ok(SummaryFile {
+        graph: identity,
+        summary,
+    })
+}
+
+fn load_side(
+    source: &Source,
+    registry: &Option<PathBuf>,
+    jobs: usize,
+) -> Result<SummaryFile, String> {
+    match source {
+        Source::File(path) => read_summary_file(path),
+        Source::Replay { graph, paths } => {
+            let registry = super::load_registry(registry)?;
+            replay_side(registry, graph, paths, jobs)
+        }
+    }
+}
+
+fn sources(args: &CompareArgs) -> Result<(Source, Source), String> {
+    let mut files = args.summaries.iter().cloned();
+    let mut side = |graph: &Option<PathBuf>, paths: &[PathBuf], name: &str| match graph {
+        Some(g) => Ok(Source::Replay {
+            graph: g.clone(),
+            paths: paths.to_vec(),
+        }),
+        None => files.next().map(Source::File).ok_or_else(|| {
+            format!("no {name}: give a summary file or --{name}-graph G --{name} PATH…")
+        }),
+    };
+    let baseline = side(&args.baseline_graph, &args.baseline, "baseline")?;
+    let candidate = side(&args.candidate_graph, &args.candidate, "candidate")?;
+    if files.next().is_some() {
+        return Err("too many summary files: a side given with --…-graph takes none".into());
+    }
+    Ok((baseline, candidate))
+}
+
+pub fn run(args: CompareArgs) -> ExitCode {
+    if !compare::valid_confidence(args.confidence) {
+        return super::usage_error(format!(
+            "--confidence {} is not strictly between 0 and 1",
+            args.confidence
+        ));
+    }
+    if let Some(unknown) = args.fail_on.iter().find(|m| !METRICS.contains(&m.as_str())) {
+        return super::usage_error(format!(
+            "--fail-on: unknown metric `{unknown}` (one of {})",
+            METRICS.join(", ")
+        ));
+    }
+    let (baseline, candidate) = match sources(&args) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(e),
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Both sides at once, each on half the threads.
+    let side_jobs = jobs.div_ceil(2).max(1);
+    let (b, c) = std::thread::scope(|scope| {
+        let b = scope.spawn(|| load_side(&baseline, &args.registry, side_jobs));
+        let c = load_side(&candidate, &args.registry, side_jobs);
+        let b = b
+            .join()
+            .unwrap_or_else(|_| Err("the baseline's replay thread failed".into()));
+        (b, c)
+    });
+    let (b, c) = match (b, c) {
+        (Ok(b), Ok(c)) => (b, c),
+        (Err(e), _) | (_, Err(e)) => return super::usage_error(e),
+    };
+    let comparison = compare::compare(&b.summary, &c.summary, args.confidence)
+        .with_graphs(Some(b.graph), Some(c.graph));
+    let text = match args.format {
+        Format::Json => {
+            let mut t = serde_json::to_string_pretty(&comparison.to_json()).unwrap_or_default();
+            t.push('\n');
+            t
+        }
+        Format::Markdown => compare::render::markdown(&comparison),
+        Format::Human => {
+            let color = std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            compare::render::human(&comparison, color)
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        return super::usage_error(format!("cannot write the report: {e}"));
+    }
+    if args.fail_on.iter().any(|m| comparison.regressed(m)) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
