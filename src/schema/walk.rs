@@ -78,18 +78,169 @@ const ANNOTATIONS: &[&str] = &[
     "format",
 ];
 
-/// Whether `keyword` is an annotation (it never affects a verdict).
+/// Whether `keyword` is an annotation (it never affects a verdict): a listed annotation, an
+/// `x-` extension, or any keyword outside the Draft 2020-12 vocabulary that is not a likely typo
+/// of one ([`suspected_typo`]). Draft 2020-12 treats unknown keywords as annotations, and the
+/// validators replay uses ignore them, so the checker decides as if they were absent.
 pub fn is_annotation(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+    ANNOTATIONS.contains(&keyword)
+        || keyword.starts_with("x-")
+        || (!is_vocabulary(keyword) && suspected_typo(keyword).is_none())
 }
 
-/// Whether `keyword` is part of the vocabulary this checker knows.
-pub fn is_known(keyword: &str) -> bool {
-    is_annotation(keyword)
+/// Whether `keyword` is a Draft 2020-12 keyword this checker reads (assertions, applicators,
+/// core keywords and the listed annotations).
+pub fn is_vocabulary(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword)
         || SINGLE_SUBSCHEMA.contains(&keyword)
         || SUBSCHEMA_ARRAY.contains(&keyword)
         || SUBSCHEMA_MAP.contains(&keyword)
         || VALUE_KEYWORDS.contains(&keyword)
+        || OTHER_DRAFT_KEYWORDS.contains(&keyword)
+}
+
+/// Draft 2020-12 keywords that neither hold subschemas nor constrain values here, listed so
+/// that a keyword near them counts as a typo.
+const OTHER_DRAFT_KEYWORDS: &[&str] = &["$dynamicAnchor", "$vocabulary", "contentSchema"];
+
+/// Whether `keyword` is part of the vocabulary this checker knows, or an annotation by the rule
+/// of [`is_annotation`]: everything but a suspected typo.
+pub fn is_known(keyword: &str) -> bool {
+    is_vocabulary(keyword) || is_annotation(keyword)
+}
+
+/// The Draft 2020-12 keyword that `keyword` (not itself one) is probably a misspelling of: equal
+/// but for letter case or surrounding punctuation (`multipleOF`, `maxItems:`), or within a small
+/// edit distance (1 for keywords up to 5 letters, 2 beyond; `maxLen`, `minimumLength` is not).
+/// Such a keyword would silently validate nothing, so the checker answers unknown for it rather
+/// than ignoring it as an annotation.
+pub fn suspected_typo(keyword: &str) -> Option<&'static str> {
+    if keyword.starts_with("x-") || is_vocabulary(keyword) {
+        return None;
+    }
+    let trimmed = keyword.trim_matches(|c: char| !c.is_alphanumeric() && c != '$');
+    let mut best: Option<(usize, &'static str)> = None;
+    for &real in DRAFT_KEYWORDS {
+        if trimmed.eq_ignore_ascii_case(real) || real.strip_prefix('$') == Some(trimmed) {
+            return Some(real);
+        }
+        let allowed = if real.len() <= 5 { 1 } else { 2 };
+        // Prefixes of a keyword (`maxLen`) are typos too, when they keep most of it.
+        let prefix = real.len() > trimmed.len()
+            && trimmed.len() >= 5
+            && real
+                .to_ascii_lowercase()
+                .starts_with(&trimmed.to_ascii_lowercase());
+        let distance = if prefix {
+            1
+        } else if trimmed.len().abs_diff(real.len()) > allowed {
+            continue;
+        } else {
+            edit_distance(&trimmed.to_ascii_lowercase(), &real.to_ascii_lowercase())
+        };
+        if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, real));
+        }
+    }
+    best.map(|(_, real)| real)
+}
+
+/// Every keyword of Draft 2020-12 (core, applicator, validation, meta-data, format, content and
+/// unevaluated vocabularies), the candidates of [`suspected_typo`].
+const DRAFT_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "prefixItems",
+    "items",
+    "contains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "definitions",
+];
+
+/// Levenshtein distance over bytes (keywords are ASCII), two rows.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.bytes().enumerate() {
+        current[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// The keywords of `root` ignored as annotations because they are outside the vocabulary (not
+/// the listed annotations, not `x-` extensions), with the pointer of the schema holding each.
+pub fn ignored_annotations(root: &Value) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (pointer, schema) in subschemas(root) {
+        if let Value::Object(object) = schema {
+            for keyword in object.keys() {
+                if !is_vocabulary(keyword)
+                    && !keyword.starts_with("x-")
+                    && suspected_typo(keyword).is_none()
+                {
+                    found.push((keyword.clone(), pointer.clone()));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Escape one reference token of a JSON pointer (RFC 6901).
@@ -100,8 +251,13 @@ pub fn escape_token(token: &str) -> String {
 /// Something in a document the checker cannot read as a schema it understands.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finding {
-    /// A keyword outside the vocabulary, at the pointer of the schema object holding it.
-    UnknownKeyword { keyword: String, pointer: String },
+    /// A keyword outside the vocabulary that looks like a typo of `suggestion`, at the pointer
+    /// of the schema object holding it.
+    UnknownKeyword {
+        keyword: String,
+        pointer: String,
+        suggestion: &'static str,
+    },
     /// A `$ref` that names nothing in this document.
     UnresolvableRef { reference: String, pointer: String },
 }
@@ -147,10 +303,11 @@ pub fn findings(root: &Value) -> Vec<Finding> {
             continue;
         };
         for (keyword, value) in object {
-            if !is_known(keyword) {
+            if let Some(suggestion) = suspected_typo(keyword) {
                 found.push(Finding::UnknownKeyword {
                     keyword: keyword.clone(),
                     pointer: pointer.clone(),
+                    suggestion,
                 });
             }
             if keyword == "$ref"
