@@ -184,6 +184,15 @@ pub enum SchemaError {
         message: String,
     },
     #[error(
+        "{side} schema is too deep at \"{pointer}\": its nesting and `$ref` chains reach more \
+         than {limit} levels"
+    )]
+    TooDeep {
+        side: Side,
+        pointer: String,
+        limit: usize,
+    },
+    #[error(
         "{side} schema: `$ref` \"{reference}\" at \"{pointer}\" does not resolve in the document"
     )]
     UnresolvableRef {
@@ -465,6 +474,15 @@ impl Checker {
                 side,
                 pointer: String::new(),
                 message: "a schema is an object or a boolean".into(),
+            });
+        }
+        // Before anything that recurses (the meta-schema validator, the canonicalizer, the
+        // compiled validators): a schema nested or chained too deeply is refused here.
+        if let Some(pointer) = walk::too_deep(schema) {
+            return Err(SchemaError::TooDeep {
+                side,
+                pointer,
+                limit: walk::MAX_DEPTH,
             });
         }
         if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
@@ -974,7 +992,7 @@ impl SchemaFile {
                 column: error.span.column,
                 message: match &error.kind {
                     crate::json::JsonErrorKind::Syntax { message } => message.clone(),
-                    other => format!("{other:?}"),
+                    other => other.to_string(),
                 },
             }),
         }
@@ -992,9 +1010,9 @@ impl SchemaFile {
 impl SchemaError {
     pub fn side(&self) -> Side {
         match self {
-            SchemaError::NotASchema { side, .. } | SchemaError::UnresolvableRef { side, .. } => {
-                *side
-            }
+            SchemaError::NotASchema { side, .. }
+            | SchemaError::UnresolvableRef { side, .. }
+            | SchemaError::TooDeep { side, .. } => *side,
         }
     }
 
@@ -1002,7 +1020,8 @@ impl SchemaError {
     pub fn pointer(&self) -> &str {
         match self {
             SchemaError::NotASchema { pointer, .. }
-            | SchemaError::UnresolvableRef { pointer, .. } => pointer,
+            | SchemaError::UnresolvableRef { pointer, .. }
+            | SchemaError::TooDeep { pointer, .. } => pointer,
         }
     }
 }

@@ -34,8 +34,8 @@ const MAX_PATTERN_CHARS: usize = 4096;
 /// A counted repetition larger than this is refused.
 const MAX_REPETITION: u32 = 1000;
 /// Bytes the NFA, the determinization and the DFA may take.
-const NFA_SIZE_LIMIT: usize = 4 << 20;
-const DFA_SIZE_LIMIT: usize = 8 << 20;
+const NFA_SIZE_LIMIT: usize = 1 << 20;
+const DFA_SIZE_LIMIT: usize = 2 << 20;
 /// States the product search may visit, and the time it may take.
 const MAX_PRODUCT_STATES: usize = 200_000;
 const TIME_BUDGET: Duration = Duration::from_millis(500);

@@ -54,6 +54,8 @@ const MODELLED: &[&str] = &[
 
 /// How many pair comparisons one proof may take.
 const BUDGET: usize = 2_000;
+/// How deeply comparisons may nest (past it: not proven).
+const MAX_PROOF_DEPTH: usize = 200;
 
 const TYPES: [&str; 7] = [
     "null", "boolean", "object", "array", "string", "number", "integer",
@@ -71,6 +73,8 @@ struct Prover {
     /// Pairs under comparison, with the number of child steps taken when each was assumed.
     assumed: HashMap<(String, String), usize>,
     budget: usize,
+    /// How many comparisons are nested now: bounded, so a proof cannot overflow the stack.
+    depth: usize,
     /// Whether either document refers (`$ref`): only then can the walk meet a pair again, so
     /// only then are pointers built and pairs assumed. Most real schemas do not refer, and the
     /// walk over them allocates nothing.
@@ -101,6 +105,7 @@ pub fn proves_contained(source: &Value, target: &Value) -> bool {
     let mut prover = Prover {
         assumed: HashMap::new(),
         budget: BUDGET,
+        depth: 0,
         track: refers(source) || refers(target),
     };
     let s = Node {
@@ -198,10 +203,17 @@ fn number(object: &Map<String, Value>, keyword: &str) -> Option<f64> {
 
 impl Prover {
     fn sub(&mut self, s: Node<'_>, t: Node<'_>, steps: usize) -> bool {
-        if self.budget == 0 {
+        if self.budget == 0 || self.depth >= MAX_PROOF_DEPTH {
             return false;
         }
         self.budget -= 1;
+        self.depth += 1;
+        let proven = self.sub_counted(s, t, steps);
+        self.depth -= 1;
+        proven
+    }
+
+    fn sub_counted(&mut self, s: Node<'_>, t: Node<'_>, steps: usize) -> bool {
         if is_false(s.schema) || is_trivially_true(t.schema) {
             return true;
         }

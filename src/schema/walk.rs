@@ -262,37 +262,120 @@ pub enum Finding {
     UnresolvableRef { reference: String, pointer: String },
 }
 
-/// Every subschema of `root` with its pointer, the root first.
+/// Every subschema of `root` with its pointer, the root first, in document order. Iterative,
+/// so a deep document cannot overflow the stack.
 pub fn subschemas(root: &Value) -> Vec<(String, &Value)> {
     let mut out = Vec::new();
-    collect(root, String::new(), &mut out);
+    let mut stack = vec![(String::new(), root)];
+    while let Some((pointer, schema)) = stack.pop() {
+        let children_from = stack.len();
+        if let Value::Object(object) = schema {
+            for (keyword, value) in object {
+                children(keyword, value, &pointer, &mut stack);
+            }
+        }
+        // Children were pushed in document order; reverse them so they pop in that order.
+        stack[children_from..].reverse();
+        out.push((pointer, schema));
+    }
     out
 }
 
-fn collect<'a>(schema: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
-    let Value::Object(object) = schema else {
-        out.push((pointer, schema));
-        return;
-    };
-    out.push((pointer.clone(), schema));
-    for (keyword, value) in object {
-        let here = format!("{pointer}/{}", escape_token(keyword));
-        if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
-            collect(value, here, out);
-        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
-            if let Value::Array(items) = value {
-                for (index, item) in items.iter().enumerate() {
-                    collect(item, format!("{here}/{index}"), out);
-                }
-            }
-        } else if SUBSCHEMA_MAP.contains(&keyword.as_str())
-            && let Value::Object(members) = value
-        {
-            for (name, member) in members {
-                collect(member, format!("{here}/{}", escape_token(name)), out);
+/// Push the subschemas that `keyword`'s `value` holds, with their pointers.
+fn children<'a>(
+    keyword: &str,
+    value: &'a Value,
+    pointer: &str,
+    out: &mut Vec<(String, &'a Value)>,
+) {
+    let here = || format!("{pointer}/{}", escape_token(keyword));
+    if SINGLE_SUBSCHEMA.contains(&keyword) {
+        out.push((here(), value));
+    } else if SUBSCHEMA_ARRAY.contains(&keyword) {
+        if let Value::Array(items) = value {
+            let here = here();
+            for (index, item) in items.iter().enumerate() {
+                out.push((format!("{here}/{index}"), item));
             }
         }
+    } else if SUBSCHEMA_MAP.contains(&keyword)
+        && let Value::Object(members) = value
+    {
+        let here = here();
+        for (name, member) in members {
+            out.push((format!("{here}/{}", escape_token(name)), member));
+        }
     }
+}
+
+/// How deep a schema may reach: levels of nesting plus one per `$ref` hop along a chain of
+/// references (a reference back into a schema being measured ends the chain). The validators
+/// and the canonicalizer recurse that deep; past it a schema is refused as input, never walked.
+pub const MAX_DEPTH: usize = 64;
+
+/// The pointer at which `root` first reaches more than [`MAX_DEPTH`] levels (a `$ref` whose
+/// chain goes too deep, or a subschema nested too deeply), or `None` when it stays within.
+/// The walk inside one schema is iterative; it recurses once per `$ref` hop and gives up past
+/// the limit, so its own depth is bounded.
+pub fn too_deep(root: &Value) -> Option<String> {
+    let mut memo = rustc_hash::FxHashMap::default();
+    let mut on_path = rustc_hash::FxHashSet::default();
+    reach(root, root, 0, &mut memo, &mut on_path).err()
+}
+
+/// The deepest level below `node` (nesting, plus the reach of each schema it refers to); `level`
+/// is the depth at which `node` sits. The error is the pointer, relative to `node`, where the
+/// limit is passed.
+fn reach(
+    root: &Value,
+    node: &Value,
+    level: usize,
+    memo: &mut rustc_hash::FxHashMap<*const Value, usize>,
+    on_path: &mut rustc_hash::FxHashSet<*const Value>,
+) -> Result<usize, String> {
+    let key = node as *const Value;
+    if let Some(&deepest) = memo.get(&key) {
+        if level + deepest > MAX_DEPTH {
+            return Err(String::new());
+        }
+        return Ok(deepest);
+    }
+    on_path.insert(key);
+    let mut deepest = 0;
+    let mut stack = vec![(String::new(), node, 0usize)];
+    let mut scratch = Vec::new();
+    while let Some((pointer, schema, nest)) = stack.pop() {
+        if level + nest > MAX_DEPTH {
+            on_path.remove(&key);
+            return Err(pointer);
+        }
+        deepest = deepest.max(nest);
+        let Value::Object(object) = schema else {
+            continue;
+        };
+        if let Some(Value::String(reference)) = object.get("$ref")
+            && let Some(target) = resolve_local(root, reference)
+            && !on_path.contains(&(target as *const Value))
+        {
+            let here = format!("{pointer}/$ref");
+            match reach(root, target, level + nest + 1, memo, on_path) {
+                Ok(below) if level + nest + 1 + below <= MAX_DEPTH => {
+                    deepest = deepest.max(nest + 1 + below);
+                }
+                _ => {
+                    on_path.remove(&key);
+                    return Err(here);
+                }
+            }
+        }
+        for (keyword, value) in object {
+            children(keyword, value, &pointer, &mut scratch);
+        }
+        stack.extend(scratch.drain(..).map(|(p, v)| (p, v, nest + 1)));
+    }
+    on_path.remove(&key);
+    memo.insert(key, deepest);
+    Ok(deepest)
 }
 
 /// Keywords outside the vocabulary and unresolvable references, in document order.
