@@ -2,6 +2,8 @@
 //! recorded runs of them deterministically. The library owns all logic; the `primgraph` binary
 //! only parses arguments and prints. See `ARCHITECTURE.md` for the code map.
 
+pub mod codes;
+pub mod config;
 pub mod diagnostic;
 pub mod graph;
 pub mod json;

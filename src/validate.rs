@@ -4,6 +4,7 @@
 //! never hides the diagnostics of another, and many files are checked in parallel (rayon) with
 //! the reports in a stable order.
 
+use crate::codes;
 use crate::diagnostic::{Diagnostic, FileReport};
 use crate::registry::Registry;
 use crate::rules;
@@ -137,7 +138,9 @@ pub fn check_paths(
             file: path.display().to_string(),
             graph: None,
             diagnostics: vec![{
-                let mut d = Diagnostic::error("G001", "", error.to_string());
+                let mut d = codes::G001
+                    .at("", error.to_string())
+                    .with_help("check that the path names a readable graph file");
                 d.line = 1;
                 d.column = 1;
                 d

@@ -2,7 +2,7 @@
 //! deterministic order, and snapshots of the human, JSON and SARIF renderings.
 
 use primgraph::diagnostic::{
-    self, CodeDoc, Diagnostic, FileReport, Severity, Summary, Witness, human, sarif,
+    self, Code, Diagnostic, FileReport, Severity, Summary, Witness, human, sarif,
 };
 use primgraph::json::{Limits, parse};
 use serde_json::{Value, json};
@@ -22,15 +22,17 @@ const GRAPH: &str = r#"{
 
 fn graph_diagnostics() -> Vec<Diagnostic> {
     vec![
-        Diagnostic::error(
+        Diagnostic::new(
             "T305",
+            Severity::Error,
             "/nodes/2/inputs/patch",
             "incompatible binding into `patch`",
         )
         .with_witness(Witness::Value(json!({"diff": 7})))
         .with_help("bind a value of type string"),
-        Diagnostic::error(
+        Diagnostic::new(
             "A407",
+            Severity::Error,
             "/nodes/0",
             "`fs.apply_patch` can reach a terminal without verification",
         )
@@ -41,12 +43,18 @@ fn graph_diagnostics() -> Vec<Diagnostic> {
             "done".into(),
         ]))
         .with_help("route the path through a `verification` node"),
-        Diagnostic::info(
+        Diagnostic::new(
             "R102",
+            Severity::Info,
             "/nodes/1/primitive",
             "primitive referenced by alias",
         ),
-        Diagnostic::warning("S203", "/nodes/9", "node unreachable from `entry`"),
+        Diagnostic::new(
+            "S203",
+            Severity::Warning,
+            "/nodes/9",
+            "node unreachable from `entry`",
+        ),
     ]
 }
 
@@ -70,7 +78,12 @@ const BROKEN: &str = "{\n  \"graph\": \"x\",\n  \"nodes\": [1 2]\n}\n";
 
 fn broken_report() -> FileReport {
     let e = parse(BROKEN.as_bytes(), &Limits::default()).unwrap_err();
-    let mut diag = Diagnostic::error("G001", "", format!("invalid JSON: {}", e.kind));
+    let mut diag = Diagnostic::new(
+        "G001",
+        Severity::Error,
+        "",
+        format!("invalid JSON: {}", e.kind),
+    );
     diag.line = e.span.line;
     diag.column = e.span.column;
     FileReport {
@@ -94,26 +107,31 @@ fn reports() -> Vec<FileReport> {
     vec![resolved_graph_report(), broken_report(), clean_report()]
 }
 
-const CODES: &[CodeDoc] = &[
-    CodeDoc {
-        code: "A407",
-        severity: Severity::Error,
-        title: "verifier bypass (witness path)",
-        doc: "A407: verifier bypass.\n\nFrom a node whose primitive requires a verifier, every path to a terminal passes a verification node.",
-    },
-    CodeDoc {
-        code: "T305",
-        severity: Severity::Error,
-        title: "incompatible binding (witness value)",
-        doc: "T305: incompatible binding.",
-    },
-    CodeDoc {
-        code: "R102",
-        severity: Severity::Info,
-        title: "primitive referenced by alias",
-        doc: "R102: alias.",
-    },
-];
+static A407: Code = Code {
+    code: "A407",
+    severity: Severity::Error,
+    title: "verifier bypass (witness path)",
+    file: "",
+    source: "//! A407: verifier bypass.\n//!\n//! From a node whose primitive requires a verifier, every path to a terminal passes a verification node.\n",
+    help: "",
+};
+static T305: Code = Code {
+    code: "T305",
+    severity: Severity::Error,
+    title: "incompatible binding (witness value)",
+    file: "",
+    source: "//! T305: incompatible binding.\n",
+    help: "",
+};
+static R102: Code = Code {
+    code: "R102",
+    severity: Severity::Info,
+    title: "primitive referenced by alias",
+    file: "",
+    source: "//! R102: alias.\n",
+    help: "",
+};
+const CODES: &[&Code] = &[&A407, &T305, &R102];
 
 #[test]
 fn resolve_fills_positions_from_pointers() {
@@ -147,10 +165,10 @@ fn sort_is_by_line_column_code_pointer_message() {
     assert_eq!(order, ["S203", "A407", "R102", "T305"]);
 
     let mut diags = vec![
-        Diagnostic::error("B", "/b", "m"),
-        Diagnostic::error("A", "/b", "z"),
-        Diagnostic::error("A", "/b", "a"),
-        Diagnostic::error("A", "/a", "z"),
+        Diagnostic::new("B", Severity::Error, "/b", "m"),
+        Diagnostic::new("A", Severity::Error, "/b", "z"),
+        Diagnostic::new("A", Severity::Error, "/b", "a"),
+        Diagnostic::new("A", Severity::Error, "/a", "z"),
     ];
     for d in &mut diags {
         d.line = 1;
@@ -266,7 +284,8 @@ fn human_without_location() {
         file: "x.json".into(),
         graph: None,
         diagnostics: vec![
-            Diagnostic::error("G005", "/abi", "abi not satisfied").with_help("use ^1.0.0"),
+            Diagnostic::new("G005", Severity::Error, "/abi", "abi not satisfied")
+                .with_help("use ^1.0.0"),
         ],
         source: Arc::from("not json"),
     };
@@ -291,7 +310,7 @@ fn json_snapshot_and_determinism() {
     assert_eq!(reparsed, expected);
     // The seq of a replay diagnostic is rendered.
     let mut with_seq = clean_report();
-    let mut d = Diagnostic::error("D603", "", "divergence");
+    let mut d = Diagnostic::new("D603", Severity::Error, "", "divergence");
     d.seq = Some(12);
     with_seq.diagnostics.push(d);
     let value = diagnostic::json::to_value(&[with_seq]);

@@ -53,3 +53,37 @@ fn a_reason_outside_the_enum_violates_the_input_schema() {
         vec![("T307", "/nodes/8/inputs/reason/const".to_string(), 18)]
     );
 }
+
+/// SPEC §3.4 (changed): the `on_error` edges leaving the `requires_verifier` node itself count.
+/// `apply` on_error `patch_conflict` → `give_up` ends a half-applied patch unverified.
+#[test]
+fn an_error_exit_straight_to_a_terminal_is_a_verifier_bypass() {
+    let report = check_source(
+        "verifier_bypass_on_error.graph.json",
+        &std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/rules/builtin/verifier_bypass_on_error.graph.json"),
+        )
+        .unwrap(),
+        Registry::builtin(),
+        &Options::default(),
+    );
+    let found: Vec<_> = report.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(found, ["A407"], "{:?}", report.diagnostics);
+    let d = &report.diagnostics[0];
+    assert_eq!(d.pointer, "/nodes/4");
+    match &d.witness {
+        Some(primgraph::diagnostic::Witness::Path(path)) => assert_eq!(path, &["apply", "give_up"]),
+        other => panic!("witness {other:?}"),
+    }
+}
+
+/// The retry loop of the spec's excerpt (apply on_error → draft → gate `deny` → give_up) never
+/// passes a verifier after the failed apply: A407 (it was legal before the §3.4 change).
+#[test]
+fn an_error_retry_loop_that_can_end_at_deny_is_a_verifier_bypass() {
+    assert_eq!(
+        diagnostics("verifier_bypass_retry.graph.json"),
+        vec![("A407", "/nodes/4".to_string(), 14)]
+    );
+}

@@ -214,9 +214,36 @@ proptest! {
             for &v in &ids {
                 prop_assert!(cx.model.class(v) != Some(Class::Verification));
             }
-            for (k, pair) in ids.windows(2).enumerate() {
-                prop_assert!(succ[pair[0]].iter().any(|&(t, _, on_error)| t == pair[1] && (k > 0 || !on_error)));
+            // Any edge kind, the node's own `on_error` edges included (SPEC §3.4).
+            for pair in ids.windows(2) {
+                prop_assert!(succ[pair[0]].iter().any(|&(t, _, _)| t == pair[1]));
             }
+        }
+    }
+
+    /// A407 fires at a `requires_verifier` node exactly when a plain search finds a path from it
+    /// (any edge kind) to a terminal through non-verification nodes only.
+    #[test]
+    fn verifier_bypass_fires_exactly_where_an_unverified_path_exists(doc in graph_strategy()) {
+        let cx = Context::new(&doc, registry());
+        let succ = successors(&cx);
+        let mut out = Vec::new();
+        a407_verifier_bypass::check(&cx, &mut out);
+        let fired: Vec<String> = out.iter().map(|d| d.pointer.clone()).collect();
+        for v in 0..doc.nodes.len() {
+            if !cx.model.prim(v).is_some_and(|p| p.requires_verifier) { continue; }
+            let unverified = |w: usize| cx.model.class(w) != Some(Class::Verification);
+            let mut seen = vec![false; doc.nodes.len()];
+            let mut queue = VecDeque::new();
+            if unverified(v) { seen[v] = true; queue.push_back(v); }
+            let mut bypass = false;
+            while let Some(w) = queue.pop_front() {
+                if cx.model.terminal[w] { bypass = true; break; }
+                for &(t, _, _) in &succ[w] {
+                    if !seen[t] && unverified(t) { seen[t] = true; queue.push_back(t); }
+                }
+            }
+            prop_assert_eq!(fired.contains(&format!("/nodes/{v}")), bypass, "node {}", v);
         }
     }
 

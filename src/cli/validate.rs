@@ -3,7 +3,7 @@
 //! Exit 0: no errors (warnings allowed unless `--deny-warnings`); 1: errors; 2: the command could
 //! not run (usage, unreadable path, unreadable registry).
 
-use primgraph::diagnostic::{self, CodeDoc, FileReport, Summary};
+use primgraph::diagnostic::{self, FileReport, Summary};
 use primgraph::validate::{Options, collect_paths, try_check_paths};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -39,10 +39,7 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
     match format {
         Format::Human => diagnostic::human::render(reports, color),
         Format::Json => diagnostic::json::render(reports),
-        Format::Sarif => {
-            let codes: Vec<CodeDoc> = super::explain::all_docs().into_iter().copied().collect();
-            diagnostic::sarif::render(reports, &codes)
-        }
+        Format::Sarif => diagnostic::sarif::render(reports, primgraph::codes::ALL),
     }
 }
 

@@ -15,6 +15,16 @@ pub fn render(reports: &[FileReport], color: bool) -> String {
     }
     out.push_str(&summary_line(reports));
     out.push('\n');
+    let suppressed = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .filter(|d| d.is_suppressed())
+        .count();
+    if suppressed > 0 {
+        out.push_str(&format!(
+            "{suppressed} diagnostic(s) turned off by configuration (see --format json or sarif)\n"
+        ));
+    }
     out
 }
 
@@ -25,7 +35,7 @@ pub fn summary_line(reports: &[FileReport]) -> String {
 
 /// The diagnostics of one file, each followed by a blank line.
 pub fn render_file(report: &FileReport, color: bool) -> String {
-    if report.diagnostics.is_empty() {
+    if report.diagnostics.iter().all(|d| d.is_suppressed()) {
         return String::new();
     }
     let source: &str = &report.source;
@@ -37,7 +47,7 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
         Renderer::plain()
     };
     let mut out = String::new();
-    for diag in &report.diagnostics {
+    for diag in report.diagnostics.iter().filter(|d| !d.is_suppressed()) {
         let view = FileView {
             file: &report.file,
             source,
@@ -159,6 +169,13 @@ impl<'a> FileView<'a> {
         }
         if let Some(help) = &diag.help {
             group = group.element(Level::HELP.message(help.as_str()));
+        }
+        if let Some(by) = &diag.overridden_by {
+            group = group.element(Level::NOTE.message(format!(
+                "severity {} changed by {}",
+                by.from.as_str(),
+                by.describe()
+            )));
         }
         vec![group]
     }

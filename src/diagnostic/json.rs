@@ -1,8 +1,10 @@
 //! JSON rendering (SPEC §3.1): one stable document `{"files": [...], "summary": {...}}`. Keys
 //! come in a fixed order (the field order of the types, kept by serde_json's `preserve_order`)
 //! and diagnostics in their sorted order, so the same reports always give the same bytes.
+//! Diagnostics a configuration override turned off are listed apart, under the file's
+//! `suppressed` (written only when there are some), each with its `overridden_by`.
 
-use super::{FileReport, Summary};
+use super::{Diagnostic, FileReport, Summary};
 use serde_json::{Value, json};
 
 /// The document as a value.
@@ -10,11 +12,22 @@ pub fn to_value(reports: &[FileReport]) -> Value {
     let files: Vec<Value> = reports
         .iter()
         .map(|report| {
-            json!({
+            let (suppressed, shown): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+                report.diagnostics.iter().partition(|d| d.is_suppressed());
+            let mut file = json!({
                 "file": report.file,
                 "graph": report.graph,
-                "diagnostics": serde_json::to_value(&report.diagnostics).unwrap_or(Value::Array(Vec::new())),
-            })
+                "diagnostics": serde_json::to_value(&shown).unwrap_or(Value::Array(Vec::new())),
+            });
+            if !suppressed.is_empty()
+                && let Value::Object(map) = &mut file
+            {
+                map.insert(
+                    "suppressed".into(),
+                    serde_json::to_value(&suppressed).unwrap_or(Value::Array(Vec::new())),
+                );
+            }
+            file
         })
         .collect();
     json!({

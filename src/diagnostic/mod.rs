@@ -1,22 +1,19 @@
 //! Diagnostics: the one shape every check reports (SPEC §3.1), their resolution from JSON
 //! pointers to lines and columns, their deterministic order, and their renderings (human,
-//! JSON, SARIF) in the submodules.
+//! JSON, SARIF, GitHub workflow commands) in the submodules.
 
+pub mod github;
+// Only the command line renders for a terminal: the renderer and annotate-snippets come with the
+// `cli` feature.
+#[cfg(feature = "cli")]
 pub mod human;
 pub mod json;
 pub mod sarif;
 
+pub use crate::codes::{Code, Severity};
 use crate::json::{Parsed, Span};
 use serde::Serialize;
 use serde_json::Value;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
 
 /// A second location a diagnostic points at.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,9 +53,86 @@ pub struct Diagnostic {
     /// Replay only: the `seq` of the event the diagnostic is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
+    /// The `primgraph.toml` setting that changed this diagnostic's severity or turned it off
+    /// (SPEC §8: an override is reported, never silent). `severity` is then the new severity,
+    /// or the original one when the override turned the diagnostic off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overridden_by: Option<Box<Override>>,
+}
+
+/// What a `primgraph.toml` severity override can set a code to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Off,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Off => "off",
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+
+    /// The severity this level sets, `None` for `off`.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Off => None,
+            Level::Info => Some(Severity::Info),
+            Level::Warning => Some(Severity::Warning),
+            Level::Error => Some(Severity::Error),
+        }
+    }
+}
+
+/// Which configuration setting changed a diagnostic, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Override {
+    /// The configuration file, as the user named it or as it was found.
+    pub config: String,
+    /// The setting's key path: `severity.R102`, or `overrides[1].severity.S203`.
+    pub setting: String,
+    /// Where the setting is written in the configuration file (1-based).
+    pub line: u32,
+    pub column: u32,
+    /// The severity the rule gave.
+    pub from: Severity,
+    /// What the setting made of it.
+    pub to: Level,
+}
+
+impl Override {
+    /// `primgraph.toml:7:1 overrides[0].severity.S203 = "off"`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}:{}:{} {} = \"{}\"",
+            self.config,
+            self.line,
+            self.column,
+            self.setting,
+            self.to.as_str()
+        )
+    }
+}
+
+impl Code {
+    /// A diagnostic of this code about the value at `pointer`, with the row's severity and help
+    /// line: how every check reports.
+    pub fn at(&'static self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.code, self.severity, pointer, message).with_help(self.help)
+    }
 }
 
 impl Diagnostic {
+    /// A diagnostic of any code and severity, with no help line. Checks report through their
+    /// row of the code table instead ([`Code::at`]); this is for renderers' tests and tools
+    /// that carry diagnostics of codes they do not own.
     pub fn new(
         code: &'static str,
         severity: Severity,
@@ -76,31 +150,16 @@ impl Diagnostic {
             witness: None,
             help: None,
             seq: None,
+            overridden_by: None,
         }
     }
 
-    pub fn error(
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Error, pointer, message)
-    }
-
-    pub fn warning(
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Warning, pointer, message)
-    }
-
-    pub fn info(
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Info, pointer, message)
+    /// Turned off by a configuration override: rendered only where the output can say so (JSON
+    /// `suppressed`, SARIF `suppressions`), never counted.
+    pub fn is_suppressed(&self) -> bool {
+        self.overridden_by
+            .as_ref()
+            .is_some_and(|o| o.to == Level::Off)
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -127,17 +186,6 @@ impl Diagnostic {
 /// Escape one reference token for a JSON pointer (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {
     crate::json::pointer::escape_token(token).into_owned()
-}
-
-/// The documentation of one diagnostic code, as `primgraph explain CODE` prints it.
-#[derive(Debug, Clone, Copy)]
-pub struct CodeDoc {
-    pub code: &'static str,
-    pub severity: Severity,
-    /// One line: what the code means.
-    pub title: &'static str,
-    /// The full text: what it checks, why, an example that fires and one that does not.
-    pub doc: &'static str,
 }
 
 /// The diagnostics of one checked file, in a stable order (line, column, code).
@@ -223,7 +271,11 @@ impl Summary {
             files: reports.len(),
             ..Summary::default()
         };
-        for diag in reports.iter().flat_map(|r| &r.diagnostics) {
+        let counted = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| !d.is_suppressed());
+        for diag in counted {
             match diag.severity {
                 Severity::Error => summary.errors += 1,
                 Severity::Warning => summary.warnings += 1,
@@ -278,11 +330,7 @@ pub(crate) fn reparse(source: &str) -> Option<Parsed> {
 
 /// The diagnostic for a duplicate object key (G002 in graphs, L501 in registries), located at
 /// the second occurrence with the first as a related location; `None` for any other parse error.
-pub fn duplicate_key(
-    code: &'static str,
-    error: &crate::json::JsonError,
-    help: &str,
-) -> Option<Diagnostic> {
+pub fn duplicate_key(code: &'static Code, error: &crate::json::JsonError) -> Option<Diagnostic> {
     let crate::json::JsonErrorKind::DuplicateKey {
         key,
         pointer,
@@ -291,12 +339,7 @@ pub fn duplicate_key(
     else {
         return None;
     };
-    let mut d = Diagnostic::error(
-        code,
-        pointer.clone(),
-        format!("duplicate object key `{key}`"),
-    )
-    .with_help(help);
+    let mut d = code.at(pointer.clone(), format!("duplicate object key `{key}`"));
     d.line = error.span.line;
     d.column = error.span.column;
     d.related.push(Related {

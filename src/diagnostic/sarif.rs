@@ -1,10 +1,13 @@
 //! SARIF 2.1.0 rendering, as GitHub code scanning ingests it: one run whose `tool.driver`
-//! describes every rule (from the caller's `CodeDoc` table), and one result per diagnostic
+//! describes every rule (from the caller's rows of the code table), and one result per diagnostic
 //! with its rule, level, message, physical location (relative URI, 1-based region, columns
 //! in Unicode code points), related locations, a stable fingerprint, and the witness, pointer
-//! and help in `properties`.
+//! and help in `properties`. A witness path is also a `codeFlows` entry (one thread flow with a
+//! location per node, which GitHub shows as a flow); a configuration override is in
+//! `properties.overriddenBy`, and a diagnostic it turned off is a result with an `external`
+//! suppression (GitHub lists it as dismissed, not as an alert).
 
-use super::{CodeDoc, Diagnostic, FileReport, Severity, reparse};
+use super::{Code, Diagnostic, FileReport, Severity, reparse};
 use crate::json::{LineIndex, Parsed, Span};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -22,7 +25,7 @@ pub fn level(severity: Severity) -> &'static str {
 
 /// The log as a value. Rules come in the order of `codes`, followed by any code a diagnostic
 /// uses that `codes` lacks (so every `ruleIndex` is valid).
-pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
+pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
     let mut rules: Vec<Value> = Vec::new();
     let mut rule_ids: Vec<&str> = Vec::new();
     for doc in codes {
@@ -58,11 +61,13 @@ pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
         }
         let parsed = reparse(&report.source);
         let lines = LineIndex::new(&report.source);
+        let node_ids = parsed.as_ref().map(node_index).unwrap_or_default();
         let file = FileLocator {
             uri: artifact_uri(&report.file),
             source: &report.source,
             parsed: parsed.as_ref(),
             lines: &lines,
+            node_ids,
         };
         for diag in &report.diagnostics {
             let rule_index = rule_ids.iter().position(|&id| id == diag.code).unwrap_or(0);
@@ -96,21 +101,22 @@ pub fn to_value(reports: &[FileReport], codes: &[CodeDoc]) -> Value {
 }
 
 /// The log, pretty-printed, with a final newline.
-pub fn render(reports: &[FileReport], codes: &[CodeDoc]) -> String {
+pub fn render(reports: &[FileReport], codes: &[&Code]) -> String {
     let mut out = serde_json::to_string_pretty(&to_value(reports, codes)).unwrap_or_default();
     out.push('\n');
     out
 }
 
-fn rule(doc: &CodeDoc) -> Value {
-    let full = first_paragraph(doc.doc).unwrap_or(doc.title);
+fn rule(row: &Code) -> Value {
+    let doc = row.doc();
+    let full = first_paragraph(&doc).unwrap_or(row.title);
     json!({
-        "id": doc.code,
-        "name": rule_name(doc.title, doc.code),
-        "shortDescription": {"text": doc.title},
+        "id": row.code,
+        "name": rule_name(row.title, row.code),
+        "shortDescription": {"text": row.title},
         "fullDescription": {"text": full},
-        "help": {"text": doc.doc, "markdown": doc.doc},
-        "defaultConfiguration": {"level": level(doc.severity)},
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": level(row.severity)},
     })
 }
 
@@ -162,6 +168,21 @@ struct FileLocator<'a> {
     source: &'a str,
     parsed: Option<&'a Parsed>,
     lines: &'a LineIndex,
+    /// Node ID → its index in `/nodes`, for the locations of witness paths.
+    node_ids: std::collections::HashMap<String, usize>,
+}
+
+/// The first index of every node ID of a graph document.
+fn node_index(parsed: &Parsed) -> std::collections::HashMap<String, usize> {
+    let mut ids = std::collections::HashMap::new();
+    if let Some(nodes) = parsed.value.get("nodes").and_then(Value::as_array) {
+        for (i, node) in nodes.iter().enumerate() {
+            if let Some(id) = node.get("id").and_then(Value::as_str) {
+                ids.entry(id.to_string()).or_insert(i);
+            }
+        }
+    }
+    ids
 }
 
 impl FileLocator<'_> {
@@ -230,6 +251,12 @@ impl FileLocator<'_> {
         if let Some(seq) = diag.seq {
             properties.insert("seq".into(), Value::from(seq));
         }
+        if let Some(by) = &diag.overridden_by {
+            properties.insert(
+                "overriddenBy".into(),
+                serde_json::to_value(by).unwrap_or(Value::Null),
+            );
+        }
         let mut text = non_empty(&diag.message, diag.code).to_string();
         if let Some(help) = &diag.help {
             text.push_str("\nhelp: ");
@@ -247,12 +274,52 @@ impl FileLocator<'_> {
         if !related.is_empty() {
             result.insert("relatedLocations".into(), Value::Array(related));
         }
+        if let Some(super::Witness::Path(path)) = &diag.witness
+            && !path.is_empty()
+        {
+            result.insert("codeFlows".into(), json!([self.code_flow(path)]));
+        }
+        if let Some(by) = diag.overridden_by.as_ref().filter(|_| diag.is_suppressed()) {
+            result.insert(
+                "suppressions".into(),
+                json!([{
+                    "kind": "external",
+                    "status": "accepted",
+                    "justification": format!("turned off by {}", by.describe()),
+                }]),
+            );
+        }
         result.insert(
             "partialFingerprints".into(),
             json!({"primgraphPointer/v1": fingerprint(&self.uri, diag)}),
         );
         result.insert("properties".into(), Value::Object(properties));
         Value::Object(result)
+    }
+}
+
+impl FileLocator<'_> {
+    /// A witness path as one thread flow: each step a location at its node's `id` (a step that
+    /// names no node of the file, such as `$input`, is a location with only a message).
+    fn code_flow(&self, path: &[String]) -> Value {
+        let locations: Vec<Value> = path
+            .iter()
+            .enumerate()
+            .map(|(step, name)| {
+                let mut location = Map::new();
+                if let Some(&index) = self.node_ids.get(name) {
+                    let pointer = format!("/nodes/{index}/id");
+                    let span = self.span(&pointer, 0, 0);
+                    location.insert("physicalLocation".into(), self.physical_location(span));
+                }
+                location.insert("message".into(), json!({"text": name}));
+                json!({"location": Value::Object(location), "executionOrder": step + 1})
+            })
+            .collect();
+        json!({
+            "message": {"text": format!("witness: {}", path.join(" → "))},
+            "threadFlows": [{"locations": locations}],
+        })
     }
 }
 

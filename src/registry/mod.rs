@@ -17,7 +17,7 @@ pub mod report;
 mod isa;
 
 pub use isa::Isa;
-pub use report::{CODE_DOCS, LintError, code_doc, lint_source};
+pub use report::{LintError, lint_source};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -10,7 +10,8 @@ use super::report::{RunReport, RunStats, TraceDiagnostic};
 use super::trace::{
     DEFAULT_MAX_LINE_BYTES, EndStatus, Event, Line, LinePos, LineReader, TraceHeader,
 };
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::codes::{Code, D601, D616};
+use crate::diagnostic::Diagnostic;
 use crate::registry::{PrimIdx, Registry};
 use jsonschema::Validator;
 use serde_json::Value;
@@ -146,7 +147,7 @@ pub(crate) struct RunState<'a, 'r> {
     pub(crate) seq: u64,
     pub(crate) site: String,
     /// Where a diagnostic past the stored cap is written (and dropped).
-    overflow: Diagnostic,
+    overflow: Option<Diagnostic>,
 }
 
 /// USD to integer nano-USD (rounded; saturating).
@@ -186,7 +187,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             },
             seq: 0,
             site: "(header)".into(),
-            overflow: Diagnostic::info("D600", "", ""),
+            overflow: None,
         }
     }
 
@@ -201,23 +202,21 @@ impl<'a, 'r> RunState<'a, 'r> {
     /// Record a diagnostic about the current line.
     pub(crate) fn report(
         &mut self,
-        code: &'static str,
-        severity: Severity,
+        code: &'static Code,
         pointer: impl Into<String>,
         message: impl Into<String>,
         expected: Value,
         actual: Value,
     ) -> &mut Diagnostic {
-        let mut diagnostic = Diagnostic::new(code, severity, pointer, message);
-        diagnostic.help = codes::help(code).map(Into::into);
+        let mut diagnostic = code.at(pointer, message);
+        let code = code.code;
         diagnostic.seq = Some(self.seq);
         diagnostic.line = self.pos.number;
         diagnostic.column = 1;
         *self.stats.codes.entry(code.to_string()).or_insert(0) += 1;
         if self.diagnostics.len() >= super::report::MAX_STORED_DIAGNOSTICS {
             self.stats.suppressed += 1;
-            self.overflow = diagnostic;
-            return &mut self.overflow;
+            return self.overflow.insert(diagnostic);
         }
         self.diagnostics.push(TraceDiagnostic {
             diagnostic,
@@ -230,17 +229,6 @@ impl<'a, 'r> RunState<'a, 'r> {
         &mut self.diagnostics[last].diagnostic
     }
 
-    pub(crate) fn error(
-        &mut self,
-        code: &'static str,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-        expected: Value,
-        actual: Value,
-    ) -> &mut Diagnostic {
-        self.report(code, Severity::Error, pointer, message, expected, actual)
-    }
-
     /// A line that cannot be read ends the run as malformed (D616 after the header, D601 for it).
     pub(crate) fn stop_malformed(
         &mut self,
@@ -251,17 +239,13 @@ impl<'a, 'r> RunState<'a, 'r> {
     ) {
         self.pos = pos;
         self.site = "(unreadable line)".into();
-        let code = if self.header.is_none() {
-            "D601"
-        } else {
-            "D616"
-        };
+        let code = if self.header.is_none() { &D601 } else { &D616 };
         self.seq = if self.header.is_none() {
             0
         } else {
             self.last_seq + 1
         };
-        self.error(code, pointer, message, Value::Null, Value::Null)
+        self.report(code, pointer, message, Value::Null, Value::Null)
             .column = column.max(1);
         self.stopped = true;
     }
@@ -429,8 +413,8 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.site = "(end of trace)".into();
         if self.header.is_none() {
             self.seq = 0;
-            self.error(
-                "D601",
+            self.report(
+                &D601,
                 "",
                 "the trace is empty: it has no header",
                 Value::from("a trace header"),

@@ -3,6 +3,7 @@
 //! (SPEC §4.2: any G code or R101); other validation findings do not stop a replay.
 
 use super::digest::graph_digest;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, FileReport, Severity};
 use crate::graph::{Binding, GraphDoc};
 use crate::registry::{PrimIdx, Registry};
@@ -75,8 +76,8 @@ pub struct ReplayGraph {
     pub input_schema: Option<Value>,
 }
 
-fn refused(code: &'static str, pointer: &str, message: String) -> GraphLoadError {
-    GraphLoadError::Refused(vec![Diagnostic::error(code, pointer, message)])
+fn refused(code: &'static codes::Code, pointer: &str, message: String) -> GraphLoadError {
+    GraphLoadError::Refused(vec![code.at(pointer, message)])
 }
 
 /// Does a registry of ABI `have` satisfy a graph targeting `want` (same major, minor ≥)?
@@ -118,7 +119,7 @@ impl ReplayGraph {
             return Err(GraphLoadError::Refused(blocking));
         }
         let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| refused("G001", "", format!("not valid JSON: {e}")))?;
+            .map_err(|e| refused(&codes::G001, "", format!("not valid JSON: {e}")))?;
         ReplayGraph::from_value(value, registry)
     }
 
@@ -126,10 +127,10 @@ impl ReplayGraph {
     /// library caller gets the same refusal without the file driver).
     pub fn from_value(document: Value, registry: &Registry) -> Result<ReplayGraph, GraphLoadError> {
         let doc = GraphDoc::from_value(&document)
-            .map_err(|e| refused("G003", "", format!("not a graph document: {e}")))?;
+            .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
         if !abi_satisfied(&doc.abi, registry.abi()) {
             return Err(refused(
-                "G005",
+                &codes::G005,
                 "/abi",
                 format!(
                     "the graph targets ABI {} and the registry is ABI {}",
@@ -139,13 +140,12 @@ impl ReplayGraph {
             ));
         }
         let digest = graph_digest(&document)
-            .map_err(|e| refused("G001", "", format!("cannot canonicalize: {e}")))?;
+            .map_err(|e| refused(&codes::G001, "", format!("cannot canonicalize: {e}")))?;
         let mut index = HashMap::new();
         let mut problems = Vec::new();
         for (i, n) in doc.nodes.iter().enumerate() {
             if index.insert(n.id.clone(), i).is_some() {
-                problems.push(Diagnostic::error(
-                    "G004",
+                problems.push(codes::G004.at(
                     format!("/nodes/{i}/id"),
                     format!("duplicate node id `{}`", n.id),
                 ));
@@ -154,8 +154,7 @@ impl ReplayGraph {
         let mut nodes = Vec::with_capacity(doc.nodes.len());
         for (i, n) in doc.nodes.iter().enumerate() {
             let Some(prim) = registry.lookup(&n.primitive) else {
-                problems.push(Diagnostic::error(
-                    "R101",
+                problems.push(codes::R101.at(
                     format!("/nodes/{i}/primitive"),
                     format!("unknown primitive `{}`", n.primitive),
                 ));

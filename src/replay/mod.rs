@@ -17,7 +17,6 @@ pub mod summary;
 pub mod trace;
 pub mod writer;
 
-pub use codes::CODE_DOCS;
 pub use engine::{ReplayOptions, Replayer};
 pub use graph::{GraphLoadError, ReplayGraph};
 pub use report::{RunReport, Verdict};

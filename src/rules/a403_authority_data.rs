@@ -1,26 +1,45 @@
 //! A403: authority input bound from a non-policy source.
 //!
-//! What it checks: an input property marked `"x-authority": true` (a grant token) is bound only
+//! ## What it checks
+//!
+//! An input property marked `"x-authority": true` (a grant token) is bound only
 //! with `{"from": X, "at": P}` where X is a node of a `policy` primitive and the output at P is
 //! itself marked `x-authority` — never a constant, `$input`, or any other node.
 //!
-//! Why it matters: the grant a mutation presents must be the one a policy gate minted. A constant
+//! ## Why it matters
+//!
+//! The grant a mutation presents must be the one a policy gate minted. A constant
 //! token, one from the run's input, or one copied out of model output lets an injected tool call
 //! approve itself.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! "inputs": {"grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/a403_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A403 at line 15:
+//!
+//! ```json
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"const": {"token": "0000000000000000", "scope": "repo"}}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Bind it from the grant output of the policy gate that authorizes this node, e.g. {"from": "gate", "at": "/grant"}.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! "inputs": {"grant": {"from": "gate", "at": "/grant"}}   (gate is ctl.authorize_patch)
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (Authority data); the code is listed in §5.
 
 use super::{Context, Origin};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::Class;
 use serde_json::Value;
@@ -60,17 +79,13 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         if let Some(problem) = problem {
             let consumer = cx.prim(b.node).map_or("?", |p| p.id.as_str());
-            out.push(
-                Diagnostic::error(
-                    "A403",
-                    b.pointer(),
-                    format!(
-                        "authority input `{}` of `{consumer}` is bound from {problem}",
-                        b.property
-                    ),
-                )
-                .with_help("bind it from the grant output of the policy gate that authorizes this node, e.g. {\"from\": \"gate\", \"at\": \"/grant\"}"),
-            );
+            out.push(codes::A403.at(
+                b.pointer(),
+                format!(
+                    "authority input `{}` of `{consumer}` is bound from {problem}",
+                    b.property
+                ),
+            ));
         }
     }
 }

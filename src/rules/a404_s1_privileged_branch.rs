@@ -1,18 +1,34 @@
 //! A404: S1 branch targets a privileged node.
 //!
-//! What it checks: no `branches` edge of an `s1_decision` node targets a node whose primitive has
+//! ## What it checks
+//!
+//! No `branches` edge of an `s1_decision` node targets a node whose primitive has
 //! the effect `mints_permission`, `raises_spend` or `crosses_workspace`, unless that target is a
 //! `policy` node.
 //!
-//! Why it matters: S1 decisions are fast model judgements; they may choose what to do next but may
+//! ## Why it matters
+//!
+//! S1 decisions are fast model judgements; they may choose what to do next but may
 //! not by themselves open a privilege. Routing the decision to a policy gate is how privilege is
 //! asked for.
 //!
-//! Fires (`route.delegate` crosses workspaces):
+//! ## Example
+//!
+//! (`route.delegate` crosses workspaces.)
 //!
 //! ```text
 //! {"id": "triage", "primitive": "triage.classify_issue", "branches": {"bug": "delegate", ...}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/a404_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A404 at line 17:
+//!
+//! ```json
+//! {"id": "decide", "primitive": "stop.finish_or_retry", "inputs": {"log": {"from": "test", "at": "/log"}}, "branches": {"finish": "done", "retry": "delegate", "give_up": "give_up"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Branch to a policy gate that authorizes the privileged step.
 //!
 //! Does not fire:
 //!
@@ -21,8 +37,13 @@
 //! ```
 //!
 //! (where `gate` is a policy node that then grants `delegate`).
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (S1 limits); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 use crate::registry::{Class, Effect};
 
@@ -52,9 +73,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             out.push(
-                Diagnostic::error(
-                    "A404",
-                    format!("/nodes/{i}/branches/{}", escape_pointer_token(outcome)),
+                codes::A404.at(format!("/nodes/{i}/branches/{}", escape_pointer_token(outcome)),
                     format!(
                         "S1 decision `{}` branches on `{outcome}` straight to `{target}` (`{}`, {})",
                         node.id,
@@ -62,8 +81,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         privileged.join(", ")
                     ),
                 )
-                .with_related(format!("/nodes/{t}"), "the privileged node")
-                .with_help("branch to a policy gate that authorizes the privileged step"),
+                .with_related(format!("/nodes/{t}"), "the privileged node"),
             );
         }
     }

@@ -1,6 +1,8 @@
 //! A405: untrusted data reaches a sink.
 //!
-//! What it checks: taint along data edges (bindings). A value is tainted when it comes from an
+//! ## What it checks
+//!
+//! Taint along data edges (bindings). A value is tainted when it comes from an
 //! output property marked `"x-trust": "untrusted"` (or contains one), or from a `$input` property
 //! the graph's `input` schema marks so. A node other than a `verification` or `policy` node that
 //! takes any tainted input has all its outputs tainted; verification and policy nodes sanitize.
@@ -8,23 +10,40 @@
 //! write). One breadth-first pass over the bindings from every taint source finds every tainted
 //! binding; the witness is the shortest chain of nodes from the source to the sink's node.
 //!
-//! Why it matters: retrieved text and model output are attacker-controllable; passing them
+//! ## Why it matters
+//!
+//! Retrieved text and model output are attacker-controllable; passing them
 //! through a planner into `exec.run_command` is a prompt-injection path to code execution.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! plan (plan.propose_command, outputs an untrusted `command`) → run (exec.run_command) binds
 //! {"command": {"from": "plan", "at": "/command"}}
 //! ```
 //!
+//! Fixture `tests/fixtures/rules/a405_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A405 at line 14:
+//!
+//! ```json
+//! {"id": "run", "primitive": "exec.run_command", "inputs": {"command": {"from": "plan", "at": "/command"}, "grant": {"from": "cmd_gate", "at": "/grant"}}, "next": "locate"},
+//! ```
+//!
+//! ## Fix
+//!
+//! Pass the value through a verification or policy node before the sink.
+//!
 //! Does not fire:
 //!
 //! ```text
 //! the command passes a policy gate first, and `run` binds it from the gate's output.
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (Untrusted data); the code is listed in §5.
 
 use super::{BindingInfo, Context, INPUT_SOURCE, Origin};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::registry::Class;
 use serde_json::Value;
@@ -140,17 +159,16 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let path = chain(k);
         let consumer = cx.prim(edge.consumer).map_or("?", |p| p.id.as_str());
         out.push(
-            Diagnostic::error(
-                "A405",
-                edge.binding.pointer(),
-                format!(
-                    "untrusted data reaches sink input `{}` of `{consumer}`: {}",
-                    edge.binding.property,
-                    path.join(" → ")
-                ),
-            )
-            .with_witness(Witness::Path(path))
-            .with_help("pass the value through a verification or policy node before the sink"),
+            codes::A405
+                .at(
+                    edge.binding.pointer(),
+                    format!(
+                        "untrusted data reaches sink input `{}` of `{consumer}`: {}",
+                        edge.binding.property,
+                        path.join(" → ")
+                    ),
+                )
+                .with_witness(Witness::Path(path)),
         );
     }
 }

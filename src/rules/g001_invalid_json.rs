@@ -1,20 +1,35 @@
 //! G001: the file is not valid JSON.
 //!
-//! What it checks: the graph file is a UTF-8 JSON document without a byte-order mark, not empty,
+//! ## What it checks
+//!
+//! The graph file is a UTF-8 JSON document without a byte-order mark, not empty,
 //! no deeper than the nesting limit and no larger than the size limit. The diagnostic carries the
 //! line and column where parsing stopped.
 //!
-//! Why it matters: nothing else can be checked in a file that does not parse, and a lenient
+//! ## Why it matters
+//!
+//! Nothing else can be checked in a file that does not parse, and a lenient
 //! parser that skips a BOM or repairs invalid UTF-8 would check something other than what the
 //! runtime reads.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! {"graph": "demo", "abi": "1.0.0",
 //! ```
 //!
 //! (the document ends inside an object).
+//!
+//! Fixture `tests/fixtures/rules/g001_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports G001 at line 9:
+//!
+//! ```text
+//! "budget": {"max_steps": 100, "max_spend_usd": 4.0},
+//! "input": {"type": "object", "properties": {"issue": {"type": "string"}}, "required": ["issue"]},
+//! ```
+//!
+//! ## Fix
+//!
+//! Fix the syntax at the marked position.
 //!
 //! Does not fire:
 //!
@@ -23,7 +38,12 @@
 //! ```
 //!
 //! (well-formed JSON; the shape is G003's business).
+//!
+//! ## Implements
+//!
+//! SPEC §2 (a graph is a UTF-8 JSON file) and §3.1; the code is listed in §5.
 
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::json::{JsonError, JsonErrorKind};
 
@@ -59,7 +79,7 @@ pub fn diagnostic(error: &JsonError) -> Diagnostic {
             "remove one of the two members",
         ),
     };
-    let mut d = Diagnostic::error("G001", "", message).with_help(help);
+    let mut d = codes::G001.at("", message).with_help(help);
     d.line = error.span.line;
     d.column = error.span.column;
     d

@@ -1,17 +1,31 @@
 //! G004: duplicate node id.
 //!
-//! What it checks: no two nodes share an `id`. The diagnostic points at the later node and names
+//! ## What it checks
+//!
+//! No two nodes share an `id`. The diagnostic points at the later node and names
 //! the first one as related; the rules resolve the ID to its first occurrence.
 //!
-//! Why it matters: edges and bindings name nodes by ID; with two nodes of one ID, which one a
+//! ## Why it matters
+//!
+//! Edges and bindings name nodes by ID; with two nodes of one ID, which one a
 //! `next` or a binding means depends on the reader.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! "nodes": [{"id": "a", "primitive": "done.finish_success"},
 //!           {"id": "a", "primitive": "done.report_failure"}]
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/g004_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports G004 at line 20:
+//!
+//! ```json
+//! {"id": "done", "primitive": "done.report_failure"}
+//! ```
+//!
+//! ## Fix
+//!
+//! Give every node its own id.
 //!
 //! Does not fire:
 //!
@@ -19,8 +33,13 @@
 //! "nodes": [{"id": "a", "primitive": "done.finish_success"},
 //!           {"id": "b", "primitive": "done.report_failure"}]
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`nodes[].id` is unique); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -32,13 +51,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             && first != i
         {
             out.push(
-                Diagnostic::error(
-                    "G004",
-                    format!("/nodes/{i}/id"),
-                    format!("duplicate node id `{}`", node.id),
-                )
-                .with_related(format!("/nodes/{first}/id"), "first defined here")
-                .with_help("give every node its own id"),
+                codes::G004
+                    .at(
+                        format!("/nodes/{i}/id"),
+                        format!("duplicate node id `{}`", node.id),
+                    )
+                    .with_related(format!("/nodes/{first}/id"), "first defined here"),
             );
         }
     }

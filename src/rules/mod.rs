@@ -1,5 +1,6 @@
-//! Validation rules (SPEC §3, §5): one file per diagnostic code, one table ([`RULES`]) from codes
-//! to their checks and documentation. Every rule is a pure function of a [`Context`] (the loaded
+//! Validation rules (SPEC §3, §5): one file per diagnostic code, whose row in
+//! [`crate::codes`] holds the code, severity, title and help, and one list ([`CHECKS`]) of the
+//! checks that run on a loaded document. Every rule is a pure function of a [`Context`] (the loaded
 //! document, the registry and the shared control-flow [`Model`]); rules never do IO.
 //!
 //! G001–G003 are produced by the validation driver while parsing and loading (their files build
@@ -9,8 +10,8 @@
 //! Choices where SPEC is silent (each also stated in the rule's own doc):
 //! - An absent `capabilities` is an empty tool boundary: R104 flags every node.
 //! - G004: the rules resolve a duplicated ID to its first node; the later ones get no S203.
-//! - Control-flow rules use every edge kind (`next`, `branches`, `on_error`). A407 ignores only
-//!   the `on_error` edges leaving the `requires_verifier` node itself (its step did not complete).
+//! - Control-flow rules use every edge kind (`next`, `branches`, `on_error`); A407 too, the
+//!   `on_error` edges leaving the `requires_verifier` node itself included (SPEC §3.4).
 //! - A pointer into an object schema that neither declares the property nor closes it
 //!   (`additionalProperties` absent) selects "anything, optionally"; T304 fires only where the
 //!   schema rules the value out. Array elements are optional unless below `minItems`.
@@ -21,14 +22,14 @@
 //! - A "no" from the schema checker is re-validated here; a witness that does not check out is
 //!   reported as T306 (unknown), never as T305.
 
-use crate::diagnostic::{CodeDoc, Diagnostic, Severity, escape_pointer_token};
+use crate::diagnostic::Diagnostic;
 use crate::graph::{Binding, GraphDoc, Model};
 use crate::registry::{Primitive, Registry};
 use schema_walk::{Missing, Selected, select};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 pub mod schema_walk;
 
@@ -70,256 +71,41 @@ pub mod t309_optional_source_required_input;
 /// A rule's check: appends its findings.
 pub type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
 
-/// One row of the rule table.
-#[derive(Clone, Copy)]
-pub struct Rule {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub title: &'static str,
-    /// The rule's source file; its `//!` header is the code's documentation.
-    pub source: &'static str,
-    /// `None` for the codes the driver produces while parsing and loading (G001–G003).
-    pub check: Option<Check>,
-}
-
-macro_rules! rule {
-    ($code:literal, $sev:ident, $title:literal, $module:ident, $check:expr) => {
-        Rule {
-            code: $code,
-            severity: Severity::$sev,
-            title: $title,
-            source: include_str!(concat!(stringify!($module), ".rs")),
-            check: $check,
-        }
-    };
-    ($code:literal, $sev:ident, $title:literal, $module:ident) => {
-        rule!($code, $sev, $title, $module, Some($module::check))
-    };
-}
-
-/// Every validation code, in code order.
-pub const RULES: &[Rule] = &[
-    rule!(
-        "G001",
-        Error,
-        "the file is not valid JSON (line, column)",
-        g001_invalid_json,
-        None
-    ),
-    rule!(
-        "G002",
-        Error,
-        "duplicate object key",
-        g002_duplicate_key,
-        None
-    ),
-    rule!(
-        "G003",
-        Error,
-        "document shape: missing, unknown or mistyped field",
-        g003_document_shape,
-        None
-    ),
-    rule!("G004", Error, "duplicate node id", g004_duplicate_node_id),
-    rule!(
-        "G005",
-        Error,
-        "`abi` not satisfied by the registry",
-        g005_abi_mismatch
-    ),
-    rule!(
-        "R101",
-        Error,
-        "unknown primitive (with the nearest IDs as suggestions)",
-        r101_unknown_primitive
-    ),
-    rule!(
-        "R102",
-        Info,
-        "primitive referenced by alias",
-        r102_alias_reference
-    ),
-    rule!(
-        "R103",
-        Warning,
-        "capability pattern matches no primitive",
-        r103_capability_matches_nothing
-    ),
-    rule!(
-        "R104",
-        Error,
-        "node primitive outside the graph's capabilities",
-        r104_outside_capabilities
-    ),
-    rule!("S201", Error, "`entry` names no node", s201_unknown_entry),
-    rule!(
-        "S202",
-        Error,
-        "`next`/`branches`/`on_error` names no node",
-        s202_unknown_target
-    ),
-    rule!(
-        "S203",
-        Warning,
-        "node unreachable from `entry`",
-        s203_unreachable_node
-    ),
-    rule!(
-        "S204",
-        Error,
-        "non-terminal primitive with no successor",
-        s204_missing_successor
-    ),
-    rule!("S205", Error, "unbounded cycle", s205_unbounded_cycle),
-    rule!(
-        "S206",
-        Error,
-        "`branches` does not cover the outcomes, or names an undeclared outcome",
-        s206_branch_coverage
-    ),
-    rule!(
-        "S207",
-        Error,
-        "`next` on a decision primitive, or `branches` on one without outcomes",
-        s207_next_branches_mismatch
-    ),
-    rule!(
-        "S208",
-        Error,
-        "`on_error` names an undeclared failure mode",
-        s208_undeclared_failure_mode
-    ),
-    rule!(
-        "S209",
-        Error,
-        "worst-case steps exceed `budget.max_steps`",
-        s209_step_budget
-    ),
-    rule!(
-        "T301",
-        Error,
-        "input property the primitive does not declare",
-        t301_undeclared_input
-    ),
-    rule!(
-        "T302",
-        Error,
-        "required input not bound",
-        t302_required_input_unbound
-    ),
-    rule!(
-        "T303",
-        Error,
-        "binding from an unknown node",
-        t303_unknown_source
-    ),
-    rule!(
-        "T304",
-        Error,
-        "binding pointer not in the source's output schema",
-        t304_pointer_not_in_schema
-    ),
-    rule!(
-        "T305",
-        Error,
-        "incompatible binding (witness value)",
-        t305_incompatible_binding
-    ),
-    rule!(
-        "T306",
-        Warning,
-        "compatibility could not be decided",
-        t306_undecided_compatibility
-    ),
-    rule!(
-        "T307",
-        Error,
-        "constant violates the input schema",
-        t307_constant_violates_schema
-    ),
-    rule!(
-        "T308",
-        Error,
-        "binding source does not dominate its consumer",
-        t308_source_not_dominating
-    ),
-    rule!(
-        "T309",
-        Error,
-        "optional source bound to a required input",
-        t309_optional_source_required_input
-    ),
-    rule!(
-        "A401",
-        Error,
-        "non-policy primitive with `authorize` authority",
-        a401_non_policy_authorize
-    ),
-    rule!(
-        "A402",
-        Error,
-        "authorization-requiring node reachable without a grant (witness path)",
-        a402_grant_bypass
-    ),
-    rule!(
-        "A403",
-        Error,
-        "authority input bound from a non-policy source",
-        a403_authority_data
-    ),
-    rule!(
-        "A404",
-        Error,
-        "S1 branch targets a privileged node",
-        a404_s1_privileged_branch
-    ),
-    rule!(
-        "A405",
-        Error,
-        "untrusted data reaches a sink (witness path)",
-        a405_untrusted_to_sink
-    ),
-    rule!(
-        "A406",
-        Error,
-        "workspace crossing outside a crossing primitive",
-        a406_workspace_crossing
-    ),
-    rule!(
-        "A407",
-        Error,
-        "verifier bypass (witness path)",
-        a407_verifier_bypass
-    ),
+/// Every check that runs on a loaded document, in code order. (G001–G003 are reported by the
+/// driver while parsing and loading; codes, severities and docs are rows of [`crate::codes`].)
+pub const CHECKS: &[Check] = &[
+    a401_non_policy_authorize::check,
+    a402_grant_bypass::check,
+    a403_authority_data::check,
+    a404_s1_privileged_branch::check,
+    a405_untrusted_to_sink::check,
+    a406_workspace_crossing::check,
+    a407_verifier_bypass::check,
+    g004_duplicate_node_id::check,
+    g005_abi_mismatch::check,
+    r101_unknown_primitive::check,
+    r102_alias_reference::check,
+    r103_capability_matches_nothing::check,
+    r104_outside_capabilities::check,
+    s201_unknown_entry::check,
+    s202_unknown_target::check,
+    s203_unreachable_node::check,
+    s204_missing_successor::check,
+    s205_unbounded_cycle::check,
+    s206_branch_coverage::check,
+    s207_next_branches_mismatch::check,
+    s208_undeclared_failure_mode::check,
+    s209_step_budget::check,
+    t301_undeclared_input::check,
+    t302_required_input_unbound::check,
+    t303_unknown_source::check,
+    t304_pointer_not_in_schema::check,
+    t305_incompatible_binding::check,
+    t306_undecided_compatibility::check,
+    t307_constant_violates_schema::check,
+    t308_source_not_dominating::check,
+    t309_optional_source_required_input::check,
 ];
-/// The `//!` header of a rule file (shared with the lint and replay code tables).
-pub use crate::registry::lint::module_doc;
-
-/// The documentation of every validation code (G, R, S, T, A), in code order.
-pub fn code_docs() -> &'static [CodeDoc] {
-    static DOCS: OnceLock<Vec<CodeDoc>> = OnceLock::new();
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
-    DOCS.get_or_init(|| {
-        let texts = TEXTS.get_or_init(|| RULES.iter().map(|r| module_doc(r.source)).collect());
-        RULES
-            .iter()
-            .zip(texts.iter())
-            .map(|(rule, text)| CodeDoc {
-                code: rule.code,
-                severity: rule.severity,
-                title: rule.title,
-                doc: text.as_str(),
-            })
-            .collect()
-    })
-}
-
-/// The documentation of one code, if it is a validation code.
-pub fn code_doc(code: &str) -> Option<&'static CodeDoc> {
-    code_docs()
-        .iter()
-        .find(|d| d.code.eq_ignore_ascii_case(code))
-}
 
 /// What a rule sees: the loaded document, the registry and the shared model.
 pub struct Context<'a> {
@@ -334,24 +120,6 @@ pub struct Context<'a> {
 
 /// The schema of `$input` when the graph declares none.
 static ANY_OBJECT: LazyLock<Value> = LazyLock::new(|| serde_json::json!({"type": "object"}));
-
-/// One input binding of a node, with where it is written.
-pub struct BindingRef<'a> {
-    pub node: usize,
-    pub property: &'a str,
-    pub binding: &'a Binding,
-    /// `/nodes/{node}/inputs/{property}`.
-    pub pointer: String,
-}
-
-/// The schema a `from` binding reads, and who it is read from.
-pub struct Source<'a> {
-    /// The source node, `None` for `$input`.
-    pub node: Option<usize>,
-    /// The whole output schema of the source (or the graph's input schema).
-    pub schema: &'a Value,
-    pub at: &'a str,
-}
 
 /// Where a binding's value comes from, resolved once against the node IDs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -471,26 +239,7 @@ impl<'a> Context<'a> {
         }
     }
 
-    pub fn node_pointer(i: usize) -> String {
-        format!("/nodes/{i}")
-    }
-
-    /// Every binding of every node, in document order (nodes, then properties sorted).
-    pub fn bindings(&self) -> impl Iterator<Item = BindingRef<'a>> + '_ {
-        let doc: &'a GraphDoc = self.doc;
-        doc.nodes.iter().enumerate().flat_map(|(i, node)| {
-            node.inputs
-                .iter()
-                .map(move |(property, binding)| BindingRef {
-                    node: i,
-                    property: property.as_str(),
-                    binding,
-                    pointer: format!("/nodes/{i}/inputs/{}", escape_pointer_token(property)),
-                })
-        })
-    }
-
-    /// Every binding of every node, resolved, in the order of [`Context::bindings`]. Built on
+    /// Every binding of every node, resolved, in document order (nodes, then properties sorted). Built on
     /// first use and shared by every rule.
     pub fn binding_infos(&self) -> &[BindingInfo<'a>] {
         &self.table().bindings
@@ -504,37 +253,6 @@ impl<'a> Context<'a> {
 
     fn table(&self) -> &BindingTable<'a> {
         self.table.get_or_init(|| BindingTable::build(self))
-    }
-
-    /// The source a `from` binding reads, when its source exists and its primitive is known.
-    pub fn source(&self, binding: &'a Binding) -> Option<Source<'a>> {
-        let Binding::From { from, at } = binding else {
-            return None;
-        };
-        let at = at.as_deref().unwrap_or("");
-        if from == INPUT_SOURCE {
-            return Some(Source {
-                node: None,
-                schema: self.input_schema,
-                at,
-            });
-        }
-        let &node = self.model.ids.get(from.as_str())?;
-        let prim = self.model.prim(node)?;
-        Some(Source {
-            node: Some(node),
-            schema: &prim.outputs,
-            at,
-        })
-    }
-
-    /// The schema of input property `property` of node `node`'s primitive, if declared.
-    pub fn target_schema(&self, node: usize, property: &str) -> Option<&'a Value> {
-        self.model
-            .prim(node)?
-            .inputs
-            .get("properties")?
-            .get(property)
     }
 
     /// The primitive of node `node`, if known.
@@ -554,10 +272,8 @@ impl<'a> Context<'a> {
 pub fn run_all(doc: &GraphDoc, registry: &Registry) -> Vec<Diagnostic> {
     let cx = Context::new(doc, registry);
     let mut out = Vec::new();
-    for rule in RULES {
-        if let Some(check) = rule.check {
-            check(&cx, &mut out);
-        }
+    for check in CHECKS {
+        check(&cx, &mut out);
     }
     out
 }

@@ -1,12 +1,16 @@
 //! R101: unknown primitive.
 //!
-//! What it checks: every node's `primitive` names a primitive of the registry, by dotted ID or
+//! ## What it checks
+//!
+//! Every node's `primitive` names a primitive of the registry, by dotted ID or
 //! alias. The help line suggests up to three of the nearest IDs and aliases (by edit distance).
 //!
-//! Why it matters: a node whose primitive does not exist cannot run, and none of its contracts
+//! ## Why it matters
+//!
+//! A node whose primitive does not exist cannot run, and none of its contracts
 //! (class, authority, schemas) can be checked. Replay refuses such a graph.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.aply_patch", "next": "test"}
@@ -14,13 +18,28 @@
 //!
 //! (help: did you mean `mut.apply_patch`?).
 //!
+//! Fixture `tests/fixtures/rules/r101_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports R101 at line 15:
+//!
+//! ```json
+//! {"id": "apply", "primitive": "mut.aply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Name a primitive of the registry by dotted ID or alias.
+//!
 //! Does not fire:
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.apply_patch", "next": "test"}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §1.4 (lookup by dotted ID or alias) and §2 (`nodes[].primitive`); the code is listed in §5.
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use std::collections::HashMap;
 
@@ -41,8 +60,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 did_you_mean(&nearest(&node.primitive, candidates, 3))
             })
             .clone();
-        let d = Diagnostic::error(
-            "R101",
+        let d = codes::R101.at(
             format!("/nodes/{i}/primitive"),
             format!(
                 "unknown primitive `{}` (registry ABI {})",

@@ -1,24 +1,43 @@
 //! R103: capability pattern matches no primitive (warning).
 //!
-//! What it checks: every entry of `capabilities` — an exact dotted ID, an alias, or a `prefix.*`
+//! ## What it checks
+//!
+//! Every entry of `capabilities` — an exact dotted ID, an alias, or a `prefix.*`
 //! pattern — matches at least one primitive of the registry.
 //!
-//! Why it matters: a pattern that matches nothing is a typo or a stale entry; the author meant to
+//! ## Why it matters
+//!
+//! A pattern that matches nothing is a typo or a stale entry; the author meant to
 //! allow something and the boundary does not say what.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! "capabilities": ["obs.*", "mut.aply_patch"]
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/r103_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports R103 at line 6:
+//!
+//! ```json
+//! "capabilities": ["intake.*", "loc.localize_failure", "synth.patch", "ctl.authorize_patch", "mut.apply_patch", "ver.*", "stop.finish_or_retry", "done.*", "net.*"],
+//! ```
+//!
+//! ## Fix
+//!
+//! Use an exact ID, an alias, or `prefix.*` with a family prefix.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! "capabilities": ["obs.*", "mut.apply_patch"]
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`capabilities`: exact IDs, aliases, or `prefix.*`); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::{Primitive, Registry};
 
@@ -43,14 +62,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|p| admits(cx.registry, pattern, p));
         if !matches {
-            out.push(
-                Diagnostic::warning(
-                    "R103",
-                    format!("/capabilities/{i}"),
-                    format!("capability `{pattern}` matches no primitive"),
-                )
-                .with_help("use an exact ID, an alias, or `prefix.*` with a family prefix"),
-            );
+            out.push(codes::R103.at(
+                format!("/capabilities/{i}"),
+                format!("capability `{pattern}` matches no primitive"),
+            ));
         }
     }
 }

@@ -1,24 +1,43 @@
 //! S202: `next`, `branches` or `on_error` names no node.
 //!
-//! What it checks: every control-flow target (`next`, each `branches` value, each `on_error`
+//! ## What it checks
+//!
+//! Every control-flow target (`next`, each `branches` value, each `on_error`
 //! value) is the `id` of a node of the graph.
 //!
-//! Why it matters: a run that takes that edge has nowhere to go; the runtime would fail at the
+//! ## Why it matters
+//!
+//! A run that takes that edge has nowhere to go; the runtime would fail at the
 //! worst moment (often on an error path nobody exercised).
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! {"id": "apply", ..., "next": "tset"}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/s202_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S202 at line 16:
+//!
+//! ```json
+//! {"id": "test", "primitive": "ver.run_target_tests", "inputs": {"test_ids": {"from": "read_task", "at": "/test_ids"}}, "branches": {"pass": "decide", "fail": "drfat"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Target the id of a node of this graph.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! {"id": "apply", ..., "next": "test"}, {"id": "test", ...}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`next`, `branches`, `on_error`) and §3.3; the code is listed in §5.
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -45,15 +64,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             let suggestions = nearest(target, cx.doc.nodes.iter().map(|n| n.id.as_str()), 3);
             out.push(
-                Diagnostic::error(
-                    "S202",
-                    pointer,
-                    format!("node `{}` targets `{target}`, which names no node", node.id),
-                )
-                .with_help(
-                    did_you_mean(&suggestions)
-                        .unwrap_or_else(|| "target the id of a node of this graph".into()),
-                ),
+                codes::S202
+                    .at(
+                        pointer,
+                        format!("node `{}` targets `{target}`, which names no node", node.id),
+                    )
+                    .with_help(
+                        did_you_mean(&suggestions)
+                            .unwrap_or_else(|| "target the id of a node of this graph".into()),
+                    ),
             );
         }
     }

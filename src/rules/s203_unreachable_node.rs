@@ -1,17 +1,31 @@
 //! S203: node unreachable from `entry` (warning).
 //!
-//! What it checks: every node can be reached from `entry` over `next`, `branches` and `on_error`
+//! ## What it checks
+//!
+//! Every node can be reached from `entry` over `next`, `branches` and `on_error`
 //! edges.
 //!
-//! Why it matters: an unreachable node never runs; it is dead code at best, and at worst a sign
+//! ## Why it matters
+//!
+//! An unreachable node never runs; it is dead code at best, and at worst a sign
 //! that an edge meant to lead to it (a verifier, a failure report) is missing.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! "entry": "a", "nodes": [{"id": "a", "primitive": "done.finish_success"},
 //!                         {"id": "b", "primitive": "done.report_failure"}]
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/s203_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S203 at line 20:
+//!
+//! ```json
+//! {"id": "orphan", "primitive": "done.report_failure"}
+//! ```
+//!
+//! ## Fix
+//!
+//! Remove the node or add an edge to it.
 //!
 //! Does not fire:
 //!
@@ -19,8 +33,13 @@
 //! "entry": "a", "nodes": [{"id": "a", ..., "on_error": {"*": "b"}},
 //!                         {"id": "b", "primitive": "done.report_failure"}]
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.3 (reachability from `entry`); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -34,14 +53,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let duplicate =
             cx.model.has_duplicate_ids() && cx.model.ids.get(node.id.as_str()) != Some(&i);
         if !cx.model.reachable[i] && !duplicate {
-            out.push(
-                Diagnostic::warning(
-                    "S203",
-                    format!("/nodes/{i}"),
-                    format!("node `{}` is unreachable from `entry`", node.id),
-                )
-                .with_help("remove the node or add an edge to it"),
-            );
+            out.push(codes::S203.at(
+                format!("/nodes/{i}"),
+                format!("node `{}` is unreachable from `entry`", node.id),
+            ));
         }
     }
 }

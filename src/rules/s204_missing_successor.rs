@@ -1,24 +1,43 @@
 //! S204: non-terminal primitive with no successor.
 //!
-//! What it checks: a node with neither `next` nor `branches` ends the graph, so its primitive
+//! ## What it checks
+//!
+//! A node with neither `next` nor `branches` ends the graph, so its primitive
 //! must be a terminal one (`terminal: true` in the registry, the `done.*` family).
 //!
-//! Why it matters: a run that stops after, say, `mut.apply_patch` ends without reporting success
+//! ## Why it matters
+//!
+//! A run that stops after, say, `mut.apply_patch` ends without reporting success
 //! or failure; the caller cannot tell a finished run from a crashed one.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/s204_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S204 at line 18:
+//!
+//! ```json
+//! {"id": "done", "primitive": "triage.classify_issue"},
+//! ```
+//!
+//! ## Fix
+//!
+//! Add `next`, or end the graph with a terminal (`done.*`) node.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {...}, "next": "test"}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (a node with neither `next` nor `branches` ends the graph) and §3.3; the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -28,19 +47,19 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         if cx.model.terminal[i] && !prim.terminal {
             out.push(
-                Diagnostic::error(
-                    "S204",
-                    format!("/nodes/{i}"),
-                    format!(
-                        "node `{}` has no successor but `{}` is not a terminal primitive",
-                        node.id, prim.id
-                    ),
-                )
-                .with_help(if prim.outcomes.is_some() {
-                    "add `branches` for its outcomes"
-                } else {
-                    "add `next`, or end the graph with a terminal (`done.*`) node"
-                }),
+                codes::S204
+                    .at(
+                        format!("/nodes/{i}"),
+                        format!(
+                            "node `{}` has no successor but `{}` is not a terminal primitive",
+                            node.id, prim.id
+                        ),
+                    )
+                    .with_help(if prim.outcomes.is_some() {
+                        "add `branches` for its outcomes"
+                    } else {
+                        "add `next`, or end the graph with a terminal (`done.*`) node"
+                    }),
             );
         }
     }

@@ -1,20 +1,34 @@
 //! S205: unbounded cycle.
 //!
-//! What it checks: every cycle of the control-flow graph passes through a node with
+//! ## What it checks
+//!
+//! Every cycle of the control-flow graph passes through a node with
 //! `max_visits`; equivalently, the graph minus bounded nodes is acyclic. Each strongly connected
 //! component of unbounded nodes that holds a cycle is reported once, at its first node, with one
 //! of its cycles as the witness path.
 //!
-//! Why it matters: an unbounded cycle can loop forever (retrying a failing patch, re-asking a
+//! ## Why it matters
+//!
+//! An unbounded cycle can loop forever (retrying a failing patch, re-asking a
 //! model), burning budget with no worst-case bound; S209 can only bound steps when every cycle is
 //! bounded.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! {"id": "draft", ..., "next": "test"},
 //! {"id": "test", ..., "branches": {"pass": "done", "fail": "draft"}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/s205_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S205 at line 13:
+//!
+//! ```json
+//! {"id": "draft", "primitive": "synth.patch", "inputs": {"paths": {"from": "locate", "at": "/paths"}}, "next": "gate"},
+//! ```
+//!
+//! ## Fix
+//!
+//! Set `max_visits` on a node of the cycle.
 //!
 //! Does not fire:
 //!
@@ -22,8 +36,13 @@
 //! {"id": "draft", ..., "max_visits": 3, "next": "test"},
 //! {"id": "test", ..., "branches": {"pass": "done", "fail": "draft"}}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (Bounds: every cycle passes a node with `max_visits`); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use std::collections::{HashMap, VecDeque};
 
@@ -97,16 +116,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for scc in unbounded_cycles(cx) {
         let Some(&first) = scc.first() else { continue };
         let path = cycle_through(cx, first, &scc);
-        let mut d = Diagnostic::error(
-            "S205",
-            format!("/nodes/{first}"),
-            format!(
-                "unbounded cycle: {} (no node on it has `max_visits`)",
-                path.join(" → ")
-            ),
-        )
-        .with_witness(Witness::Path(path))
-        .with_help("set `max_visits` on a node of the cycle");
+        let mut d = codes::S205
+            .at(
+                format!("/nodes/{first}"),
+                format!(
+                    "unbounded cycle: {} (no node on it has `max_visits`)",
+                    path.join(" → ")
+                ),
+            )
+            .with_witness(Witness::Path(path));
         for &other in scc.iter().skip(1).take(8) {
             d = d.with_related(
                 format!("/nodes/{other}"),

@@ -1,25 +1,46 @@
 //! S206: `branches` does not cover the outcomes, or names an undeclared outcome.
 //!
-//! What it checks: on a node whose primitive declares `outcomes`, `branches` has a target for
+//! ## What it checks
+//!
+//! On a node whose primitive declares `outcomes`, `branches` has a target for
 //! every outcome (or a `"*"` entry covering the rest), and every key other than `"*"` is one of
 //! the declared outcomes.
 //!
-//! Why it matters: an outcome without a branch leaves the run stuck when the decision comes out
+//! ## Why it matters
+//!
+//! An outcome without a branch leaves the run stuck when the decision comes out
 //! that way; a branch on an undeclared outcome is dead and usually a typo of a real one.
 //!
-//! Fires (`ver.run_target_tests` has outcomes `pass`, `fail`):
+//! ## Example
+//!
+//! (`ver.run_target_tests` has outcomes `pass`, `fail`.)
 //!
 //! ```text
 //! {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "failed": "fix"}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/s206_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S206 at line 16:
+//!
+//! ```json
+//! {"id": "test", "primitive": "ver.run_target_tests", "inputs": {"test_ids": {"from": "read_task", "at": "/test_ids"}}, "branches": {"pass": "decide", "failed": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Add a branch for each missing outcome, or a `"*"` branch.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! {"id": "test", "primitive": "ver.run_target_tests", "branches": {"pass": "done", "fail": "fix"}}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`branches`: outcome → node, `"*"` covers the rest); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, escape_pointer_token};
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -34,15 +55,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if key != "*" && !outcomes.contains(key) {
                 let declared = outcomes.join(", ");
                 out.push(
-                    Diagnostic::error(
-                        "S206",
-                        format!("/nodes/{i}/branches/{}", escape_pointer_token(key)),
-                        format!(
-                            "`{key}` is not an outcome of `{}` (outcomes: {declared})",
-                            prim.id
-                        ),
-                    )
-                    .with_help("branch on the primitive's declared outcomes"),
+                    codes::S206
+                        .at(
+                            format!("/nodes/{i}/branches/{}", escape_pointer_token(key)),
+                            format!(
+                                "`{key}` is not an outcome of `{}` (outcomes: {declared})",
+                                prim.id
+                            ),
+                        )
+                        .with_help("branch on the primitive's declared outcomes"),
                 );
             }
         }
@@ -53,11 +74,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .map(String::as_str)
                 .collect();
             if !missing.is_empty() {
-                out.push(
-                    Diagnostic::error(
-                        "S206",
-                        format!("/nodes/{i}/branches"),
-                        format!(
+                out.push(codes::S206.at(
+                    format!("/nodes/{i}/branches"),
+                    format!(
                             "`branches` of node `{}` does not cover outcome(s) {} of `{}`",
                             node.id,
                             missing
@@ -67,9 +86,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                                 .join(", "),
                             prim.id
                         ),
-                    )
-                    .with_help("add a branch for each missing outcome, or a `\"*\"` branch"),
-                );
+                ));
             }
         }
     }

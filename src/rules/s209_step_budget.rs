@@ -1,6 +1,8 @@
 //! S209: worst-case steps exceed `budget.max_steps`.
 //!
-//! What it checks: when every cycle is bounded (no S205) and the graph declares
+//! ## What it checks
+//!
+//! When every cycle is bounded (no S205) and the graph declares
 //! `budget.max_steps`, an upper bound on the number of node entries of any run is computed and
 //! compared with it.
 //!
@@ -25,7 +27,7 @@
 //! δ(b)  = Lout(b) − C(b), or 1 + Lout(b) when C(b) is none
 //! ```
 //!
-//! summing and maximising over the bounded nodes b reachable from the entry (a b with no C(b)
+//! Summing and maximising over the bounded nodes b reachable from the entry (a b with no C(b)
 //! can only be the last bounded entry of a run, so it counts only in δ). Each of the first k−1
 //! stretches after a bounded b has at most C(b) nodes, the last at most Lout(b), and b occurs at
 //! most max_visits(b) times; so the bound is never smaller than the longest run (a property test
@@ -33,10 +35,12 @@
 //! loop. (The simpler "Σ max_visits + number of unbounded nodes" is not an upper bound: an
 //! unbounded node after a bounded one can run once per visit of it.)
 //!
-//! Why it matters: a graph whose worst case exceeds its own step budget will be cut off by the
+//! ## Why it matters
+//!
+//! A graph whose worst case exceeds its own step budget will be cut off by the
 //! runtime in some run; the author should raise the budget or lower the bounds.
 //!
-//! Fires:
+//! ## Example
 //!
 //! ```text
 //! "budget": {"max_steps": 5},
@@ -48,10 +52,25 @@
 //! (`test`, `done`); bound = 3 × (1 + 1) + (2 − 1) = 7 > 5 — the run fix test fix test fix test
 //! done).
 //!
-//! Does not fire: the same graph with `"max_steps": 7`.
+//! Fixture `tests/fixtures/rules/s209_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports S209 at line 7:
+//!
+//! ```json
+//! "budget": {"max_steps": 10, "max_spend_usd": 4.0},
+//! ```
+//!
+//! ## Fix
+//!
+//! Raise `budget.max_steps` or lower the `max_visits` bounds; `primgraph explain S209` shows the formula.
+//!
+//! Does not fire: The same graph with `"max_steps": 7`.
+//!
+//! ## Implements
+//!
+//! SPEC §3.4 (Bounds: the worst-case step count against `budget.max_steps`); the code is listed in §5.
 
 use super::Context;
 use super::s205_unbounded_cycle::unbounded_cycles;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 
 /// The worst-case step bound of the formula above, or `None` when some cycle is unbounded or
@@ -135,13 +154,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     };
     if bound > u128::from(max_steps) {
-        out.push(
-            Diagnostic::error(
-                "S209",
-                "/budget/max_steps",
-                format!("worst-case step count {bound} exceeds `budget.max_steps` {max_steps}"),
-            )
-            .with_help("raise `budget.max_steps` or lower the `max_visits` bounds; `primgraph explain S209` shows the formula"),
-        );
+        out.push(codes::S209.at(
+            "/budget/max_steps",
+            format!("worst-case step count {bound} exceeds `budget.max_steps` {max_steps}"),
+        ));
     }
 }

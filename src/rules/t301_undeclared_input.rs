@@ -1,25 +1,46 @@
 //! T301: input property the primitive does not declare.
 //!
-//! What it checks: every key of a node's `inputs` is a property declared in its primitive's
+//! ## What it checks
+//!
+//! Every key of a node's `inputs` is a property declared in its primitive's
 //! `inputs.properties`.
 //!
-//! Why it matters: registry input schemas are closed (`additionalProperties: false`); an
+//! ## Why it matters
+//!
+//! Registry input schemas are closed (`additionalProperties: false`); an
 //! undeclared property makes every call fail validation at run time, and usually is a misspelling
 //! of a declared one that is then left unbound.
 //!
-//! Fires (`mut.apply_patch` declares `patch` and `grant`):
+//! ## Example
+//!
+//! (`mut.apply_patch` declares `patch` and `grant`.)
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"diff": {"from": "draft", "at": "/patch"}, ...}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/t301_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T301 at line 15:
+//!
+//! ```json
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}, "diff": {"from": "draft", "at": "/patch"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Bind only the input properties the primitive declares.
 //!
 //! Does not fire:
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}, ...}}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`nodes[].inputs`) and §1.2 (the contract's `inputs`); the code is listed in §5.
 
 use super::{Context, did_you_mean, nearest};
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
@@ -45,12 +66,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 }
             });
         out.push(
-            Diagnostic::error(
-                "T301",
-                b.pointer(),
-                format!("`{}` declares no input property `{}`", prim.id, b.property),
-            )
-            .with_help(help),
+            codes::T301
+                .at(
+                    b.pointer(),
+                    format!("`{}` declares no input property `{}`", prim.id, b.property),
+                )
+                .with_help(help),
         );
     }
 }

@@ -1,16 +1,32 @@
 //! T302: required input not bound.
 //!
-//! What it checks: every property in the `required` list of a node's primitive's input schema
+//! ## What it checks
+//!
+//! Every property in the `required` list of a node's primitive's input schema
 //! has a binding in the node's `inputs`.
 //!
-//! Why it matters: the call would be rejected by the primitive's input schema on every run; a
+//! ## Why it matters
+//!
+//! The call would be rejected by the primitive's input schema on every run; a
 //! graph that cannot make a valid call at a node cannot pass that node.
 //!
-//! Fires (`mut.apply_patch` requires `patch` and `grant`):
+//! ## Example
+//!
+//! (`mut.apply_patch` requires `patch` and `grant`.)
 //!
 //! ```text
 //! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}}}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/t302_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T302 at line 15:
+//!
+//! ```json
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "draft", "at": "/patch"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Bind every required input property in `inputs`.
 //!
 //! Does not fire:
 //!
@@ -18,8 +34,13 @@
 //! {"id": "apply", "primitive": "mut.apply_patch",
 //!  "inputs": {"patch": {"from": "draft", "at": "/patch"}, "grant": {"from": "gate", "at": "/grant"}}}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §2 (`nodes[].inputs`) and §1.2; the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
@@ -41,17 +62,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 format!("/nodes/{i}/inputs")
             };
             out.push(
-                Diagnostic::error(
-                    "T302",
-                    pointer,
-                    format!(
-                        "node `{}` does not bind required input `{property}` of `{}`",
-                        node.id, prim.id
-                    ),
-                )
-                .with_help(format!(
-                    "add `\"{property}\": {{\"from\": NODE, \"at\": POINTER}}` to `inputs`"
-                )),
+                codes::T302
+                    .at(
+                        pointer,
+                        format!(
+                            "node `{}` does not bind required input `{property}` of `{}`",
+                            node.id, prim.id
+                        ),
+                    )
+                    .with_help(format!(
+                        "add `\"{property}\": {{\"from\": NODE, \"at\": POINTER}}` to `inputs`"
+                    )),
             );
         }
     }

@@ -1,16 +1,22 @@
 //! T305: incompatible binding (with a witness value).
 //!
-//! What it checks: for every `from` binding into input property `q`, the source schema (the
+//! ## What it checks
+//!
+//! For every `from` binding into input property `q`, the source schema (the
 //! source's output schema at `at`) is contained in the target schema (`inputs.properties.q` of the
 //! consumer's primitive): every value the source may produce is accepted by the consumer. When the
 //! schema checker (`crate::schema::check`, SPEC §3.2) answers "no", the diagnostic carries its
 //! witness: a JSON value the source admits and the target rejects, re-checked here against both
 //! schemas with the `jsonschema` crate before it is reported.
 //!
-//! Why it matters: the run would fail input validation exactly when the source produces such a
+//! ## Why it matters
+//!
+//! The run would fail input validation exactly when the source produces such a
 //! value, typically far from the edit that caused it.
 //!
-//! Fires (`text` is any string; `mut.apply_patch` wants a non-empty `patch`):
+//! ## Example
+//!
+//! (`text` is any string; `mut.apply_patch` wants a non-empty `patch`.)
 //!
 //! ```text
 //! "inputs": {"patch": {"from": "read_task", "at": "/text"}}
@@ -18,13 +24,28 @@
 //!
 //! (witness: `""`).
 //!
+//! Fixture `tests/fixtures/rules/t305_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T305 at line 15:
+//!
+//! ```json
+//! {"id": "apply", "primitive": "mut.apply_patch", "inputs": {"patch": {"from": "read_task", "at": "/title"}, "grant": {"from": "gate", "at": "/grant"}}, "next": "test", "on_error": {"patch_conflict": "draft"}},
+//! ```
+//!
+//! ## Fix
+//!
+//! Bind a source whose schema fits, or narrow the source.
+//!
 //! Does not fire:
 //!
 //! ```text
 //! "inputs": {"patch": {"from": "draft", "at": "/patch"}}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.2 (source ⊆ target, with a witness); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::Binding;
 use crate::schema::Verdict;
@@ -110,16 +131,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());
         out.push(
-            Diagnostic::error(
-                "T305",
-                finding.pointer.clone(),
-                format!(
-                    "`{}` at `{}` may not fit input `{}` of `{consumer}`: {reason}",
-                    finding.from, finding.at, finding.property
-                ),
-            )
-            .with_witness(Witness::Value(witness.clone()))
-            .with_help("bind a source whose schema fits, or narrow the source"),
+            codes::T305
+                .at(
+                    finding.pointer.clone(),
+                    format!(
+                        "`{}` at `{}` may not fit input `{}` of `{consumer}`: {reason}",
+                        finding.from, finding.at, finding.property
+                    ),
+                )
+                .with_witness(Witness::Value(witness.clone())),
         );
     }
 }

@@ -1,13 +1,19 @@
 //! T306: compatibility could not be decided (warning).
 //!
-//! What it checks: the bindings for which the schema checker (SPEC §3.2) could neither prove that
-//! the source schema fits the target schema nor find a value that breaks it. The message gives
-//! the checker's reason.
+//! ## What it checks
 //!
-//! Why it matters: "unknown" is never a silent yes: the edge may fail at run time, and a reviewer
+//! The bindings for which the schema checker (SPEC §3.2) could neither prove that the source
+//! schema fits the target schema nor find a value that breaks it. The message gives the
+//! checker's reason.
+//!
+//! ## Why it matters
+//!
+//! "unknown" is never a silent yes: the edge may fail at run time, and a reviewer
 //! should look at it (or simplify the schemas until the checker can decide).
 //!
-//! What is decided, so that unknown is left only where a decision procedure stops:
+//! ## What is decided
+//!
+//! So that unknown is left only where a decision procedure stops:
 //!
 //! - **Unknown keywords are annotations.** Draft 2020-12 gives a keyword outside its vocabulary
 //!   no effect on validation, and the validators replay uses ignore it; so does the checker
@@ -23,24 +29,43 @@
 //!   `^`/`$`); a "no" carries the shortest string one admits and the other does not. Unknown
 //!   remains for patterns with look-around, back-references, word boundaries or another
 //!   construct whose meaning differs between ECMA-262 and Rust regular expressions, and past the
-//!   work bound (pattern length, automaton size, search states, time).
+//!   work bound (pattern length, automaton size, search states, time), with that reason.
 //! - **Unions**: a source union is checked branch by branch; a target union is tried branch by
 //!   branch and, failing that, the source is split by `type` and by the values of a required
 //!   property's `enum`/`const`.
+//! - **Too deep**: a schema nested or `$ref`-chained past 64 levels is not walked; the edge is
+//!   unknown with that reason (`primgraph schema check` refuses it with its location).
 //!
-//! Fires (a look-ahead is not decided by automata):
+//! ## Example
+//!
+//! (a look-ahead is not decided by automata.)
 //!
 //! ```text
 //! source {"type": "string", "pattern": "^(?!-)[a-z-]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9-]+$"}
 //! ```
+//!
+//! Fixture `tests/fixtures/rules/t306_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T306 at line 13:
+//!
+//! ```json
+//! {"id": "branch", "primitive": "vcs.create_branch", "inputs": {"name": {"from": "name", "at": "/name"}}, "next": "locate"},
+//! ```
+//!
+//! ## Fix
+//!
+//! Check this edge by hand, or simplify the schemas.
 //!
 //! Does not fire (two patterns, decided: every lower-case word is lower-case alphanumeric):
 //!
 //! ```text
 //! source {"type": "string", "pattern": "^[a-z]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9-]+$"}
 //! ```
+//!
+//! ## Implements
+//!
+//! SPEC §3.2 (unknown is a warning, never a silent yes); the code is listed in §5.
 
 use super::Context;
+use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::schema::Verdict;
 
@@ -50,16 +75,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());
-        out.push(
-            Diagnostic::warning(
-                "T306",
-                finding.pointer.clone(),
-                format!(
-                    "could not decide whether `{}` at `{}` fits input `{}` of `{consumer}`: {reason}",
-                    finding.from, finding.at, finding.property
-                ),
-            )
-            .with_help("check this edge by hand, or simplify the schemas"),
-        );
+        out.push(codes::T306.at(
+            finding.pointer.clone(),
+            format!(
+                "could not decide whether `{}` at `{}` fits input `{}` of `{consumer}`: {reason}",
+                finding.from, finding.at, finding.property
+            ),
+        ));
     }
 }

@@ -1,30 +1,56 @@
 //! L501: duplicate ID or alias (and duplicate JSON keys in the file).
 //!
-//! What it checks: no two primitives share an `id`, no two share an `alias`, no alias equals
+//! ## What it checks
+//!
+//! No two primitives share an `id`, no two share an `alias`, no alias equals
 //! another primitive's ID, no two families share a `name` or a `prefix`, and no object anywhere
 //! in the file has the same key twice. The finding points at the second occurrence and names
 //! the first as a related location.
 //!
-//! Why it matters: lookup by ID or alias must name exactly one primitive, and the ISA enum has
+//! ## Why it matters
+//!
+//! Lookup by ID or alias must name exactly one primitive, and the ISA enum has
 //! one variant per ID. A duplicate JSON key is worse: a reviewer reads the first member while a
 //! last-wins loader uses the second, so the contract in review is not the contract that runs.
 //!
-//! Fires:
+//! ## Example
 //!
-//!     {"id": "obs.list_files", "alias": "LIST_FILES", ...},
-//!     {"id": "obs.list_files", "alias": "LIST_FILES_AGAIN", ...}
+//! ```json
+//! {"id": "obs.list_files", "alias": "LIST_FILES", ...},
+//! {"id": "obs.list_files", "alias": "LIST_FILES_AGAIN", ...}
+//! ```
 //!
-//! and on `{"id": "obs.read_file", "class": "retrieval", "class": "deterministic", ...}`.
+//! And on `{"id": "obs.read_file", "class": "retrieval", "class": "deterministic", ...}`.
+//!
+//! Fixture `tests/fixtures/registry/l501_duplicate_alias.json` (with `primgraph registry lint`) reports L501 at line 105:
+//!
+//! ```json
+//! "id": "obs.read_file",
+//! "alias": "LIST_FILES",
+//! "family": "observation",
+//! ```
+//!
+//! ## Fix
+//!
+//! Every ID, alias, family name and prefix must be unique; keep one.
 //!
 //! Does not fire:
 //!
-//!     {"id": "obs.list_files", "alias": "LIST_FILES", ...},
-//!     {"id": "obs.read_file", "alias": "READ_FILE", ...}
+//! ```json
+//! {"id": "obs.list_files", "alias": "LIST_FILES", ...},
+//! {"id": "obs.read_file", "alias": "READ_FILE", ...}
+//! ```
+//!
+//! ## Implements
+//!
+//! SPEC §1.3 (registry invariants); the code is listed in §5.
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 use std::collections::HashMap;
 
-pub const CODE: &str = "L501";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L501;
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
     let mut ids: HashMap<&str, usize> = HashMap::new();

@@ -1,27 +1,53 @@
 //! L502: malformed ID or alias, or an ID whose first segment is not its family's prefix.
 //!
-//! What it checks: every `id` matches `^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$` (lower-case dotted,
+//! ## What it checks
+//!
+//! Every `id` matches `^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$` (lower-case dotted,
 //! at least two segments), every `alias` matches `^[A-Z][A-Z0-9_]*$` (upper snake case), every
 //! family `prefix` matches `^[a-z][a-z0-9]*$`, and the first segment of an ID is the prefix of
 //! the primitive's declared family (when that family exists; an unknown family is L508).
 //!
-//! Why it matters: graphs and capability patterns (`obs.*`) name primitives by these strings; a
+//! ## Why it matters
+//!
+//! Graphs and capability patterns (`obs.*`) name primitives by these strings; a
 //! stable, predictable form is what makes `prefix.*` mean "this family" and keeps IDs and
 //! aliases from colliding (an alias is never dotted, an ID never upper case).
 //!
-//! Fires:
+//! ## Example
 //!
-//!     {"id": "Obs.ListFiles", "alias": "LIST_FILES", "family": "observation", ...}
-//!     {"id": "mut.list_files", "alias": "LIST_FILES", "family": "observation", ...}
-//!     {"id": "obs.list_files", "alias": "list-files", "family": "observation", ...}
+//! ```json
+//! {"id": "Obs.ListFiles", "alias": "LIST_FILES", "family": "observation", ...}
+//! {"id": "mut.list_files", "alias": "LIST_FILES", "family": "observation", ...}
+//! {"id": "obs.list_files", "alias": "list-files", "family": "observation", ...}
+//! ```
 //!
-//! Does not fire (with family `observation` of prefix `obs`):
+//! Fixture `tests/fixtures/registry/l502_malformed_alias.json` (with `primgraph registry lint`) reports L502 at line 105:
 //!
-//!     {"id": "obs.list_files", "alias": "LIST_FILES", "family": "observation", ...}
+//! ```json
+//! "id": "obs.read_file",
+//! "alias": "read-file",
+//! "family": "observation",
+//! ```
+//!
+//! ## Fix
+//!
+//! IDs are `prefix.lower_snake`, aliases `UPPER_SNAKE`, the prefix the family's.
+//!
+//! Does not fire: (with family `observation` of prefix `obs`.)
+//!
+//! ```json
+//! {"id": "obs.list_files", "alias": "LIST_FILES", "family": "observation", ...}
+//! ```
+//!
+//! ## Implements
+//!
+//! SPEC §1.3 (registry invariants); the code is listed in §5.
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L502";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L502;
 
 /// `^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$`
 pub fn is_well_formed_id(id: &str) -> bool {

@@ -1,6 +1,8 @@
 //! L503: vendor or model name in an ID.
 //!
-//! What it checks: no word of an `id` names a model vendor or a model. The ID is split into
+//! ## What it checks
+//!
+//! No word of an `id` names a model vendor or a model. The ID is split into
 //! words at `.` and `_`; a word fires when it equals a listed name, or is a listed name followed
 //! only by digits (`gpt4`, `llama3`). The list ([`VENDOR_NAMES`]): openai, gpt, chatgpt,
 //! claude, anthropic, gemini, bard, google, deepmind, llama, mistral, mixtral, cohere, deepseek,
@@ -8,22 +10,46 @@
 //! ordinary English (`meta`, `phi`, `palm`, `falcon`) are left out: whole-word matching would
 //! flag legitimate IDs.
 //!
-//! Why it matters: a primitive names an operation, not the model behind it. An ABI that bakes in
+//! ## Why it matters
+//!
+//! A primitive names an operation, not the model behind it. An ABI that bakes in
 //! a vendor freezes that vendor into every graph, and swapping models becomes an ABI change.
 //!
-//! Fires:
+//! ## Example
 //!
-//!     {"id": "synth.claude_patch", ...}
-//!     {"id": "tool.gpt4_summarize", ...}
+//! ```json
+//! {"id": "synth.claude_patch", ...}
+//! {"id": "tool.gpt4_summarize", ...}
+//! ```
+//!
+//! Fixture `tests/fixtures/registry/l503_vendor_name.json` (with `primgraph registry lint`) reports L503 at line 216:
+//!
+//! ```json
+//! {
+//!   "id": "synth.claude_patch",
+//!   "alias": "DRAFT_PATCH",
+//! ```
+//!
+//! ## Fix
+//!
+//! Name the operation, not the model or vendor behind it.
 //!
 //! Does not fire:
 //!
-//!     {"id": "synth.draft_patch", ...}
-//!     {"id": "obs.read_gptfile", ...}    (words are matched whole: `gptfile` is not `gpt`)
+//! ```json
+//! {"id": "synth.draft_patch", ...}
+//! {"id": "obs.read_gptfile", ...}    (words are matched whole: `gptfile` is not `gpt`)
+//! ```
+//!
+//! ## Implements
+//!
+//! SPEC §1.3 (registry invariants); the code is listed in §5.
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L503";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L503;
 
 /// Vendor and model names that never appear as a word of an ID.
 pub const VENDOR_NAMES: &[&str] = &[

@@ -1,29 +1,55 @@
 //! L505: a schema that does not compile.
 //!
-//! What it checks: every primitive's `inputs` and `outputs` is a JSON Schema object that the
+//! ## What it checks
+//!
+//! Every primitive's `inputs` and `outputs` is a JSON Schema object that the
 //! `jsonschema` crate compiles (draft 2020-12 unless the schema's `$schema` says otherwise), and
 //! describes an object (`"type": "object"`): inputs and outputs are always objects of named
 //! properties. The finding points at the schema and quotes the compiler's error.
 //!
-//! Why it matters: validation compares these schemas edge by edge and replay validates every
+//! ## Why it matters
+//!
+//! Validation compares these schemas edge by edge and replay validates every
 //! recorded input and output against them; a schema that does not compile would make every
 //! such check silently vacuous.
 //!
-//! Fires:
+//! ## Example
 //!
-//!     "inputs": {"type": "object", "properties": {"path": {"type": "strnig"}}}
-//!     "outputs": {"type": "object", "properties": {"n": {"minimum": "zero"}}}
-//!     "inputs": true
+//! ```json
+//! "inputs": {"type": "object", "properties": {"path": {"type": "strnig"}}}
+//! "outputs": {"type": "object", "properties": {"n": {"minimum": "zero"}}}
+//! "inputs": true
+//! ```
+//!
+//! Fixture `tests/fixtures/registry/l505_schema_compile.json` (with `primgraph registry lint`) reports L505 at line 114:
+//!
+//! ```json
+//! "path": {
+//!   "type": "strnig",
+//!   "minLength": 1
+//! ```
+//!
+//! ## Fix
+//!
+//! Fix the schema so that it compiles as a draft 2020-12 object schema.
 //!
 //! Does not fire:
 //!
-//!     "inputs": {"type": "object", "properties": {"path": {"type": "string"}},
-//!                "required": ["path"], "additionalProperties": false}
+//! ```json
+//! "inputs": {"type": "object", "properties": {"path": {"type": "string"}},
+//!            "required": ["path"], "additionalProperties": false}
+//! ```
+//!
+//! ## Implements
+//!
+//! SPEC §1.3 (registry invariants); the code is listed in §5.
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 use serde_json::Value;
 
-pub const CODE: &str = "L505";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L505;
 
 /// Why `schema` is not a usable object schema — with the pointer inside the schema where the
 /// compiler failed — or `None` when it is.

@@ -1,29 +1,55 @@
 //! L507: a fallback that names no primitive, or fallbacks forming a cycle.
 //!
-//! What it checks: every non-null `fallback` is the ID of a primitive of the same file, and
+//! ## What it checks
+//!
+//! Every non-null `fallback` is the ID of a primitive of the same file, and
 //! following fallbacks from any primitive never comes back to a primitive already visited (a
 //! primitive falling back to itself is a cycle of one). A cycle is reported once, at the member
 //! that comes first in the file, with the cycle spelled out.
 //!
-//! Why it matters: replay follows a fallback when a step errs with no handler; a dangling
+//! ## Why it matters
+//!
+//! Replay follows a fallback when a step errs with no handler; a dangling
 //! fallback is a contract nobody can honour, and a cycle lets a failing run bounce between
 //! primitives forever.
 //!
-//! Fires:
+//! ## Example
 //!
-//!     {"id": "tool.search_web", "fallback": "tool.search_cache", ...},
-//!     {"id": "tool.search_cache", "fallback": "tool.search_web", ...}
+//! ```json
+//! {"id": "tool.search_web", "fallback": "tool.search_cache", ...},
+//! {"id": "tool.search_cache", "fallback": "tool.search_web", ...}
+//! ```
 //!
-//! and `{"id": "tool.search_web", "fallback": "tool.nowhere", ...}`.
+//! And `{"id": "tool.search_web", "fallback": "tool.nowhere", ...}`.
+//!
+//! Fixture `tests/fixtures/registry/l507_dangling_fallback.json` (with `primgraph registry lint`) reports L507 at line 253:
+//!
+//! ```json
+//! ],
+//! "fallback": "synth.nowhere",
+//! "evaluation": {
+//! ```
+//!
+//! ## Fix
+//!
+//! Point the fallback at an existing primitive, and break the cycle.
 //!
 //! Does not fire:
 //!
-//!     {"id": "tool.search_web", "fallback": "tool.search_cache", ...},
-//!     {"id": "tool.search_cache", "fallback": null, ...}
+//! ```json
+//! {"id": "tool.search_web", "fallback": "tool.search_cache", ...},
+//! {"id": "tool.search_cache", "fallback": null, ...}
+//! ```
+//!
+//! ## Implements
+//!
+//! SPEC §1.3 (registry invariants); the code is listed in §5.
 
 use super::{Finding, View};
+use crate::codes::{self, Code};
 
-pub const CODE: &str = "L507";
+/// This file\'s row of the code table.
+const CODE: &Code = &codes::L507;
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {
     let n = view.primitives.len();

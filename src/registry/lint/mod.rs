@@ -1,7 +1,8 @@
 //! The registry invariants of SPEC §1.3, one file per lint code (L501–L510), whose `//!` header
-//! is that code's documentation. The core works on a `serde_json::Value` and depends only on
-//! `std`, `serde_json` and `jsonschema`, so `build.rs` includes this very directory by `#[path]`
-//! and fails the build on the same findings `primgraph registry lint` reports.
+//! is that code's documentation and whose row is in `crate::codes`. The core works on a
+//! `serde_json::Value` and depends only on `std`, `serde_json`, `jsonschema` and the code table,
+//! so `build.rs` includes this very directory (and `src/codes.rs`) by `#[path]` and fails the
+//! build on the same findings `primgraph registry lint` reports.
 //!
 //! First a shape check ([`shape`]) makes sure every field the invariants and the loader read
 //! exists with the right JSON type (a file that fails it is unusable input, not a finding);
@@ -21,13 +22,14 @@ pub mod l509_unauthorized_effect;
 pub mod l510_grants;
 pub mod shape;
 
+use crate::codes::Code;
 use serde_json::Value;
 
 /// One broken invariant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// `L501` … `L510`.
-    pub code: &'static str,
+    /// The code's row (`L501` … `L510`).
+    pub code: &'static Code,
     /// JSON pointer (RFC 6901) of the offending value.
     pub pointer: String,
     pub message: String,
@@ -38,7 +40,11 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(code: &'static str, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(
+        code: &'static Code,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Finding {
             code,
             pointer: pointer.into(),
@@ -65,9 +71,9 @@ impl std::fmt::Display for Finding {
             Some(id) => write!(
                 f,
                 "{} primitive `{id}` ({}): {}",
-                self.code, self.pointer, self.message
+                self.code.code, self.pointer, self.message
             ),
-            None => write!(f, "{} {}: {}", self.code, self.pointer, self.message),
+            None => write!(f, "{} {}: {}", self.code.code, self.pointer, self.message),
         }
     }
 }
@@ -212,99 +218,26 @@ fn strs(items: &[Value]) -> Vec<&str> {
 /// A check: appends its findings.
 pub type Check = fn(&View<'_>, &mut Vec<Finding>);
 
-/// One lint code: its code, title, the check, and the source file whose `//!` header documents it.
-#[derive(Clone, Copy)]
-pub struct Lint {
-    pub code: &'static str,
-    pub title: &'static str,
-    /// File name inside `src/registry/lint/`.
-    pub file: &'static str,
-    pub check: Check,
-}
-
-/// Every lint code, in code order.
-pub const LINTS: &[Lint] = &[
-    Lint {
-        code: "L501",
-        title: "duplicate ID or alias (and duplicate JSON keys in the file)",
-        file: "l501_duplicate.rs",
-        check: l501_duplicate::check,
-    },
-    Lint {
-        code: "L502",
-        title: "malformed ID or alias, or an ID whose first segment is not its family's prefix",
-        file: "l502_malformed_id.rs",
-        check: l502_malformed_id::check,
-    },
-    Lint {
-        code: "L503",
-        title: "vendor or model name in an ID",
-        file: "l503_vendor_name.rs",
-        check: l503_vendor_name::check,
-    },
-    Lint {
-        code: "L504",
-        title: "class/authority mismatch (only policy authorizes; s1_decision ↔ decide; verification ↔ verify)",
-        file: "l504_class_authority.rs",
-        check: l504_class_authority::check,
-    },
-    Lint {
-        code: "L505",
-        title: "a schema that does not compile",
-        file: "l505_schema_compile.rs",
-        check: l505_schema_compile::check,
-    },
-    Lint {
-        code: "L506",
-        title: "an s1_decision primitive with a forbidden effect",
-        file: "l506_s1_forbidden_effect.rs",
-        check: l506_s1_forbidden_effect::check,
-    },
-    Lint {
-        code: "L507",
-        title: "a fallback that names no primitive, or fallbacks forming a cycle",
-        file: "l507_fallback.rs",
-        check: l507_fallback::check,
-    },
-    Lint {
-        code: "L508",
-        title: "an unknown family, or an empty one",
-        file: "l508_family.rs",
-        check: l508_family::check,
-    },
-    Lint {
-        code: "L509",
-        title: "an effectful primitive without `requires_authorization`",
-        file: "l509_unauthorized_effect.rs",
-        check: l509_unauthorized_effect::check,
-    },
-    Lint {
-        code: "L510",
-        title: "`grants` not within `outcomes`, or `grants` on a non-authorize primitive",
-        file: "l510_grants.rs",
-        check: l510_grants::check,
-    },
+/// Every check, in code order (codes, titles and docs are rows of `crate::codes`).
+pub const CHECKS: &[Check] = &[
+    l501_duplicate::check,
+    l502_malformed_id::check,
+    l503_vendor_name::check,
+    l504_class_authority::check,
+    l505_schema_compile::check,
+    l506_s1_forbidden_effect::check,
+    l507_fallback::check,
+    l508_family::check,
+    l509_unauthorized_effect::check,
+    l510_grants::check,
 ];
 
 /// Run every check over a registry document (already parsed without duplicate keys).
 pub fn lint_value(root: &Value) -> Result<Vec<Finding>, ShapeError> {
     let view = View::new(root)?;
     let mut findings = Vec::new();
-    for lint in LINTS {
-        (lint.check)(&view, &mut findings);
+    for check in CHECKS {
+        check(&view, &mut findings);
     }
     Ok(findings)
-}
-
-/// The `//!` header of a source file with the `//! ` prefixes stripped.
-pub fn module_doc(source: &str) -> String {
-    let mut doc = String::new();
-    for line in source.lines() {
-        let Some(rest) = line.strip_prefix("//!") else {
-            break;
-        };
-        doc.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-        doc.push('\n');
-    }
-    doc
 }

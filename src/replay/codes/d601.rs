@@ -1,27 +1,45 @@
 //! D601 (error): the trace header is invalid or names another graph.
 //!
-//! What it checks: the first line of a trace is a header — a JSON object with the string fields
+//! ## What it checks
+//!
+//! The first line of a trace is a header — a JSON object with the string fields
 //! `trace` (the format version, `"1"`), `run`, `graph`, `graph_digest` (`sha256:` and 64
 //! lowercase hex digits) and `abi`, and an optional
 //! object `input` (default `{}`) — whose `graph` is the name of the graph being replayed and whose
 //! `abi` the registry satisfies (same major, minor at least). An empty file fires it too.
 //!
-//! Why: without a header there is no run to replay, and a trace of another graph cannot be
+//! ## Why it matters
+//!
+//! Without a header there is no run to replay, and a trace of another graph cannot be
 //! compared with this one; the run is `malformed` and nothing after the header is checked.
 //!
-//! Fires: a trace whose first line is `{"seq":1,"node":"read_task",…}` (no header), or whose
+//! ## Example
+//!
+//! A trace whose first line is `{"seq":1,"node":"read_task",…}` (no header), or whose
 //! header says `"graph":"triage-inbox"` when replayed with `--graph fix-failing-test.graph.json`.
+//!
+//! Fixture `tests/fixtures/replay/d601.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D601 at line 1:
+//!
+//! ```json
+//! {"trace":"1","run":"sim-11-000031","graph":"fix-failing-test-other","graph_digest":"sha256:…","…
+//! ```
+//!
+//! ## Fix
+//!
+//! Start the trace with a header line {"trace":"1","run","graph","graph_digest","abi"} naming this graph.
 //!
 //! Does not fire: `{"trace":"1","run":"r-1","graph":"fix-failing-test","graph_digest":"sha256:…","abi":"1.0.0"}`
 //! replayed against `fix-failing-test` on a 1.x registry.
+//!
+//! ## Implements
+//!
+//! SPEC §4.1 (the header); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::graph::abi_satisfied;
 use super::super::trace::{TraceHeader, parse_header};
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D601 diagnostic.
-pub(crate) const HELP: &str = "start the trace with a header line {\"trace\":\"1\",\"run\",\"graph\",\"graph_digest\",\"abi\"} naming this graph";
 
 impl RunState<'_, '_> {
     /// Read and check the header line; `None` ends the run.
@@ -37,8 +55,8 @@ impl RunState<'_, '_> {
                         e.message
                     )
                 };
-                self.error(
-                    "D601",
+                self.report(
+                    &codes::D601,
                     e.pointer,
                     message,
                     Value::from("a trace header"),
@@ -57,8 +75,8 @@ impl RunState<'_, '_> {
                         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
             });
         if !well_formed {
-            self.error(
-                "D601",
+            self.report(
+                &codes::D601,
                 "/graph_digest",
                 "`graph_digest` must be `sha256:` and 64 lowercase hex digits",
                 Value::from("sha256:<64 hex digits>"),
@@ -68,8 +86,8 @@ impl RunState<'_, '_> {
         }
         let graph = self.graph();
         if header.graph != graph.name {
-            self.error(
-                "D601",
+            self.report(
+                &codes::D601,
                 "/graph",
                 format!(
                     "the trace records a run of graph `{}`, not of `{}`",
@@ -82,8 +100,8 @@ impl RunState<'_, '_> {
         }
         let registry_abi = self.registry().abi().to_string();
         if !abi_satisfied(&header.abi, &registry_abi) {
-            self.error(
-                "D601",
+            self.report(
+                &codes::D601,
                 "/abi",
                 format!(
                     "the trace was recorded against ABI {}, which registry ABI {} does not satisfy",

@@ -1,29 +1,47 @@
 //! D603 (error): divergence — the recorded node is not the one the graph selects.
 //!
-//! What it checks: each step's `node` is the node the graph selects next: `entry` first, then the
+//! ## What it checks
+//!
+//! Each step's `node` is the node the graph selects next: `entry` first, then the
 //! previous step's `next`; or the branch its recorded `outcome` takes through `branches` (`"*"`
 //! covers the rest); or, after an error, the handler its `error.mode` takes through `on_error`
 //! (`"*"` covers the rest). An error with no handler is followed by the same node running the
 //! primitive's `fallback`; with no fallback either the run must end (in `failure`). A step after a
 //! terminal node, or where the graph has no edge to follow, diverges too.
 //!
-//! Why: a run that does not follow the graph was not produced by it: its other figures say
+//! ## Why it matters
+//!
+//! A run that does not follow the graph was not produced by it: its other figures say
 //! nothing about the graph. The verdict is `diverged`, and the first divergence names the `seq`,
 //! the expected node and the recorded one. Replay then resynchronises on the recorded node.
 //!
-//! Fires: `test` recorded `"outcome":"fail"` and `branches` says `"fail": "decide"`, but the next
+//! ## Example
+//!
+//! `test` recorded `"outcome":"fail"` and `branches` says `"fail": "decide"`, but the next
 //! step is `{"seq":7,"node":"done",…}` (expected `decide`, actual `done`).
 //!
-//! Does not fire: the next step is `{"seq":7,"node":"decide",…}`.
+//! Fixture `tests/fixtures/replay/d603.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D603 at line 5:
+//!
+//! ```json
+//! {"seq":4,"node":"draft","primitive":"ctl.authorize_patch","input":{"patch":"main beta"},"output…
+//! ```
+//!
+//! ## Fix
+//!
+//! The run does not follow this graph here: compare the recorded node with the edge the graph takes.
+//!
+//! Does not fire: The next step is `{"seq":7,"node":"decide",…}`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the recorded node is the one the graph selects); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::graph::{NodeIdx, ReplayGraph};
 use super::super::trace::StepEvent;
+use crate::codes;
 use crate::registry::{Authority, PrimIdx, Registry};
 use serde_json::Value;
-
-/// The help line of every D603 diagnostic.
-pub(crate) const HELP: &str = "the run does not follow this graph here: compare the recorded node with the edge the graph takes";
 
 /// What the graph selects as the next event.
 #[derive(Debug, Clone, PartialEq)]
@@ -179,8 +197,8 @@ impl RunState<'_, '_> {
                     ),
                 };
                 let related = format!("/nodes/{node}");
-                self.error(
-                    "D603",
+                self.report(
+                    &codes::D603,
                     pointer,
                     message,
                     Value::from(want),
@@ -195,8 +213,8 @@ impl RunState<'_, '_> {
                 });
             }
             Expected::End { .. } => {
-                self.error(
-                    "D603",
+                self.report(
+                    &codes::D603,
                     pointer,
                     format!("the graph ends the run here, the run recorded a step at `{recorded}`"),
                     Value::from("(end)"),
@@ -206,7 +224,13 @@ impl RunState<'_, '_> {
             Expected::Stuck { reason } => {
                 let message =
                     format!("{reason}: the graph selects no node, the run recorded `{recorded}`");
-                self.error("D603", pointer, message, Value::Null, Value::from(recorded));
+                self.report(
+                    &codes::D603,
+                    pointer,
+                    message,
+                    Value::Null,
+                    Value::from(recorded),
+                );
             }
             Expected::Free => {}
         }

@@ -1,26 +1,43 @@
 //! D604 (error): the recorded primitive differs from the node's.
 //!
-//! What it checks: a step's `primitive` (dotted ID or alias) is the primitive of its node — or,
+//! ## What it checks
+//!
+//! A step's `primitive` (dotted ID or alias) is the primitive of its node — or,
 //! when the step follows an unhandled error, that primitive's declared `fallback`.
 //!
-//! Why: the contracts replay checks (schemas, evidence, failure modes, outcomes) are the
+//! ## Why it matters
+//!
+//! The contracts replay checks (schemas, evidence, failure modes, outcomes) are the
 //! primitive's; a node that ran another primitive did something the graph does not allow.
 //!
-//! Fires: node `apply` is `mut.apply_patch` and the step records `"primitive":"mut.write_file"`.
+//! ## Example
+//!
+//! Node `apply` is `mut.apply_patch` and the step records `"primitive":"mut.write_file"`.
+//!
+//! Fixture `tests/fixtures/replay/d604.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D604 at line 2:
+//!
+//! ```json
+//! {"seq":1,"node":"read_task","primitive":"synth.draft_patch_simple","input":{"text":"main"},"err…
+//! ```
+//!
+//! ## Fix
+//!
+//! Record the node's own primitive, or its declared fallback after an unhandled error.
 //!
 //! Does not fire: `"primitive":"APPLY_PATCH"` (the alias of the same primitive), or, after
 //! `synth.draft_patch` errored with no handler, `"primitive":"synth.draft_patch_simple"` (its
 //! declared fallback) at the same node.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the primitive is the node's, or its declared fallback); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::graph::NodeIdx;
 use super::d603::Expected;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D604 diagnostic.
-pub(crate) const HELP: &str =
-    "record the node's own primitive, or its declared fallback after an unhandled error";
 
 impl RunState<'_, '_> {
     /// Check the recorded primitive; returns the primitive whose contract the step is checked
@@ -76,8 +93,8 @@ impl RunState<'_, '_> {
             ),
             (Some(_), false) => format!("the node runs `{want_id}`, the run recorded `{recorded}`"),
         };
-        self.error(
-            "D604",
+        self.report(
+            &codes::D604,
             "/primitive",
             message,
             Value::from(want_id),

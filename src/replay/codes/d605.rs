@@ -1,6 +1,8 @@
 //! D605 (error): the recorded input differs from the input recomputed from the bindings.
 //!
-//! What it checks: a step's `input` equals the object the node's `inputs` bindings compute over
+//! ## What it checks
+//!
+//! A step's `input` equals the object the node's `inputs` bindings compute over
 //! the run so far: `{"from": "$input", "at": P}` reads the header's `input` at pointer `P`,
 //! `{"from": NODE, "at": P}` reads NODE's latest recorded output at `P`, `{"const": V}` is `V`.
 //! A binding from a node that has not run, whose latest step ended in an error, or whose pointer
@@ -9,23 +11,39 @@
 //! pointer is the first place (object keys in sorted order, arrays by index) where recorded and
 //! recomputed inputs differ, e.g. `/input/patch`, with both values.
 //!
-//! Why: replay trusts the recorded outputs; an input that is not what the graph wires into the
+//! ## Why it matters
+//!
+//! Replay trusts the recorded outputs; an input that is not what the graph wires into the
 //! node means the runtime fed the primitive something else — a stale value, an injected one.
 //!
-//! Fires: `draft` recorded `"output":{"patch":"--- a/x\n+++ b/x…"}` and the next step at `gate`
+//! ## Example
+//!
+//! `draft` recorded `"output":{"patch":"--- a/x\n+++ b/x…"}` and the next step at `gate`
 //! records `"input":{"patch":"rm -rf /"}` (pointer `/input/patch`).
+//!
+//! Fixture `tests/fixtures/replay/d605.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D605 at line 2:
+//!
+//! ```json
+//! {"seq":1,"node":"read_task","primitive":"intake.parse_issue","input":{"text":"gamma bx"},"error…
+//! ```
+//!
+//! ## Fix
+//!
+//! The recorded input must equal what the node's bindings compute from the run's input and the latest outputs.
 //!
 //! Does not fire: `gate` records `"input":{"patch":"--- a/x\n+++ b/x…"}`, the latest output of
 //! `draft` at `/patch`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the recorded input equals the recomputed input); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::graph::{NodeIdx, ResolvedBinding};
+use crate::codes;
 use crate::diagnostic::escape_pointer_token;
 use crate::registry::PrimIdx;
 use serde_json::{Map, Value};
-
-/// The help line of every D605 diagnostic.
-pub(crate) const HELP: &str = "the recorded input must equal what the node's bindings compute from the run's input and the latest outputs";
 
 /// The input the node's bindings compute over the run's input and the latest outputs.
 pub(crate) fn recompute_input(
@@ -150,13 +168,19 @@ impl RunState<'_, '_> {
             actual.cloned().unwrap_or(Value::Null),
         );
         let related = format!("/nodes/{node}/inputs");
-        self.error("D605", format!("/input{at}"), message, expected, actual)
-            .related
-            .push(crate::diagnostic::Related {
-                pointer: related,
-                message: "the bindings that compute the input".into(),
-                line: None,
-                column: None,
-            });
+        self.report(
+            &codes::D605,
+            format!("/input{at}"),
+            message,
+            expected,
+            actual,
+        )
+        .related
+        .push(crate::diagnostic::Related {
+            pointer: related,
+            message: "the bindings that compute the input".into(),
+            line: None,
+            column: None,
+        });
     }
 }

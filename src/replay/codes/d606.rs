@@ -1,27 +1,44 @@
 //! D606 (error): the recorded input violates the input schema.
 //!
-//! What it checks: a step's `input` validates against its primitive's `inputs` schema (JSON
+//! ## What it checks
+//!
+//! A step's `input` validates against its primitive's `inputs` schema (JSON
 //! Schema draft 2020-12, compiled once per corpus); and the header's `input` validates against
 //! the graph's `input` schema (reported at `seq` 0, line 1). The pointer is the first failing
 //! place, e.g. `/input/patch`.
 //!
-//! Why: a primitive's contract is its schemas; a call outside its input schema is a call the
+//! ## Why it matters
+//!
+//! A primitive's contract is its schemas; a call outside its input schema is a call the
 //! primitive never promised to handle, whatever the graph says.
 //!
-//! Fires: `mut.apply_patch` requires `patch` (a non-empty string) and the step records
+//! ## Example
+//!
+//! `mut.apply_patch` requires `patch` (a non-empty string) and the step records
 //! `"input":{"patch":"","grant":{…}}`.
 //!
+//! Fixture `tests/fixtures/replay/d606.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D606 at line 2:
+//!
+//! ```json
+//! {"seq":1,"node":"read_task","primitive":"intake.parse_issue","input":{"text":"alpha fix gamma",…
+//! ```
+//!
+//! ## Fix
+//!
+//! The recorded input must validate against the primitive's input schema.
+//!
 //! Does not fire: `"input":{"patch":"--- a/x\n+++ b/x\n…","grant":{"token":"…16+ chars…","scope":"repo"}}`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (input validates against the contract); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::trace::TraceHeader;
+use crate::codes;
 use crate::registry::PrimIdx;
 use jsonschema::Validator;
 use serde_json::Value;
-
-/// The help line of every D606 diagnostic.
-pub(crate) const HELP: &str =
-    "the recorded input must validate against the primitive's input schema";
 
 /// The first error of `instance` against `validator`: (pointer within the instance, message).
 pub(crate) fn first_schema_error(
@@ -46,8 +63,8 @@ impl RunState<'_, '_> {
         if let Some((at, message)) = first_schema_error(validator, input) {
             let id = &self.registry().get(prim).id;
             let message = format!("the input violates the input schema of `{id}`: {message}");
-            self.error(
-                "D606",
+            self.report(
+                &codes::D606,
                 format!("/input{at}"),
                 message,
                 Value::Null,
@@ -64,8 +81,8 @@ impl RunState<'_, '_> {
         };
         if let Some((at, message)) = first_schema_error(validator, &header.input) {
             let message = format!("the run's input violates the graph's `input` schema: {message}");
-            self.error(
-                "D606",
+            self.report(
+                &codes::D606,
                 format!("/input{at}"),
                 message,
                 Value::Null,

@@ -1,24 +1,41 @@
 //! D607 (error): the recorded output violates the output schema.
 //!
-//! What it checks: a step's `output` validates against its primitive's `outputs` schema (compiled
+//! ## What it checks
+//!
+//! A step's `output` validates against its primitive's `outputs` schema (compiled
 //! once per corpus). The pointer is the first failing place, e.g. `/output/confidence`.
 //!
-//! Why: every later binding reads recorded outputs; one outside the contract means the primitive
+//! ## Why it matters
+//!
+//! Every later binding reads recorded outputs; one outside the contract means the primitive
 //! (or the recorder) broke its promise, and the consumers' inputs are suspect too.
 //!
-//! Fires: `synth.draft_patch` declares `confidence` in [0, 1] and the step records
+//! ## Example
+//!
+//! `synth.draft_patch` declares `confidence` in [0, 1] and the step records
 //! `"output":{"patch":"…","confidence":1.7}`.
 //!
+//! Fixture `tests/fixtures/replay/d607.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D607 at line 2:
+//!
+//! ```json
+//! {"seq":1,"node":"read_task","primitive":"intake.parse_issue","input":{"text":"patch alpha alph"…
+//! ```
+//!
+//! ## Fix
+//!
+//! The recorded output must validate against the primitive's output schema.
+//!
 //! Does not fire: `"output":{"patch":"…","confidence":0.7}`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (output validates against the contract); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::d606::first_schema_error;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D607 diagnostic.
-pub(crate) const HELP: &str =
-    "the recorded output must validate against the primitive's output schema";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d607(&mut self, prim: PrimIdx, output: &Value) {
@@ -29,8 +46,8 @@ impl RunState<'_, '_> {
         if let Some((at, message)) = first_schema_error(validator, output) {
             let id = &self.registry().get(prim).id;
             let message = format!("the output violates the output schema of `{id}`: {message}");
-            self.error(
-                "D607",
+            self.report(
+                &codes::D607,
                 format!("/output{at}"),
                 message,
                 Value::Null,

@@ -1,22 +1,40 @@
 //! D608 (error): required evidence is missing.
 //!
-//! What it checks: every evidence kind the primitive's contract lists in `evidence` appears as
+//! ## What it checks
+//!
+//! Every evidence kind the primitive's contract lists in `evidence` appears as
 //! the `kind` of at least one item of the step's `evidence` (on steps that errored too).
 //!
-//! Why: replay runs nothing; the evidence digests are what lets a reviewer or a later audit
+//! ## Why it matters
+//!
+//! Replay runs nothing; the evidence digests are what lets a reviewer or a later audit
 //! confirm that the recorded outputs came from real work (the test log, the diff, the model call).
 //!
-//! Fires: `ver.run_target_tests` requires `test_log` and the step records `"evidence":[]`.
+//! ## Example
+//!
+//! `ver.run_target_tests` requires `test_log` and the step records `"evidence":[]`.
+//!
+//! Fixture `tests/fixtures/replay/d608.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D608 at line 2:
+//!
+//! ```json
+//! {"seq":1,"node":"read_task","primitive":"intake.parse_issue","input":{"text":"test beta"},"erro…
+//! ```
+//!
+//! ## Fix
+//!
+//! Attach evidence of every kind the primitive's contract lists.
 //!
 //! Does not fire: `"evidence":[{"kind":"test_log","digest":"sha256:…"}]`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the evidence kinds are present); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::trace::Evidence;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D608 diagnostic.
-pub(crate) const HELP: &str = "attach evidence of every kind the primitive's contract lists";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d608(&mut self, prim: PrimIdx, evidence: &[Evidence]) {
@@ -29,8 +47,8 @@ impl RunState<'_, '_> {
                 );
                 let actual =
                     Value::from(evidence.iter().map(|e| e.kind.clone()).collect::<Vec<_>>());
-                self.error(
-                    "D608",
+                self.report(
+                    &codes::D608,
                     "/evidence",
                     message,
                     Value::from(kind.clone()),

@@ -1,21 +1,39 @@
 //! D609 (error): the recorded failure mode is not declared.
 //!
-//! What it checks: a step's `error.mode` is one of the `failure_modes` of the primitive it ran.
+//! ## What it checks
 //!
-//! Why: `on_error` routing and the failure-mode figures of an evaluation are keyed on declared
+//! A step's `error.mode` is one of the `failure_modes` of the primitive it ran.
+//!
+//! ## Why it matters
+//!
+//! `on_error` routing and the failure-mode figures of an evaluation are keyed on declared
 //! modes; an undeclared one is an error class the graph could not have planned for.
 //!
-//! Fires: `mut.apply_patch` declares `patch_conflict` and `io_error`, and the step records
+//! ## Example
+//!
+//! `mut.apply_patch` declares `patch_conflict` and `io_error`, and the step records
 //! `"error":{"mode":"disk_full","message":"…"}`.
 //!
+//! Fixture `tests/fixtures/replay/d609.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D609 at line 3:
+//!
+//! ```json
+//! {"seq":2,"node":"ls","primitive":"obs.list_files","input":{"path":"."},"error":{"mode":"undecla…
+//! ```
+//!
+//! ## Fix
+//!
+//! Record only the failure modes the primitive declares.
+//!
 //! Does not fire: `"error":{"mode":"patch_conflict","message":"hunk 2 failed"}`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the failure mode is declared); the code is listed in §5.
 
 use super::super::engine::RunState;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D609 diagnostic.
-pub(crate) const HELP: &str = "record only the failure modes the primitive declares";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d609(&mut self, prim: PrimIdx, mode: &str) {
@@ -27,7 +45,13 @@ impl RunState<'_, '_> {
                 p.failure_modes.join(", ")
             );
             let expected = Value::from(p.failure_modes.clone());
-            self.error("D609", "/error/mode", message, expected, Value::from(mode));
+            self.report(
+                &codes::D609,
+                "/error/mode",
+                message,
+                expected,
+                Value::from(mode),
+            );
         }
     }
 }

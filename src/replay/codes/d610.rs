@@ -1,22 +1,40 @@
 //! D610 (error): the recorded outcome is not declared.
 //!
-//! What it checks: a successful step of a primitive with `outcomes` records an `outcome` that is
+//! ## What it checks
+//!
+//! A successful step of a primitive with `outcomes` records an `outcome` that is
 //! one of them; a step of a primitive without `outcomes` records none.
 //!
-//! Why: branching follows the outcome; an outcome outside the closed decision set is a decision
+//! ## Why it matters
+//!
+//! Branching follows the outcome; an outcome outside the closed decision set is a decision
 //! the graph cannot route, and a missing one leaves the walk without an edge.
 //!
-//! Fires: `ver.run_target_tests` declares `pass` and `fail`, and the step records
+//! ## Example
+//!
+//! `ver.run_target_tests` declares `pass` and `fail`, and the step records
 //! `"outcome":"flaky"`.
 //!
+//! Fixture `tests/fixtures/replay/d610.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D610 at line 3:
+//!
+//! ```json
+//! {"seq":2,"node":"give_up","primitive":"done.failure","input":{},"output":{},"evidence":[],"cost…
+//! ```
+//!
+//! ## Fix
+//!
+//! Record an outcome from the primitive's declared decision set (and none for a primitive without outcomes).
+//!
 //! Does not fire: `"outcome":"fail"`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (the outcome is declared); the code is listed in §5.
 
 use super::super::engine::RunState;
+use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
-
-/// The help line of every D610 diagnostic.
-pub(crate) const HELP: &str = "record an outcome from the primitive's declared decision set (and none for a primitive without outcomes)";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d610(&mut self, prim: PrimIdx, outcome: Option<&str>) {
@@ -29,8 +47,8 @@ impl RunState<'_, '_> {
                     p.id,
                     declared.join(", ")
                 );
-                self.error(
-                    "D610",
+                self.report(
+                    &codes::D610,
                     "/outcome",
                     message,
                     Value::from(declared.clone()),
@@ -43,8 +61,8 @@ impl RunState<'_, '_> {
                     p.id,
                     declared.join(", ")
                 );
-                self.error(
-                    "D610",
+                self.report(
+                    &codes::D610,
                     "/outcome",
                     message,
                     Value::from(declared.clone()),
@@ -53,7 +71,13 @@ impl RunState<'_, '_> {
             }
             (None, Some(o)) => {
                 let message = format!("`{}` declares no outcomes; the step recorded `{o}`", p.id);
-                self.error("D610", "/outcome", message, Value::Null, Value::from(o));
+                self.report(
+                    &codes::D610,
+                    "/outcome",
+                    message,
+                    Value::Null,
+                    Value::from(o),
+                );
             }
             (None, None) => {}
         }

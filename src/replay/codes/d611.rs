@@ -1,22 +1,40 @@
 //! D611 (error): a node's `max_visits` is exceeded.
 //!
-//! What it checks: the number of steps recorded at a node (each step counts, a fallback re-run of
+//! ## What it checks
+//!
+//! The number of steps recorded at a node (each step counts, a fallback re-run of
 //! the same node included) stays within its `max_visits`. Fires once per node, at the first step
 //! over the bound.
 //!
-//! Why: bounds are what makes every cycle of the graph finite and its worst-case step count
+//! ## Why it matters
+//!
+//! Bounds are what makes every cycle of the graph finite and its worst-case step count
 //! known; a run past a bound ran a loop the graph promised would stop.
 //!
-//! Fires: `apply` has `"max_visits": 3` and the run records a fourth step at `apply`.
+//! ## Example
 //!
-//! Does not fire: a run with three steps at `apply`.
+//! `apply` has `"max_visits": 3` and the run records a fourth step at `apply`.
+//!
+//! Fixture `tests/fixtures/replay/d611.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D611 at line 20:
+//!
+//! ```json
+//! {"seq":19,"node":"gate","primitive":"ctl.authorize_patch","input":{"patch":"beta fix"},"output"…
+//! ```
+//!
+//! ## Fix
+//!
+//! The run entered the node more often than its `max_visits` allows.
+//!
+//! Does not fire: A run with three steps at `apply`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (visits stay within `max_visits`); the code is listed in §5.
 
 use super::super::engine::RunState;
 use super::super::graph::NodeIdx;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D611 diagnostic.
-pub(crate) const HELP: &str = "the run entered the node more often than its `max_visits` allows";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d611(&mut self, node: NodeIdx) {
@@ -29,8 +47,8 @@ impl RunState<'_, '_> {
                 *r = true;
             }
             let message = format!("`{}` allows {bound} visits; this is visit {visits}", n.id);
-            self.error(
-                "D611",
+            self.report(
+                &codes::D611,
                 "/node",
                 message,
                 Value::from(bound),

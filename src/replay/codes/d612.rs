@@ -1,22 +1,40 @@
 //! D612 (error): the graph's budget is exceeded.
 //!
-//! What it checks: the number of steps stays within `budget.max_steps` and the sum of the steps'
+//! ## What it checks
+//!
+//! The number of steps stays within `budget.max_steps` and the sum of the steps'
 //! `cost.usd` within `budget.max_spend_usd` (summed exactly, in nano-dollars). Fires once for
 //! steps and once for spend, at the first step over.
 //!
-//! Why: the budget is the graph's promise to whoever pays for it; a run over it is a run that
+//! ## Why it matters
+//!
+//! The budget is the graph's promise to whoever pays for it; a run over it is a run that
 //! should have been stopped.
 //!
-//! Fires: `"budget": {"max_spend_usd": 4.0}` and steps costing 1.5, 1.5 and 1.5 USD (at the
+//! ## Example
+//!
+//! `"budget": {"max_spend_usd": 4.0}` and steps costing 1.5, 1.5 and 1.5 USD (at the
 //! third, 4.5 > 4.0).
 //!
-//! Does not fire: steps costing 1.5, 1.5 and 1.0 USD (4.0 is within the budget).
+//! Fixture `tests/fixtures/replay/d612.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D612 at line 3:
+//!
+//! ```json
+//! {"seq":2,"node":"ls","primitive":"obs.list_files","input":{"path":"."},"output":{"paths":["alph…
+//! ```
+//!
+//! ## Fix
+//!
+//! The run exceeded the graph's `budget` (steps or spend).
+//!
+//! Does not fire: Steps costing 1.5, 1.5 and 1.0 USD (4.0 is within the budget).
+//!
+//! ## Implements
+//!
+//! SPEC §4.2 (totals stay within the budget); the code is listed in §5.
 
 use super::super::engine::{RunState, nanos};
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D612 diagnostic.
-pub(crate) const HELP: &str = "the run exceeded the graph's `budget` (steps or spend)";
 
 impl RunState<'_, '_> {
     pub(crate) fn check_d612(&mut self) {
@@ -27,8 +45,8 @@ impl RunState<'_, '_> {
         {
             self.steps_reported = true;
             let message = format!("the budget allows {max} steps; this is step {}", self.steps);
-            self.error(
-                "D612",
+            self.report(
+                &codes::D612,
                 "/seq",
                 message,
                 Value::from(max),
@@ -42,8 +60,8 @@ impl RunState<'_, '_> {
             self.spend_reported = true;
             let spent = self.spend_nanos as f64 / 1e9;
             let message = format!("the budget allows {max} USD; the run has spent {spent} USD");
-            self.error(
-                "D612",
+            self.report(
+                &codes::D612,
                 "/cost/usd",
                 message,
                 Value::from(max),

@@ -1,21 +1,39 @@
 //! D615 (error): the hash chain is broken.
 //!
-//! What it checks: an event's `prev`, where present, is `sha256:` + the lowercase hex SHA-256 of
+//! ## What it checks
+//!
+//! An event's `prev`, where present, is `sha256:` + the lowercase hex SHA-256 of
 //! the previous line's exact bytes (without its `\n`; the header is the line before `seq` 1).
 //!
-//! Why: the chain makes an edited, inserted or dropped line detectable. A broken chain means the
+//! ## Why it matters
+//!
+//! The chain makes an edited, inserted or dropped line detectable. A broken chain means the
 //! trace is not the one recorded: the run is `malformed` and nothing after the break is checked.
 //!
-//! Fires: someone edits `"confidence":0.4` to `0.9` on line 4; line 5's `prev` no longer matches.
+//! ## Example
 //!
-//! Does not fire: the file as `TraceWriter` wrote it.
+//! Someone edits `"confidence":0.4` to `0.9` on line 4; line 5's `prev` no longer matches.
+//!
+//! Fixture `tests/fixtures/replay/d615.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D615 at line 7:
+//!
+//! ```json
+//! {"seq":6,"end":"failure","prev":"sha256:…"}
+//! ```
+//!
+//! ## Fix
+//!
+//! `prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped.
+//!
+//! Does not fire: The file as `TraceWriter` wrote it.
+//!
+//! ## Implements
+//!
+//! SPEC §4.1 (`prev`, the hash chain); the code is listed in §5.
 
 use super::super::digest::{format_hash, hash_matches};
 use super::super::engine::RunState;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D615 diagnostic.
-pub(crate) const HELP: &str = "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
 
 impl RunState<'_, '_> {
     /// `false` when the chain is broken.
@@ -29,8 +47,8 @@ impl RunState<'_, '_> {
             "`prev` does not match the previous line (line {}): it was edited, or a line was inserted or dropped",
             self.pos.number.saturating_sub(1)
         );
-        self.error(
-            "D615",
+        self.report(
+            &codes::D615,
             "/prev",
             message,
             Value::from(want),

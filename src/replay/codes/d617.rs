@@ -1,20 +1,38 @@
 //! D617 (error): `seq` out of order.
 //!
-//! What it checks: `seq` starts at 1 on the first event after the header and rises by exactly one
+//! ## What it checks
+//!
+//! `seq` starts at 1 on the first event after the header and rises by exactly one
 //! on every event. The diagnostic's `seq` is the recorded one; the message names the expected.
 //!
-//! Why: a gap or a repeat means events were dropped, duplicated or reordered; the run is
+//! ## Why it matters
+//!
+//! A gap or a repeat means events were dropped, duplicated or reordered; the run is
 //! `malformed` and nothing after the fault is checked.
 //!
-//! Fires: `{"seq":4,…}` followed by `{"seq":6,…}`.
+//! ## Example
+//!
+//! `{"seq":4,…}` followed by `{"seq":6,…}`.
+//!
+//! Fixture `tests/fixtures/replay/d617.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D617 at line 3:
+//!
+//! ```json
+//! {"seq":5,"node":"give_up","primitive":"done.failure","input":{},"output":{},"evidence":[],"cost…
+//! ```
+//!
+//! ## Fix
+//!
+//! `seq` starts at 1 and rises by one per event.
 //!
 //! Does not fire: `{"seq":4,…}` followed by `{"seq":5,…}`.
+//!
+//! ## Implements
+//!
+//! SPEC §4.1 (`seq` starts at 1 and rises by one); the code is listed in §5.
 
 use super::super::engine::RunState;
+use crate::codes;
 use serde_json::Value;
-
-/// The help line of every D617 diagnostic.
-pub(crate) const HELP: &str = "`seq` starts at 1 and rises by one per event";
 
 impl RunState<'_, '_> {
     /// `false` when `seq` is not the next one.
@@ -24,7 +42,13 @@ impl RunState<'_, '_> {
             return true;
         }
         let message = format!("`seq` {seq} where {want} comes next");
-        self.error("D617", "/seq", message, Value::from(want), Value::from(seq));
+        self.report(
+            &codes::D617,
+            "/seq",
+            message,
+            Value::from(want),
+            Value::from(seq),
+        );
         false
     }
 }

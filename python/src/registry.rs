@@ -1,0 +1,199 @@
+//! `primgraph.Registry`: the embedded Kernel ABI 1.0.0 or a registry file, linted on load
+//! (a file that breaks an invariant of SPEC §1.3 raises `RegistryError` with its L5xx code and
+//! location), and `lookup` by dotted ID or alias.
+
+use crate::convert;
+use crate::errors::{self, Located};
+use primgraph::diagnostic::Severity;
+use primgraph::registry::{LintError, Registry};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::Arc;
+
+/// The registry behind a Python `Registry`: the embedded one (`'static`) or a loaded one.
+#[derive(Clone)]
+pub enum RegistryRef {
+    Builtin,
+    Loaded(Arc<Registry>),
+}
+
+impl RegistryRef {
+    pub fn get(&self) -> &Registry {
+        match self {
+            RegistryRef::Builtin => Registry::builtin(),
+            RegistryRef::Loaded(r) => r,
+        }
+    }
+}
+
+/// A primitive registry: the embedded Kernel ABI 1.0.0 (`Registry.builtin()`) or a registry file
+/// (`Registry.from_path(path)`, `Registry.from_bytes(data)`), linted when it is loaded.
+#[pyclass(name = "Registry", module = "primgraph", frozen)]
+pub struct PyRegistry {
+    pub inner: RegistryRef,
+    origin: String,
+}
+
+/// The registry an optional `registry=` argument names (default: the embedded one).
+pub fn resolve(registry: Option<&Bound<'_, PyAny>>) -> PyResult<RegistryRef> {
+    match registry {
+        None => Ok(RegistryRef::Builtin),
+        Some(r) if r.is_none() => Ok(RegistryRef::Builtin),
+        Some(r) => match r.cast::<PyRegistry>() {
+            Ok(r) => Ok(r.get().inner.clone()),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "argument `registry` must be a primgraph.Registry or None, not {}",
+                convert::type_name(r)
+            ))),
+        },
+    }
+}
+
+fn load(py: Python<'_>, bytes: &[u8], origin: &str) -> PyResult<PyRegistry> {
+    let outcome = py.detach(|| match primgraph::registry::lint_source(bytes) {
+        Err(e) => Err(e),
+        Ok(diags) => Ok((
+            diags.into_iter().find(|d| d.severity == Severity::Error),
+            Registry::from_slice(bytes, origin),
+        )),
+    });
+    match outcome {
+        Err(LintError::Json(e)) => Err(errors::raise(
+            py,
+            "RegistryError",
+            Located {
+                code: None,
+                message: format!("not a registry: {}", e.kind),
+                file: Some(origin.to_string()),
+                line: Some(e.span.line),
+                column: Some(e.span.column),
+            },
+        )),
+        Err(e @ LintError::Shape { .. }) => {
+            let (line, column) = e.location();
+            let message = match &e {
+                LintError::Shape { message, .. } => message.clone(),
+                LintError::Json(j) => j.to_string(),
+            };
+            Err(errors::raise(
+                py,
+                "RegistryError",
+                Located {
+                    code: None,
+                    message: format!("not a registry: {message}"),
+                    file: Some(origin.to_string()),
+                    line: Some(line),
+                    column: Some(column),
+                },
+            ))
+        }
+        Ok((Some(finding), _)) => Err(errors::raise(
+            py,
+            "RegistryError",
+            Located::of_diagnostic(&finding, origin),
+        )),
+        Ok((None, Err(e))) => Err(errors::raise(
+            py,
+            "RegistryError",
+            Located::new(e.to_string()).in_file(origin),
+        )),
+        Ok((None, Ok(registry))) => Ok(PyRegistry {
+            inner: RegistryRef::Loaded(Arc::new(registry)),
+            origin: origin.to_string(),
+        }),
+    }
+}
+
+#[pymethods]
+impl PyRegistry {
+    /// The embedded Kernel ABI 1.0.0 (191 primitives); costs nothing after the first call.
+    #[staticmethod]
+    fn builtin() -> PyRegistry {
+        PyRegistry {
+            inner: RegistryRef::Builtin,
+            origin: "<builtin>".into(),
+        }
+    }
+
+    /// Load and lint a registry file. Raises `RegistryError` (with the L5xx code, file, line and
+    /// column) when it breaks an invariant, `InputError` when it cannot be read.
+    #[staticmethod]
+    fn from_path(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<PyRegistry> {
+        let path = convert::to_path("path", path)?;
+        let bytes = std::fs::read(&path).map_err(|e| errors::unreadable(py, &path, &e))?;
+        load(py, &bytes, &path.display().to_string())
+    }
+
+    /// Load and lint a registry from its bytes; `origin` names it in errors.
+    #[staticmethod]
+    #[pyo3(signature = (data, origin = "<bytes>"))]
+    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>, origin: &str) -> PyResult<PyRegistry> {
+        let Ok(bytes) = data.cast::<PyBytes>() else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "argument `data` must be bytes, not {}",
+                convert::type_name(data)
+            )));
+        };
+        let bytes = bytes.as_bytes().to_vec();
+        load(py, &bytes, origin)
+    }
+
+    /// The contract of the primitive with this dotted ID or alias, as Python values (a dict
+    /// shaped as the registry file's entry, plus its `index`), or `None`.
+    fn lookup<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let key = convert::to_str("key", key)?;
+        let Some(p) = self.inner.get().lookup(&key) else {
+            return Ok(None);
+        };
+        let mut value = serde_json::to_value(p)
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        if let serde_json::Value::Object(m) = &mut value {
+            m.insert("index".into(), serde_json::Value::from(p.index));
+        }
+        convert::to_py(py, &value).map(Some)
+    }
+
+    /// The registry's ABI version, e.g. `"1.0.0"`.
+    #[getter]
+    fn abi(&self) -> String {
+        self.inner.get().abi().to_string()
+    }
+
+    /// Where the registry came from: `"<builtin>"`, a path, or the `origin` given.
+    #[getter]
+    fn origin(&self) -> String {
+        self.origin.clone()
+    }
+
+    /// The dotted IDs of every primitive, in registry order.
+    fn ids(&self) -> Vec<String> {
+        self.inner
+            .get()
+            .primitives()
+            .iter()
+            .map(|p| p.id.clone())
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.get().len()
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        key.extract::<String>()
+            .is_ok_and(|k| self.inner.get().lookup(&k).is_some())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Registry(abi={:?}, primitives={}, origin={:?})",
+            self.inner.get().abi(),
+            self.inner.get().len(),
+            self.origin
+        )
+    }
+}

@@ -1,0 +1,404 @@
+//! Replay from Python (SPEC §4.2, §4.3): `Replayer` (a graph resolved against a registry once),
+//! `replay` (one trace, a path or bytes), `replay_corpus` (files and folders in parallel), and
+//! `RunReport`. Every replay runs with the GIL released.
+
+use crate::convert;
+use crate::errors::{self, Located};
+use crate::registry::{self, RegistryRef};
+use crate::summary::PySummary;
+use primgraph::replay::corpus::{collect_traces, replay_corpus, replay_file};
+use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, RunReport, Summary};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use std::path::{Path, PathBuf};
+
+/// One run's report (SPEC §4.2): `verdict`, `end`, `steps`, `first_divergence` and
+/// `diagnostics` (dicts shaped as §3.1 plus the event's `seq`, `line` and `byte`).
+#[pyclass(name = "RunReport", module = "primgraph", frozen)]
+pub struct PyRunReport {
+    pub inner: RunReport,
+}
+
+#[pymethods]
+impl PyRunReport {
+    /// `"faithful"`, `"violated"`, `"diverged"` or `"malformed"`.
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        self.inner.verdict.as_str()
+    }
+
+    /// True when the verdict is `faithful`.
+    #[getter]
+    fn faithful(&self) -> bool {
+        self.inner.verdict == primgraph::replay::Verdict::Faithful
+    }
+
+    /// The recorded end status (`"success"`, `"failure"`), or `None` when the run has no end.
+    #[getter]
+    fn end(&self) -> Option<&'static str> {
+        self.inner.end.map(|e| e.as_str())
+    }
+
+    /// Steps replayed.
+    #[getter]
+    fn steps(&self) -> u64 {
+        self.inner.steps
+    }
+
+    /// The header's `run`, when the header could be read.
+    #[getter]
+    fn run(&self) -> Option<String> {
+        self.inner.run.clone()
+    }
+
+    /// The trace's name (its path, or `"<bytes>"`).
+    #[getter]
+    fn trace(&self) -> String {
+        self.inner.trace.clone()
+    }
+
+    /// The first error: a dict with `seq`, `code`, `expected`, `actual`, `pointer`, `line`,
+    /// `node`; `None` for a faithful run.
+    #[getter]
+    fn first_divergence<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.inner.to_json();
+        convert::to_py(
+            py,
+            json.get("first_divergence")
+                .unwrap_or(&serde_json::Value::Null),
+        )
+    }
+
+    /// Every diagnostic of the run, as dicts.
+    #[getter]
+    fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list: Vec<serde_json::Value> =
+            self.inner.diagnostics.iter().map(|d| d.to_json()).collect();
+        convert::to_py(py, &serde_json::Value::Array(list))
+    }
+
+    /// The report as one run of `primgraph replay --format json` (compact JSON text).
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.inner.to_json()).unwrap_or_default()
+    }
+
+    /// The report as Python values (the parsed form of `to_json`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::to_py(py, &self.inner.to_json())
+    }
+
+    /// This run's summary (merge many into a corpus's).
+    fn summary(&self) -> PySummary {
+        PySummary {
+            inner: Summary::of_run(&self.inner),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "RunReport(trace={:?}, verdict={:?}, end={}, steps={})",
+            self.inner.trace,
+            self.inner.verdict.as_str(),
+            self.inner
+                .end
+                .map_or("None".to_string(), |e| format!("{:?}", e.as_str())),
+            self.inner.steps
+        )
+    }
+}
+
+/// The engine: a borrowed `Replayer` for the embedded registry (built once: its compiled schema
+/// validators are kept across calls), or the parts to build one for a loaded registry.
+// One per `Replayer` object: the size of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Engine {
+    Builtin(Replayer<'static>),
+    Loaded(
+        std::sync::Arc<primgraph::registry::Registry>,
+        Box<ReplayGraph>,
+    ),
+}
+
+impl Engine {
+    fn with<T>(&self, f: impl FnOnce(&Replayer<'_>) -> T) -> T {
+        match self {
+            Engine::Builtin(r) => f(r),
+            Engine::Loaded(registry, graph) => {
+                let replayer = Replayer::new(registry, (**graph).clone(), ReplayOptions::default());
+                f(&replayer)
+            }
+        }
+    }
+}
+
+/// A graph loaded for replay against a registry, once: replay traces through it one by one
+/// (`replay`), a batch of byte strings (`replay_batch`), or files and folders (`replay_corpus`).
+#[pyclass(name = "Replayer", module = "primgraph", frozen)]
+pub struct PyReplayer {
+    engine: Engine,
+    graph_file: String,
+}
+
+/// Load the graph at `path` for replay (raises `GraphError` with the first refusing diagnostic).
+pub fn load_graph(
+    py: Python<'_>,
+    path: &Path,
+    registry: &RegistryRef,
+) -> PyResult<(String, ReplayGraph)> {
+    let bytes = std::fs::read(path).map_err(|e| errors::unreadable(py, path, &e))?;
+    let name = path.display().to_string();
+    let loaded = py.detach(|| ReplayGraph::load(&name, &bytes, registry.get()));
+    match loaded {
+        Ok(g) => Ok((name, g)),
+        Err(primgraph::replay::GraphLoadError::Refused(diags)) => {
+            let located = diags
+                .first()
+                .map(|d| Located::of_diagnostic(d, &name))
+                .unwrap_or_else(|| Located::new("the graph does not load").in_file(&name));
+            Err(errors::raise(py, "GraphError", located))
+        }
+    }
+}
+
+fn traces_of(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    let paths = convert::to_paths("paths", paths)?;
+    py.detach(|| collect_traces(&paths)).map_err(|e| {
+        let file = match &e {
+            primgraph::replay::corpus::CorpusError::Io { path, .. } => Some(path.clone()),
+            _ => None,
+        };
+        errors::raise(
+            py,
+            "InputError",
+            Located {
+                file,
+                ..Located::new(e.to_string())
+            },
+        )
+    })
+}
+
+fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match jobs {
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(j) if j.is_none() => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(j) => match j.extract::<u64>() {
+            Ok(n) if (1..=1024).contains(&n) && !j.is_instance_of::<pyo3::types::PyBool>() => {
+                Ok(n as usize)
+            }
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "argument `jobs` must be an int from 1 to 1024 or None, not {}",
+                j.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))),
+        },
+    }
+}
+
+impl PyReplayer {
+    pub fn load(
+        py: Python<'_>,
+        graph: &Bound<'_, PyAny>,
+        registry: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyReplayer> {
+        let registry = registry::resolve(registry)?;
+        let path = convert::to_path("graph", graph)?;
+        let (graph_file, loaded) = load_graph(py, &path, &registry)?;
+        let engine = match registry {
+            RegistryRef::Builtin => Engine::Builtin(Replayer::new(
+                primgraph::registry::Registry::builtin(),
+                loaded,
+                ReplayOptions::default(),
+            )),
+            RegistryRef::Loaded(r) => Engine::Loaded(r, Box::new(loaded)),
+        };
+        Ok(PyReplayer { engine, graph_file })
+    }
+
+    pub fn replay_one(&self, py: Python<'_>, trace: &Bound<'_, PyAny>) -> PyResult<PyRunReport> {
+        if let Ok(b) = trace.cast::<PyBytes>() {
+            let bytes = b.as_bytes();
+            let report = py.detach(|| self.engine.with(|r| r.replay_slice("<bytes>", bytes)));
+            return Ok(PyRunReport { inner: report });
+        }
+        if trace.cast::<pyo3::types::PyString>().is_err() && !trace.hasattr("__fspath__")? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "argument `trace` must be a path (str or os.PathLike) or bytes, not {}",
+                convert::type_name(trace)
+            )));
+        }
+        let path = convert::to_path("trace", trace)?;
+        if let Err(e) = std::fs::metadata(&path) {
+            return Err(errors::unreadable(py, &path, &e));
+        }
+        let report = py.detach(|| self.engine.with(|r| replay_file(r, &path)));
+        Ok(PyRunReport { inner: report })
+    }
+
+    pub fn corpus<'py>(
+        &self,
+        py: Python<'py>,
+        paths: &Bound<'py, PyAny>,
+        jobs: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let jobs = jobs_of(jobs)?;
+        let files = traces_of(py, paths)?;
+        let done = py.detach(|| self.engine.with(|r| replay_corpus(r, &files, jobs, &|| {})));
+        let (runs, summary) =
+            done.map_err(|e| errors::raise(py, "Error", Located::new(e.to_string())))?;
+        let reports = PyList::empty(py);
+        for run in runs {
+            reports.append(Bound::new(py, PyRunReport { inner: run })?)?;
+        }
+        PyTuple::new(
+            py,
+            [
+                reports.into_any(),
+                Bound::new(py, PySummary { inner: summary })?.into_any(),
+            ],
+        )
+    }
+}
+
+#[pymethods]
+impl PyReplayer {
+    /// Load `graph` (a path) for replay against `registry` (default: the embedded one). Raises
+    /// `GraphError` when the graph does not load (any G code, or R101).
+    #[new]
+    #[pyo3(signature = (graph, *, registry = None))]
+    fn py_new(
+        py: Python<'_>,
+        graph: &Bound<'_, PyAny>,
+        registry: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyReplayer> {
+        PyReplayer::load(py, graph, registry)
+    }
+
+    /// Replay one trace: a path (str or os.PathLike) or the trace's bytes.
+    fn replay(&self, py: Python<'_>, trace: &Bound<'_, PyAny>) -> PyResult<PyRunReport> {
+        self.replay_one(py, trace)
+    }
+
+    /// Replay trace files and folders (recursively `*.trace.jsonl`, sorted) on `jobs` threads
+    /// (default: one per core): `(reports, summary)`, the reports in file order.
+    #[pyo3(signature = (paths, *, jobs = None))]
+    fn replay_corpus<'py>(
+        &self,
+        py: Python<'py>,
+        paths: &Bound<'py, PyAny>,
+        jobs: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.corpus(py, paths, jobs)
+    }
+
+    /// Replay traces given as `(names, datas)` — two equal-length lists of str and bytes — one
+    /// after the other on this thread: `(reports, summary)`. This is what each Ray worker runs.
+    fn replay_batch<'py>(
+        &self,
+        py: Python<'py>,
+        names: &Bound<'py, PyAny>,
+        datas: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let names: Vec<String> = names.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err("argument `names` must be a list of str")
+        })?;
+        let items = datas.try_iter().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err("argument `datas` must be a list of bytes")
+        })?;
+        let mut bytes: Vec<Vec<u8>> = Vec::with_capacity(names.len());
+        for (i, item) in items.enumerate() {
+            let item = item?;
+            match item.cast::<PyBytes>() {
+                Ok(b) => bytes.push(b.as_bytes().to_vec()),
+                Err(_) => {
+                    return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                        "argument `datas[{i}]` must be bytes, not {}",
+                        convert::type_name(&item)
+                    )));
+                }
+            }
+        }
+        if bytes.len() != names.len() {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "`names` has {} items and `datas` {}",
+                names.len(),
+                bytes.len()
+            )));
+        }
+        let (runs, summary) = py.detach(|| {
+            self.engine.with(|r| {
+                let mut summary = Summary::default();
+                let runs: Vec<RunReport> = names
+                    .iter()
+                    .zip(&bytes)
+                    .map(|(name, data)| {
+                        let run = r.replay_slice(name, data);
+                        summary.add(&run);
+                        run
+                    })
+                    .collect();
+                (runs, summary)
+            })
+        });
+        let reports = PyList::empty(py);
+        for run in runs {
+            reports.append(Bound::new(py, PyRunReport { inner: run })?)?;
+        }
+        PyTuple::new(
+            py,
+            [
+                reports.into_any(),
+                Bound::new(py, PySummary { inner: summary })?.into_any(),
+            ],
+        )
+    }
+
+    /// The graph's path as loaded.
+    #[getter]
+    fn graph_file(&self) -> String {
+        self.graph_file.clone()
+    }
+
+    /// The graph's digest (`sha256:…`, RFC 8785).
+    #[getter]
+    fn digest(&self) -> String {
+        self.engine.with(|r| r.graph().digest.clone())
+    }
+}
+
+/// Replay one recorded run (`trace`: a path or the trace's bytes) against `graph` (a path).
+/// Returns its `RunReport`; a graph that does not load raises `GraphError`, a trace path that
+/// cannot be read `InputError`.
+#[pyfunction]
+#[pyo3(signature = (graph, trace, *, registry = None))]
+pub fn replay(
+    py: Python<'_>,
+    graph: &Bound<'_, PyAny>,
+    trace: &Bound<'_, PyAny>,
+    registry: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyRunReport> {
+    PyReplayer::load(py, graph, registry)?.replay_one(py, trace)
+}
+
+/// Replay trace files and folders (recursively `*.trace.jsonl`) against `graph` on `jobs`
+/// threads: `(reports, summary)`, the same figures as `primgraph replay`.
+#[pyfunction]
+#[pyo3(signature = (graph, paths, *, registry = None, jobs = None))]
+pub fn replay_corpus_fn<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyAny>,
+    paths: &Bound<'py, PyAny>,
+    registry: Option<&Bound<'py, PyAny>>,
+    jobs: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    PyReplayer::load(py, graph, registry)?.corpus(py, paths, jobs)
+}
+
+/// Expand files and folders into the sorted list of trace files (`*.trace.jsonl`), as
+/// `replay_corpus` and `primgraph replay` do.
+#[pyfunction]
+pub fn collect_trace_files(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    Ok(traces_of(py, paths)?
+        .into_iter()
+        .map(|p| p.display().to_string())
+        .collect())
+}

@@ -1,0 +1,238 @@
+//! The one table of diagnostic codes (SPEC §5): every code the library reports — validation
+//! (G, R, S, T, A), registry lint (L), replay (D) and, as they land, registry comparison (V) —
+//! is one row here with its code, severity, title, the source file whose `//!` header is its
+//! documentation, and its help line. Code and severity are written only here: a check reports
+//! through its row (`codes::S203.at(pointer, message)`, see `crate::diagnostic`), never with a
+//! code string of its own, and `primgraph explain CODE` prints the row's documentation.
+//!
+//! Registering a code: add one `Code … ;` row to the `table!` below, in code order, naming the
+//! file (relative to `src/`) whose `//!` header documents it in the layout the `explain` doc
+//! test (`tests/code_table.rs`) checks: `## What it checks`, `## Why it matters`, `## Example`
+//! (a fenced, tagged example that really produces the code), `## Fix`, `## Implements` (the SPEC
+//! section).
+//!
+//! This file depends on nothing but `serde`: `build.rs` includes it by `#[path]` with the lint
+//! core, whose findings carry their rows too.
+
+use serde::Serialize;
+
+/// How serious a finding is (SPEC §3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One row of the code table.
+#[derive(Clone, Copy)]
+pub struct Code {
+    /// `G001`, `D615`, …: stable once published.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// One line: what the code means (SPEC §5's wording).
+    pub title: &'static str,
+    /// The file that implements the code, relative to the crate root (`src/rules/…`).
+    pub file: &'static str,
+    /// That file's text; its `//!` header is the documentation ([`Code::doc`]).
+    pub source: &'static str,
+    /// The help line a diagnostic of this code carries unless its check says something more
+    /// specific.
+    pub help: &'static str,
+}
+
+impl Code {
+    /// The documentation `primgraph explain` prints: the `//!` header of [`Code::file`] with
+    /// the `//! ` prefixes stripped.
+    pub fn doc(&self) -> String {
+        module_doc(self.source)
+    }
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code)
+    }
+}
+
+impl PartialEq for Code {
+    fn eq(&self, other: &Code) -> bool {
+        self.code == other.code
+    }
+}
+
+impl Eq for Code {}
+
+/// The `//!` header of a source file with the `//! ` prefixes stripped.
+pub fn module_doc(source: &str) -> String {
+    let mut doc = String::new();
+    for line in source.lines() {
+        let Some(rest) = line.strip_prefix("//!") else {
+            break;
+        };
+        doc.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+        doc.push('\n');
+    }
+    doc
+}
+
+/// The row of `code` (case-insensitive), if the code is known.
+pub fn find(code: &str) -> Option<&'static Code> {
+    ALL.iter()
+        .copied()
+        .find(|row| row.code.eq_ignore_ascii_case(code))
+}
+
+macro_rules! table {
+    ($($code:ident $severity:ident $file:literal $title:literal help $help:literal;)*) => {
+        $(
+            #[doc = concat!("`", stringify!($code), "`: ", $title, ".")]
+            pub static $code: Code = Code {
+                code: stringify!($code),
+                severity: Severity::$severity,
+                title: $title,
+                file: concat!("src/", $file),
+                source: include_str!($file),
+                help: $help,
+            };
+        )*
+        /// Every row, in code order.
+        pub static ALL: &[&Code] = &[$(&$code),*];
+    };
+}
+
+table! {
+    G001 Error "rules/g001_invalid_json.rs" "the file is not valid JSON (line, column)"
+        help "fix the syntax at the marked position";
+    G002 Error "rules/g002_duplicate_key.rs" "duplicate object key"
+        help "keep one member: readers and runtimes disagree on which one counts";
+    G003 Error "rules/g003_document_shape.rs" "document shape: missing, unknown or mistyped field"
+        help "see SPEC §2 for the graph document's fields";
+    G004 Error "rules/g004_duplicate_node_id.rs" "duplicate node id"
+        help "give every node its own id";
+    G005 Error "rules/g005_abi_mismatch.rs" "`abi` not satisfied by the registry"
+        help "a registry satisfies a graph with the same major and a minor at least the graph's; pass --registry FILE for another registry";
+    R101 Error "rules/r101_unknown_primitive.rs" "unknown primitive (with the nearest IDs as suggestions)"
+        help "name a primitive of the registry by dotted ID or alias";
+    R102 Info "rules/r102_alias_reference.rs" "primitive referenced by alias"
+        help "name the primitive by its dotted ID";
+    R103 Warning "rules/r103_capability_matches_nothing.rs" "capability pattern matches no primitive"
+        help "use an exact ID, an alias, or `prefix.*` with a family prefix";
+    R104 Error "rules/r104_outside_capabilities.rs" "node primitive outside the graph's capabilities"
+        help "add the primitive (or its family's `prefix.*`) to `capabilities`";
+    S201 Error "rules/s201_unknown_entry.rs" "`entry` names no node"
+        help "name the first node's id";
+    S202 Error "rules/s202_unknown_target.rs" "`next`/`branches`/`on_error` names no node"
+        help "target the id of a node of this graph";
+    S203 Warning "rules/s203_unreachable_node.rs" "node unreachable from `entry`"
+        help "remove the node or add an edge to it";
+    S204 Error "rules/s204_missing_successor.rs" "non-terminal primitive with no successor"
+        help "add `next`, or end the graph with a terminal (`done.*`) node";
+    S205 Error "rules/s205_unbounded_cycle.rs" "unbounded cycle"
+        help "set `max_visits` on a node of the cycle";
+    S206 Error "rules/s206_branch_coverage.rs" "`branches` does not cover the outcomes, or names an undeclared outcome"
+        help "add a branch for each missing outcome, or a `\"*\"` branch";
+    S207 Error "rules/s207_next_branches_mismatch.rs" "`next` on a decision primitive, or `branches` on one without outcomes"
+        help "replace `next` with `branches` over the outcomes";
+    S208 Error "rules/s208_undeclared_failure_mode.rs" "`on_error` names an undeclared failure mode"
+        help "handle a declared failure mode, or use `\"*\"`";
+    S209 Error "rules/s209_step_budget.rs" "worst-case steps exceed `budget.max_steps`"
+        help "raise `budget.max_steps` or lower the `max_visits` bounds; `primgraph explain S209` shows the formula";
+    T301 Error "rules/t301_undeclared_input.rs" "input property the primitive does not declare"
+        help "bind only the input properties the primitive declares";
+    T302 Error "rules/t302_required_input_unbound.rs" "required input not bound"
+        help "bind every required input property in `inputs`";
+    T303 Error "rules/t303_unknown_source.rs" "binding from an unknown node"
+        help "bind from a node id or `$input`";
+    T304 Error "rules/t304_pointer_not_in_schema.rs" "binding pointer not in the source's output schema"
+        help "point at a property the source's output schema declares";
+    T305 Error "rules/t305_incompatible_binding.rs" "incompatible binding (witness value)"
+        help "bind a source whose schema fits, or narrow the source";
+    T306 Warning "rules/t306_undecided_compatibility.rs" "compatibility could not be decided"
+        help "check this edge by hand, or simplify the schemas";
+    T307 Error "rules/t307_constant_violates_schema.rs" "constant violates the input schema"
+        help "give a constant the input's schema accepts";
+    T308 Error "rules/t308_source_not_dominating.rs" "binding source does not dominate its consumer"
+        help "bind from a node that runs on every path to the consumer";
+    T309 Error "rules/t309_optional_source_required_input.rs" "optional source bound to a required input"
+        help "bind from a required property of the source";
+    A401 Error "rules/a401_non_policy_authorize.rs" "non-policy primitive with `authorize` authority"
+        help "only policy primitives may authorize; fix the registry or use a policy gate";
+    A402 Error "rules/a402_grant_bypass.rs" "authorization-requiring node reachable without a grant (witness path)"
+        help "route every path to it through a granting branch of a policy gate (e.g. `allow`)";
+    A403 Error "rules/a403_authority_data.rs" "authority input bound from a non-policy source"
+        help "bind it from the grant output of the policy gate that authorizes this node, e.g. {\"from\": \"gate\", \"at\": \"/grant\"}";
+    A404 Error "rules/a404_s1_privileged_branch.rs" "S1 branch targets a privileged node"
+        help "branch to a policy gate that authorizes the privileged step";
+    A405 Error "rules/a405_untrusted_to_sink.rs" "untrusted data reaches a sink (witness path)"
+        help "pass the value through a verification or policy node before the sink";
+    A406 Error "rules/a406_workspace_crossing.rs" "workspace crossing outside a crossing primitive"
+        help "move the data through a primitive with the `crosses_workspace` effect";
+    A407 Error "rules/a407_verifier_bypass.rs" "verifier bypass (witness path)"
+        help "route every path from it to a terminal through a verification node";
+    L501 Error "registry/lint/l501_duplicate.rs" "duplicate ID or alias (and duplicate JSON keys in the file)"
+        help "every ID, alias, family name and prefix must be unique; keep one";
+    L502 Error "registry/lint/l502_malformed_id.rs" "malformed ID or alias, or an ID whose first segment is not its family's prefix"
+        help "IDs are `prefix.lower_snake`, aliases `UPPER_SNAKE`, the prefix the family's";
+    L503 Error "registry/lint/l503_vendor_name.rs" "vendor or model name in an ID"
+        help "name the operation, not the model or vendor behind it";
+    L504 Error "registry/lint/l504_class_authority.rs" "class/authority mismatch (only policy authorizes; s1_decision ↔ decide; verification ↔ verify)"
+        help "only policy authorizes; s1_decision decides; verification verifies";
+    L505 Error "registry/lint/l505_schema_compile.rs" "a schema that does not compile"
+        help "fix the schema so that it compiles as a draft 2020-12 object schema";
+    L506 Error "registry/lint/l506_s1_forbidden_effect.rs" "an s1_decision primitive with a forbidden effect"
+        help "route the decision to a policy gate that holds the privilege";
+    L507 Error "registry/lint/l507_fallback.rs" "a fallback that names no primitive, or fallbacks forming a cycle"
+        help "point the fallback at an existing primitive, and break the cycle";
+    L508 Error "registry/lint/l508_family.rs" "an unknown family, or an empty one"
+        help "declare the family, or remove it if nothing belongs to it";
+    L509 Error "registry/lint/l509_unauthorized_effect.rs" "an effectful primitive without `requires_authorization`"
+        help "set `requires_authorization: true` on a primitive with privileged effects";
+    L510 Error "registry/lint/l510_grants.rs" "`grants` not within `outcomes`, or `grants` on a non-authorize primitive"
+        help "grants are outcomes of an authorize primitive";
+    D601 Error "replay/codes/d601.rs" "trace header invalid or names another graph"
+        help "start the trace with a header line {\"trace\":\"1\",\"run\",\"graph\",\"graph_digest\",\"abi\"} naming this graph";
+    D602 Warning "replay/codes/d602.rs" "graph digest differs (what-if replay)"
+        help "the digest is SHA-256 of the graph in RFC 8785 canonical form";
+    D603 Error "replay/codes/d603.rs" "divergence: recorded node is not the one the graph selects"
+        help "the run does not follow this graph here: compare the recorded node with the edge the graph takes";
+    D604 Error "replay/codes/d604.rs" "recorded primitive differs from the node's"
+        help "record the node's own primitive, or its declared fallback after an unhandled error";
+    D605 Error "replay/codes/d605.rs" "recorded input differs from the recomputed input"
+        help "the recorded input must equal what the node's bindings compute from the run's input and the latest outputs";
+    D606 Error "replay/codes/d606.rs" "recorded input violates the input schema"
+        help "the recorded input must validate against the primitive's input schema";
+    D607 Error "replay/codes/d607.rs" "recorded output violates the output schema"
+        help "the recorded output must validate against the primitive's output schema";
+    D608 Error "replay/codes/d608.rs" "required evidence missing"
+        help "attach evidence of every kind the primitive's contract lists";
+    D609 Error "replay/codes/d609.rs" "undeclared failure mode"
+        help "record only the failure modes the primitive declares";
+    D610 Error "replay/codes/d610.rs" "undeclared outcome"
+        help "record an outcome from the primitive's declared decision set (and none for a primitive without outcomes)";
+    D611 Error "replay/codes/d611.rs" "`max_visits` exceeded"
+        help "the run entered the node more often than its `max_visits` allows";
+    D612 Error "replay/codes/d612.rs" "budget exceeded"
+        help "the run exceeded the graph's `budget` (steps or spend)";
+    D613 Error "replay/codes/d613.rs" "authorization-requiring node entered without a recorded grant"
+        help "enter an authorization-requiring node only after a granting branch of a policy gate";
+    D614 Error "replay/codes/d614.rs" "run ended at a non-terminal node, or events after the end"
+        help "end the run at a terminal node with one end event, and nothing after it";
+    D615 Error "replay/codes/d615.rs" "hash chain broken"
+        help "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
+    D616 Error "replay/codes/d616.rs" "malformed line"
+        help "each line is one JSON event object, terminated by a newline";
+    D617 Error "replay/codes/d617.rs" "`seq` out of order"
+        help "`seq` starts at 1 and rises by one per event";
+}

@@ -1,0 +1,373 @@
+//! The code table (`primgraph::codes`) against SPEC §5: every code the spec lists has exactly
+//! one row with the spec's severity, every row is a code of the spec, and `primgraph explain`
+//! prints each row's documentation.
+
+use primgraph::codes::{self, Severity};
+use std::process::Command;
+
+/// SPEC §5, transcribed: (code, severity). L501–L510 are one spec row, one code each.
+const SPEC_CODES: &[(&str, Severity)] = &[
+    ("G001", Severity::Error),
+    ("G002", Severity::Error),
+    ("G003", Severity::Error),
+    ("G004", Severity::Error),
+    ("G005", Severity::Error),
+    ("R101", Severity::Error),
+    ("R102", Severity::Info),
+    ("R103", Severity::Warning),
+    ("R104", Severity::Error),
+    ("S201", Severity::Error),
+    ("S202", Severity::Error),
+    ("S203", Severity::Warning),
+    ("S204", Severity::Error),
+    ("S205", Severity::Error),
+    ("S206", Severity::Error),
+    ("S207", Severity::Error),
+    ("S208", Severity::Error),
+    ("S209", Severity::Error),
+    ("T301", Severity::Error),
+    ("T302", Severity::Error),
+    ("T303", Severity::Error),
+    ("T304", Severity::Error),
+    ("T305", Severity::Error),
+    ("T306", Severity::Warning),
+    ("T307", Severity::Error),
+    ("T308", Severity::Error),
+    ("T309", Severity::Error),
+    ("A401", Severity::Error),
+    ("A402", Severity::Error),
+    ("A403", Severity::Error),
+    ("A404", Severity::Error),
+    ("A405", Severity::Error),
+    ("A406", Severity::Error),
+    ("A407", Severity::Error),
+    ("L501", Severity::Error),
+    ("L502", Severity::Error),
+    ("L503", Severity::Error),
+    ("L504", Severity::Error),
+    ("L505", Severity::Error),
+    ("L506", Severity::Error),
+    ("L507", Severity::Error),
+    ("L508", Severity::Error),
+    ("L509", Severity::Error),
+    ("L510", Severity::Error),
+    ("D601", Severity::Error),
+    ("D602", Severity::Warning),
+    ("D603", Severity::Error),
+    ("D604", Severity::Error),
+    ("D605", Severity::Error),
+    ("D606", Severity::Error),
+    ("D607", Severity::Error),
+    ("D608", Severity::Error),
+    ("D609", Severity::Error),
+    ("D610", Severity::Error),
+    ("D611", Severity::Error),
+    ("D612", Severity::Error),
+    ("D613", Severity::Error),
+    ("D614", Severity::Error),
+    ("D615", Severity::Error),
+    ("D616", Severity::Error),
+    ("D617", Severity::Error),
+];
+
+/// Codes of SPEC §5 whose implementation lands with other work (sealed traces, `registry
+/// diff`): a row is not required yet, and a row present must still be well-formed.
+fn pending(code: &str) -> bool {
+    code == "D618"
+        || code
+            .strip_prefix('V')
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| (701..=720).contains(&n))
+}
+
+#[test]
+fn every_spec_code_has_one_row_with_its_severity() {
+    for &(code, severity) in SPEC_CODES {
+        let rows: Vec<_> = codes::ALL.iter().filter(|r| r.code == code).collect();
+        assert_eq!(rows.len(), 1, "{code}: {} rows", rows.len());
+        assert_eq!(rows[0].severity, severity, "{code}");
+    }
+    for row in codes::ALL {
+        assert!(
+            SPEC_CODES.iter().any(|(c, _)| *c == row.code) || pending(row.code),
+            "{} is not a code of SPEC §5",
+            row.code
+        );
+    }
+    let order: Vec<&str> = codes::ALL.iter().map(|r| r.code).collect();
+    let mut sorted = order.clone();
+    sorted.sort_by_key(|c| ("GRSTALDV".find(&c[..1]), c.to_string()));
+    assert_eq!(order, sorted, "rows are in code order");
+}
+
+/// When the spec itself is at hand (`../shared/SPEC.md`, beside the checkout in CI and for
+/// the developers), its §5 table lists exactly the transcribed codes and the pending ones.
+#[test]
+fn the_transcription_matches_the_spec_when_it_is_at_hand() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(text) = [
+        root.join("../shared/SPEC.md"),
+        root.join("../../shared/SPEC.md"),
+    ]
+    .iter()
+    .find_map(|p| std::fs::read_to_string(p).ok()) else {
+        eprintln!("SPEC.md not found beside the checkout; the transcription stands alone");
+        return;
+    };
+    let section = text
+        .split("\n## 5. ")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("SPEC has §5");
+    let mut listed = Vec::new();
+    for line in section.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 4 {
+            continue;
+        }
+        let (code, severity) = (cells[1], cells[2]);
+        let (first, last) = code.split_once('–').unwrap_or((code, code));
+        let (Some(prefix), Ok(a), Ok(b)) = (
+            first.chars().next().filter(char::is_ascii_uppercase),
+            first.get(1..).unwrap_or("").parse::<u32>(),
+            last.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .parse::<u32>(),
+        ) else {
+            continue;
+        };
+        for n in a..=b {
+            listed.push((format!("{prefix}{n:03}"), severity.to_string()));
+        }
+    }
+    for (code, severity) in &listed {
+        if pending(code) {
+            continue;
+        }
+        let row = SPEC_CODES.iter().find(|(c, _)| c == code);
+        let Some((_, sev)) = row else {
+            panic!("SPEC §5 lists {code}, the transcription does not");
+        };
+        assert_eq!(format!("{sev:?}").to_lowercase(), *severity, "{code}");
+    }
+    assert_eq!(
+        listed.iter().filter(|(c, _)| !pending(c)).count(),
+        SPEC_CODES.len()
+    );
+}
+
+#[test]
+fn every_row_names_its_file_and_explain_prints_its_doc() {
+    for row in codes::ALL {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(row.file);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {}: {e}", row.code, path.display()));
+        assert_eq!(
+            text, row.source,
+            "{}: the row holds its file's text",
+            row.code
+        );
+        let doc = row.doc();
+        assert!(
+            doc.starts_with(row.code),
+            "{}: the doc starts with its code",
+            row.code
+        );
+        assert!(!doc.contains("//!"), "{}", row.code);
+        assert!(!row.help.is_empty(), "{}: a help line", row.code);
+    }
+}
+
+#[test]
+fn explain_prints_every_code_and_rejects_unknown_ones() {
+    let bin = env!("CARGO_BIN_EXE_primgraph");
+    for row in codes::ALL {
+        let out = Command::new(bin)
+            .args(["explain", &row.code.to_lowercase()])
+            .output()
+            .expect("run primgraph");
+        assert_eq!(out.status.code(), Some(0), "{}", row.code);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            row.doc(),
+            "{}",
+            row.code
+        );
+    }
+    let out = Command::new(bin)
+        .args(["explain", "X999"])
+        .output()
+        .expect("run primgraph");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("D617"));
+}
+
+/// The headings of every code's documentation, in ruff's order.
+const HEADINGS: &[&str] = &[
+    "## What it checks",
+    "## Why it matters",
+    "## Example",
+    "## Fix",
+    "## Implements",
+];
+
+/// The doc's sections by heading (text up to the next heading).
+fn sections(code: &str, doc: &str) -> Vec<String> {
+    let mut at = Vec::new();
+    for heading in HEADINGS {
+        let found: Vec<usize> = doc
+            .match_indices(&format!("\n{heading}\n"))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "{code}: `{heading}` appears {} times",
+            found.len()
+        );
+        at.push((found[0], heading.len() + 2));
+    }
+    assert!(
+        at.windows(2).all(|w| w[0].0 < w[1].0),
+        "{code}: headings out of order"
+    );
+    (0..at.len())
+        .map(|k| {
+            let start = at[k].0 + at[k].1;
+            let end = at.get(k + 1).map_or(doc.len(), |next| next.0);
+            doc[start..end].trim().to_string()
+        })
+        .collect()
+}
+
+/// The fenced blocks of a text, with their tags; fails on an untagged or unclosed fence.
+fn fences(code: &str, text: &str) -> Vec<(String, Vec<String>)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, Vec<String>)> = None;
+    for line in text.lines() {
+        if let Some(tag) = line.trim_start().strip_prefix("```") {
+            match open.take() {
+                Some(block) => blocks.push(block),
+                None => {
+                    assert!(
+                        ["json", "text", "sh"].contains(&tag),
+                        "{code}: a fence tagged `{tag}` (json, text or sh)"
+                    );
+                    open = Some((tag.to_string(), Vec::new()));
+                }
+            }
+        } else if let Some((_, lines)) = open.as_mut() {
+            lines.push(line.to_string());
+        }
+    }
+    assert!(open.is_none(), "{code}: an unclosed fence");
+    blocks
+}
+
+/// The text between the first pair of backticks after `marker`.
+fn quoted_after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
+    let rest = &text[text.find(marker)? + marker.len()..];
+    let rest = &rest[rest.find('`')? + 1..];
+    Some(&rest[..rest.find('`')?])
+}
+
+/// Does `line` match `pattern`, where `…` in the pattern stands for any text?
+fn matches(pattern: &str, line: &str) -> bool {
+    let mut rest = line;
+    for (k, part) in pattern.split('…').enumerate() {
+        match rest.find(part) {
+            Some(i) if k > 0 || i == 0 => rest = &rest[i + part.len()..],
+            _ => return false,
+        }
+    }
+    pattern.ends_with('…') || rest.is_empty()
+}
+
+/// The (code, line) of every diagnostic a fixture really produces, the way a user meets it.
+fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)> {
+    use primgraph::registry::Registry;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{code}: {path}: {e}"));
+    let registry =
+        |p: &str| Registry::from_path(&root.join(p)).unwrap_or_else(|e| panic!("{code}: {p}: {e}"));
+    match &code[..1] {
+        "L" => primgraph::registry::lint_source(&bytes)
+            .unwrap_or_else(|e| panic!("{code}: {path}: {e}"))
+            .iter()
+            .map(|d| (d.code, d.line))
+            .collect(),
+        "D" => {
+            let registry = registry("tests/fixtures/replay/registry.json");
+            let sentence = &example[example.find("Fixture").unwrap_or(0)..];
+            let graph_path = quoted_after(sentence, "replayed against").unwrap_or_else(|| {
+                panic!("{code}: the example names the graph it is replayed against")
+            });
+            let graph_bytes = std::fs::read(root.join(graph_path)).unwrap();
+            let graph = primgraph::replay::ReplayGraph::load(graph_path, &graph_bytes, &registry)
+                .unwrap_or_else(|e| panic!("{code}: {graph_path}: {e:?}"));
+            let replayer = primgraph::replay::Replayer::new(&registry, graph, Default::default());
+            replayer
+                .replay_slice(path, &bytes)
+                .diagnostics
+                .iter()
+                .map(|d| (d.diagnostic.code, d.diagnostic.line))
+                .collect()
+        }
+        _ => {
+            let registry = registry("tests/fixtures/rules/registry.json");
+            let options = primgraph::validate::Options::default();
+            primgraph::validate::check_source(path, &bytes, &registry, &options)
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.line))
+                .collect()
+        }
+    }
+}
+
+#[test]
+fn every_doc_has_the_layout_and_an_example_that_really_fires() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for row in codes::ALL {
+        let code = row.code;
+        let doc = row.doc();
+        let parts = sections(code, &doc);
+        for (heading, text) in HEADINGS.iter().zip(&parts) {
+            assert!(!text.is_empty(), "{code}: `{heading}` is empty");
+        }
+        fences(code, &doc);
+        assert!(
+            parts[4].contains("SPEC §"),
+            "{code}: names its SPEC section"
+        );
+        let example = &parts[2];
+        let path = quoted_after(example, "Fixture")
+            .unwrap_or_else(|| panic!("{code}: the example names its fixture"));
+        let line: u32 = example
+            .split_once(&format!("reports {code} at line "))
+            .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{code}: the example says the line it fires at"));
+        let found = run_fixture(code, example, path);
+        assert!(
+            found.contains(&(code, line)),
+            "{code}: {path} does not report {code} at line {line}: {found:?}"
+        );
+        // The excerpt (the last fence of the example) stands in the fixture, line for line.
+        let (_, excerpt) = fences(code, example).pop().expect("an excerpt");
+        let fixture = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        let fixture: Vec<&str> = fixture.lines().map(str::trim).collect();
+        let excerpt: Vec<&str> = excerpt.iter().map(|l| l.trim()).collect();
+        let found_at = (0..fixture.len()).find(|&i| {
+            excerpt.iter().enumerate().all(|(k, pattern)| {
+                fixture
+                    .get(i + k)
+                    .is_some_and(|line| matches(pattern, line))
+            })
+        });
+        assert!(
+            found_at.is_some(),
+            "{code}: the excerpt is not in {path}:\n{}",
+            excerpt.join("\n")
+        );
+    }
+}
