@@ -523,3 +523,112 @@ pub fn schema_pointer_for_instance(root: &Value, instance_path: &str) -> Option<
     }
     Some(pointer)
 }
+
+/// `sub`, a subschema of `root`, as a schema that stands on its own: its local `$ref`s name
+/// places in `root` (a reference is resolved against the document, not the subschema), so each
+/// schema they reach, transitively, is copied into `$defs` under a fresh name and every
+/// reference is rewritten to it. Borrowed when nothing needs resolving (`sub` is the root, or
+/// refers to nothing); also borrowed, unchanged, when a `$id` would change what references
+/// mean or a reference does not resolve (the checker then reports it as it would have).
+pub fn standalone<'a>(root: &Value, sub: &'a Value) -> std::borrow::Cow<'a, Value> {
+    use std::borrow::Cow;
+    if std::ptr::eq(root, sub) {
+        return Cow::Borrowed(sub);
+    }
+    let refers = |schema: &Value| {
+        subschemas(schema)
+            .iter()
+            .any(|(_, s)| s.get("$ref").is_some_and(Value::is_string))
+    };
+    if !refers(sub) || subschemas(root).iter().any(|(_, s)| s.get("$id").is_some()) {
+        return Cow::Borrowed(sub);
+    }
+    let Value::Object(top) = sub else {
+        return Cow::Borrowed(sub);
+    };
+    let taken = |name: &str| {
+        top.get("$defs")
+            .and_then(Value::as_object)
+            .is_some_and(|defs| defs.contains_key(name))
+    };
+    // Reference text → the name its copy gets; the copies, in the order names were given.
+    let mut names: rustc_hash::FxHashMap<String, String> = Default::default();
+    let mut copies: Vec<(String, &Value)> = Vec::new();
+    let mut pending: Vec<&Value> = vec![sub];
+    while let Some(schema) = pending.pop() {
+        for (_, subschema) in subschemas(schema) {
+            let Some(Value::String(reference)) = subschema.get("$ref") else {
+                continue;
+            };
+            if names.contains_key(reference) {
+                continue;
+            }
+            let Some(target) = resolve_local(root, reference) else {
+                return Cow::Borrowed(sub);
+            };
+            if copies.len() >= 1024 {
+                return Cow::Borrowed(sub);
+            }
+            let mut name = format!("primgraph-root-{}", copies.len());
+            while taken(&name) {
+                name.push('_');
+            }
+            names.insert(reference.clone(), name.clone());
+            copies.push((name, target));
+            pending.push(target);
+        }
+    }
+    let mut bundled = rewrite_refs(sub, &names);
+    let defs: Map<String, Value> = copies
+        .iter()
+        .map(|(name, target)| (name.clone(), rewrite_refs(target, &names)))
+        .collect();
+    if let Value::Object(object) = &mut bundled {
+        let slot = object
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(existing) = slot {
+            existing.extend(defs);
+        }
+    }
+    Cow::Owned(bundled)
+}
+
+/// A copy of `schema` with every `$ref` in a schema position renamed by `names`.
+fn rewrite_refs(schema: &Value, names: &rustc_hash::FxHashMap<String, String>) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (keyword, value) in object {
+        let rewritten = if keyword == "$ref" {
+            match value.as_str().and_then(|r| names.get(r)) {
+                Some(name) => Value::String(format!("#/$defs/{name}")),
+                None => value.clone(),
+            }
+        } else if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+            rewrite_refs(value, names)
+        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
+            match value {
+                Value::Array(items) => {
+                    Value::Array(items.iter().map(|i| rewrite_refs(i, names)).collect())
+                }
+                other => other.clone(),
+            }
+        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
+            match value {
+                Value::Object(members) => Value::Object(
+                    members
+                        .iter()
+                        .map(|(name, member)| (name.clone(), rewrite_refs(member, names)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            }
+        } else {
+            value.clone()
+        };
+        out.insert(keyword.clone(), rewritten);
+    }
+    Value::Object(out)
+}
