@@ -30,9 +30,9 @@
 //!   remains for patterns with look-around, back-references, word boundaries or another
 //!   construct whose meaning differs between ECMA-262 and Rust regular expressions, and past the
 //!   work bound (pattern length, automaton size, search states, time), with that reason.
-//! - **Unions**: a source union is checked branch by branch; a target union is tried branch by
-//!   branch and, failing that, the source is split by `type` and by the values of a required
-//!   property's `enum`/`const`.
+//! - **Unions**: a source union is checked branch by branch; a target `anyOf` is tried branch by
+//!   branch; what the structural prover cannot split (a target `oneOf`, a source to be split by
+//!   `type` or by a property's `enum`) goes on to the canonical algebra and the witness search.
 //! - **Too deep**: a schema nested or `$ref`-chained past 64 levels is not walked; the edge is
 //!   unknown with that reason (`primgraph schema check` refuses it with its location).
 //!

@@ -451,7 +451,8 @@ impl Compiled {
     }
 }
 
-fn build(pattern: &str) -> Result<Compiled, String> {
+/// Compile `pattern` without the cache (what [`compiled`] does on a miss; for benchmarks).
+pub fn build(pattern: &str) -> Result<Compiled, String> {
     let rust = translate(pattern)?;
     let dfa = dense::Builder::new()
         .syntax(syntax::Config::new().unicode(true).utf8(true))
