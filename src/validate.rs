@@ -20,13 +20,12 @@ pub struct Options {
 
 /// Why validation of a set of paths could not run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ValidateError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("{0}")]
+    Input(#[from] crate::input::InputError),
+    #[error("no *.graph.json under {0} (pass --allow-empty to accept an empty folder)")]
+    Empty(String),
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads { jobs: usize, message: String },
 }
@@ -43,6 +42,17 @@ pub fn check_source(
     registry: &Registry,
     options: &Options,
 ) -> FileReport {
+    check_source_parsed(file, bytes, registry, options).0
+}
+
+/// [`check_source`], also handing back the parsed document (when it parsed), so that a caller
+/// that needs spans of its own (the language server's ranges) does not parse it twice.
+pub fn check_source_parsed(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+) -> (FileReport, Option<crate::json::Parsed>) {
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
         Err(error) => {
@@ -50,12 +60,13 @@ pub fn check_source(
                 .unwrap_or_else(|| rules::g001_invalid_json::diagnostic(&error));
             // Only a document that does not parse needs its own (lossy) copy of the source; a
             // parsed one shares the parser's.
-            return FileReport {
+            let report = FileReport {
                 file: file.to_string(),
                 graph: None,
                 diagnostics: vec![d],
                 source: Arc::from(String::from_utf8_lossy(bytes).as_ref()),
             };
+            return (report, None);
         }
     };
     let mut report = FileReport {
@@ -79,25 +90,43 @@ pub fn check_source(
     crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);
     report.diagnostics = diagnostics;
-    report
+    (report, Some(parsed))
 }
 
-/// Read and check one file.
+/// Read and check one file. Only a regular file is read, and one over `options.limits.max_bytes`
+/// is a G001 finding without being read (its size comes from the metadata).
 pub fn check_file(
     path: &Path,
     registry: &Registry,
     options: &Options,
 ) -> Result<FileReport, ValidateError> {
-    let bytes = std::fs::read(path).map_err(|source| ValidateError::Read {
-        path: path.display().to_string(),
-        source,
-    })?;
-    Ok(check_source(
-        &path.display().to_string(),
-        &bytes,
-        registry,
-        options,
-    ))
+    let file = path.display().to_string();
+    let bytes = match crate::input::read_capped(path, options.limits.max_bytes) {
+        Ok(bytes) => bytes,
+        Err(crate::input::InputError::TooLarge { size, limit, .. }) => {
+            let error = crate::json::JsonError {
+                kind: crate::json::JsonErrorKind::TooLarge {
+                    size: usize::try_from(size).unwrap_or(usize::MAX),
+                    limit: usize::try_from(limit).unwrap_or(usize::MAX),
+                },
+                span: crate::json::Span {
+                    line: 1,
+                    column: 1,
+                    end_line: 1,
+                    end_column: 1,
+                    ..Default::default()
+                },
+            };
+            return Ok(FileReport {
+                file,
+                graph: None,
+                diagnostics: vec![rules::g001_invalid_json::diagnostic(&error)],
+                source: Arc::from(""),
+            });
+        }
+        Err(error) => return Err(ValidateError::Input(error)),
+    };
+    Ok(check_source(&file, &bytes, registry, options))
 }
 
 /// Check every file in parallel on `jobs` threads (0: one per core); the reports come back in
@@ -108,13 +137,10 @@ pub fn try_check_paths(
     options: &Options,
     jobs: usize,
 ) -> Result<Vec<FileReport>, ValidateError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| ValidateError::Threads {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let pool = crate::workers::pool(jobs).map_err(|e| ValidateError::Threads {
+        jobs,
+        message: e.to_string(),
+    })?;
     pool.install(|| {
         paths
             .par_iter()
@@ -148,7 +174,7 @@ pub fn check_paths(
             source: Arc::from(""),
         },
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+    match crate::workers::pool(jobs) {
         Ok(pool) => pool.install(|| paths.par_iter().map(run).collect()),
         Err(_) => paths.iter().map(run).collect(),
     }
@@ -176,8 +202,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 /// Expand files and folders (recursively `*.graph.json`) into a sorted, deduplicated list of
-/// files. A file named explicitly is kept whatever its name; a path that does not exist is an
-/// error.
+/// files. A file named explicitly is kept whatever its name; a path that does not exist, or that
+/// is neither a regular file nor a folder (a FIFO, a device), is an error.
 pub fn collect_paths(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
@@ -186,8 +212,18 @@ pub fn collect_paths(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
         if metadata.is_dir() {
             walk(path, &mut files)
                 .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        } else {
+        } else if metadata.is_file() {
             files.push(path.clone());
+        } else {
+            // A FIFO or device named as a path would block the read forever.
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: not a regular file or folder (it is {})",
+                    path.display(),
+                    crate::input::kind_of(metadata.file_type())
+                ),
+            ));
         }
     }
     files.sort();

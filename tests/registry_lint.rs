@@ -374,3 +374,40 @@ fn findings_name_their_primitive_as_the_build_reports_them() {
         "{shown}"
     );
 }
+
+/// L505 on a `$ref`: a remote one is named as not local (no compiler feature leaks into the
+/// message), a dangling local one as naming nothing, and both point at the `$ref` itself.
+#[test]
+fn a_bad_ref_is_located_at_the_ref() {
+    let mut file: serde_json::Value = serde_json::from_str(registry::BUILTIN_JSON).unwrap();
+    file["primitives"][0]["inputs"]["properties"]["remote"] =
+        serde_json::json!({"$ref": "https://example.com/s.json"});
+    file["primitives"][1]["outputs"]["properties"]["dangling"] =
+        serde_json::json!({"$ref": "#/$defs/missing"});
+    let text = serde_json::to_string_pretty(&file).unwrap();
+    let diagnostics = registry::lint_source(text.as_bytes()).unwrap();
+    let l505: Vec<_> = diagnostics.iter().filter(|d| d.code == "L505").collect();
+    assert_eq!(l505.len(), 2, "{diagnostics:?}");
+    let remote = l505
+        .iter()
+        .find(|d| d.pointer == "/primitives/0/inputs/properties/remote/$ref")
+        .unwrap_or_else(|| panic!("{l505:?}"));
+    assert!(remote.message.contains("not local"), "{}", remote.message);
+    assert!(!remote.message.contains("feature"), "{}", remote.message);
+    let dangling = l505
+        .iter()
+        .find(|d| d.pointer == "/primitives/1/outputs/properties/dangling/$ref")
+        .unwrap_or_else(|| panic!("{l505:?}"));
+    assert!(
+        dangling.message.contains("names nothing"),
+        "{}",
+        dangling.message
+    );
+    // The line is the `$ref`'s own line in the file.
+    let line = text
+        .lines()
+        .position(|l| l.contains("https://example.com/s.json"))
+        .unwrap() as u32
+        + 1;
+    assert_eq!(remote.line, line);
+}

@@ -87,3 +87,28 @@ fn an_error_retry_loop_that_can_end_at_deny_is_a_verifier_bypass() {
         vec![("A407", "/nodes/4".to_string(), 14)]
     );
 }
+
+/// T307 lists the allowed values of an enum (the registry's own list), not "or 4 other
+/// candidates".
+#[test]
+fn a_constant_outside_an_enum_lists_the_allowed_values() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/builtin/bad_constant.graph.json");
+    let report = check_source(
+        "bad_constant.graph.json",
+        &std::fs::read(path).unwrap(),
+        Registry::builtin(),
+        &Options::default(),
+    );
+    let message = &report.diagnostics[0].message;
+    assert!(!message.contains("other candidates"), "{message}");
+    let allowed = Registry::builtin()
+        .lookup("done.report_failure")
+        .map(|p| p.inputs["properties"]["reason"]["enum"].clone())
+        .unwrap();
+    let allowed = allowed.as_array().unwrap();
+    assert!(allowed.len() > 2);
+    for value in allowed {
+        assert!(message.contains(&value.to_string()), "{value} in {message}");
+    }
+}

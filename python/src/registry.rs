@@ -32,6 +32,8 @@ impl RegistryRef {
 pub struct PyRegistry {
     pub inner: RegistryRef,
     origin: String,
+    /// The file's bytes, so that a loaded registry pickles (Ray ships it to its workers).
+    source: Option<Arc<[u8]>>,
 }
 
 /// The registry an optional `registry=` argument names (default: the embedded one).
@@ -100,6 +102,7 @@ fn load(py: Python<'_>, bytes: &[u8], origin: &str) -> PyResult<PyRegistry> {
         Ok((None, Ok(registry))) => Ok(PyRegistry {
             inner: RegistryRef::Loaded(Arc::new(registry)),
             origin: origin.to_string(),
+            source: Some(Arc::from(bytes)),
         }),
     }
 }
@@ -112,6 +115,7 @@ impl PyRegistry {
         PyRegistry {
             inner: RegistryRef::Builtin,
             origin: "<builtin>".into(),
+            source: None,
         }
     }
 
@@ -186,6 +190,34 @@ impl PyRegistry {
     fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
         key.extract::<String>()
             .is_ok_and(|k| self.inner.get().lookup(&k).is_some())
+    }
+
+    /// Pickles as `Registry.builtin()` or as `Registry.from_bytes(the file's bytes, origin)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        let cls = py.get_type::<PyRegistry>();
+        match &self.source {
+            None => pyo3::types::PyTuple::new(
+                py,
+                [
+                    cls.getattr("builtin")?,
+                    pyo3::types::PyTuple::empty(py).into_any(),
+                ],
+            ),
+            Some(bytes) => pyo3::types::PyTuple::new(
+                py,
+                [
+                    cls.getattr("from_bytes")?,
+                    pyo3::types::PyTuple::new(
+                        py,
+                        [
+                            PyBytes::new(py, bytes).into_any(),
+                            pyo3::types::PyString::new(py, &self.origin).into_any(),
+                        ],
+                    )?
+                    .into_any(),
+                ],
+            ),
+        }
     }
 
     fn __repr__(&self) -> String {

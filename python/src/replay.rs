@@ -147,7 +147,17 @@ pub fn load_graph(
 ) -> PyResult<(String, ReplayGraph)> {
     let bytes = std::fs::read(path).map_err(|e| errors::unreadable(py, path, &e))?;
     let name = path.display().to_string();
-    let loaded = py.detach(|| ReplayGraph::load(&name, &bytes, registry.get()));
+    load_graph_bytes(py, name, &bytes, registry)
+}
+
+/// Load a graph document given as bytes; `name` is reported.
+pub fn load_graph_bytes(
+    py: Python<'_>,
+    name: String,
+    bytes: &[u8],
+    registry: &RegistryRef,
+) -> PyResult<(String, ReplayGraph)> {
+    let loaded = py.detach(|| ReplayGraph::load(&name, bytes, registry.get()));
     match loaded {
         Ok(g) => Ok((name, g)),
         Err(primgraph::replay::GraphLoadError::Refused(diags)) => {
@@ -157,6 +167,11 @@ pub fn load_graph(
                 .unwrap_or_else(|| Located::new("the graph does not load").in_file(&name));
             Err(errors::raise(py, "GraphError", located))
         }
+        Err(other) => Err(errors::raise(
+            py,
+            "GraphError",
+            Located::new(other.to_string()).in_file(&name),
+        )),
     }
 }
 
@@ -203,6 +218,10 @@ impl PyReplayer {
         let registry = registry::resolve(registry)?;
         let path = convert::to_path("graph", graph)?;
         let (graph_file, loaded) = load_graph(py, &path, &registry)?;
+        Ok(PyReplayer::of(registry, graph_file, loaded))
+    }
+
+    fn of(registry: RegistryRef, graph_file: String, loaded: ReplayGraph) -> PyReplayer {
         let engine = match registry {
             RegistryRef::Builtin => Engine::Builtin(Replayer::new(
                 primgraph::registry::Registry::builtin(),
@@ -211,7 +230,7 @@ impl PyReplayer {
             )),
             RegistryRef::Loaded(r) => Engine::Loaded(r, Box::new(loaded)),
         };
-        Ok(PyReplayer { engine, graph_file })
+        PyReplayer { engine, graph_file }
     }
 
     pub fn replay_one(&self, py: Python<'_>, trace: &Bound<'_, PyAny>) -> PyResult<PyRunReport> {
@@ -271,6 +290,27 @@ impl PyReplayer {
         registry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyReplayer> {
         PyReplayer::load(py, graph, registry)
+    }
+
+    /// Load a graph document given as bytes (`name` is reported in errors and reports).
+    #[staticmethod]
+    #[pyo3(signature = (data, *, name = "<graph>", registry = None))]
+    fn from_bytes(
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        name: &str,
+        registry: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyReplayer> {
+        let registry = registry::resolve(registry)?;
+        let Ok(bytes) = data.cast::<PyBytes>() else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "argument `data` must be bytes, not {}",
+                convert::type_name(data)
+            )));
+        };
+        let (graph_file, loaded) =
+            load_graph_bytes(py, name.to_string(), bytes.as_bytes(), &registry)?;
+        Ok(PyReplayer::of(registry, graph_file, loaded))
     }
 
     /// Replay one trace: a path (str or os.PathLike) or the trace's bytes.

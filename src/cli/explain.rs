@@ -12,7 +12,7 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> ExitCode {
     match primgraph::codes::find(&args.code) {
         Some(row) => {
-            print!("{}", row.doc());
+            super::io::print(&row.doc());
             ExitCode::SUCCESS
         }
         None => {

@@ -6,7 +6,6 @@
 
 use primgraph::diagnostic::{self, Summary};
 use primgraph::graph::render::{self, Format, RenderError};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -69,15 +68,16 @@ fn draw(args: DrawArgs, format: Format) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let bytes = match std::fs::read(&args.file) {
-        Ok(b) => b,
-        Err(e) => return super::usage_error(format!("cannot read {}: {e}", args.file.display())),
-    };
+    let bytes =
+        match super::io::read_input(&args.file, primgraph::json::Limits::default().max_bytes) {
+            Ok(b) => b,
+            Err(e) => return super::usage_error(e),
+        };
     let file = args.file.display().to_string();
-    let color = std::io::stderr().is_terminal();
+    let color = super::io::color_stderr();
     match render::render_source(&file, &bytes, registry, format, args.diagnostics) {
         Ok(drawing) => {
-            print!("{}", drawing.text);
+            super::io::print(&drawing.text);
             if let Some(report) = drawing.report {
                 let reports = [report];
                 if !reports[0].diagnostics.is_empty() {
@@ -115,7 +115,7 @@ fn generate(args: GenerateArgs) -> ExitCode {
             Err(e) => super::usage_error(format!("cannot write {}: {e}", path.display())),
         },
         None => {
-            print!("{text}");
+            super::io::print(&text);
             ExitCode::SUCCESS
         }
     }

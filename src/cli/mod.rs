@@ -3,6 +3,8 @@
 
 pub mod explain;
 pub mod graph;
+pub mod io;
+pub mod lsp;
 pub mod registry;
 pub mod replay;
 pub mod schema;
@@ -39,6 +41,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Write synthetic traces of a graph.
     Simulate(simulate::SimulateArgs),
+    /// Serve the Language Server Protocol on stdin/stdout, for editors.
+    Lsp(lsp::LspArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -50,6 +54,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Graph(a) => graph::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Lsp(a) => lsp::run(a),
     }
 }
 

@@ -147,12 +147,9 @@ fn list(args: ListArgs) -> ExitCode {
                            "class": p.class.as_str(), "authority": p.authority.as_str()})
                 })
                 .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&array).unwrap_or_default()
-            );
+            super::io::println(&serde_json::to_string_pretty(&array).unwrap_or_default());
         }
-        ListFormat::Table => print!("{}", table(&rows)),
+        ListFormat::Table => super::io::print(&table(&rows)),
     }
     ExitCode::SUCCESS
 }
@@ -202,13 +199,23 @@ fn show(args: ShowArgs) -> ExitCode {
             args.key,
             registry.abi()
         );
+        // The same nearest-match suggestion as validate's R101.
+        let candidates = registry
+            .primitives()
+            .iter()
+            .flat_map(|p| [p.id.as_str(), p.alias.as_str()]);
+        if let Some(hint) =
+            primgraph::rules::did_you_mean(&primgraph::rules::nearest(&args.key, candidates, 3))
+        {
+            eprintln!("help: {hint}");
+        }
         return ExitCode::from(1);
     };
     match args.format {
         OutputFormat::Json => {
-            println!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
+            super::io::println(&serde_json::to_string_pretty(p).unwrap_or_default());
         }
-        OutputFormat::Human => print!("{}", describe(p)),
+        OutputFormat::Human => super::io::print(&describe(p)),
     }
     ExitCode::SUCCESS
 }
@@ -279,21 +286,10 @@ fn lint(args: LintArgs) -> ExitCode {
         ),
         Some(path) => {
             let file = path.display().to_string();
-            // Refuse oversized files before reading them whole.
-            let limit = registry::LIMITS.max_bytes as u64;
-            match std::fs::metadata(path) {
-                Ok(meta) if meta.len() > limit => {
-                    return super::usage_error(format!(
-                        "{file}:1:1: the file is {} bytes, over the limit of {limit} for a registry",
-                        meta.len()
-                    ));
-                }
-                Ok(_) => {}
-                Err(e) => return super::usage_error(format!("cannot read {file}: {e}")),
-            }
-            match std::fs::read(path) {
+            // Only a regular file, refused by its size before it is read.
+            match super::io::read_input(path, registry::LIMITS.max_bytes) {
                 Ok(bytes) => (file, bytes),
-                Err(e) => return super::usage_error(format!("cannot read {file}: {e}")),
+                Err(e) => return super::usage_error(e),
             }
         }
     };
@@ -301,11 +297,12 @@ fn lint(args: LintArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => {
             let (line, column) = e.location();
+            // The location is given once, in front; the reason follows without it.
             let what = match &e {
-                LintError::Json(_) => "not a JSON document",
-                LintError::Shape { .. } => "not a registry",
+                LintError::Json(json) => format!("not a JSON document: {}", json.kind),
+                LintError::Shape { .. } => format!("not a registry: {e}"),
             };
-            return super::usage_error(format!("{file}:{line}:{column}: {what}: {e}"));
+            return super::usage_error(format!("{file}:{line}:{column}: {what}"));
         }
     };
     let clean = diagnostics.is_empty();
@@ -317,10 +314,10 @@ fn lint(args: LintArgs) -> ExitCode {
     };
     let reports = [report];
     match args.format {
-        OutputFormat::Json => println!("{}", diagnostic::json::render(&reports)),
+        OutputFormat::Json => super::io::println(&diagnostic::json::render(&reports)),
         OutputFormat::Human => {
-            let color = anstream::stdout().is_terminal();
-            print!("{}", diagnostic::human::render(&reports, color));
+            let color = super::io::color_stdout();
+            super::io::print(&diagnostic::human::render(&reports, color));
         }
     }
     if clean {

@@ -1,9 +1,13 @@
 //! `primgraph replay --graph G PATH…`: replay recorded runs (files and folders of
 //! `*.trace.jsonl`) against a graph and print per-run reports and the corpus summary.
 //! Exit 0 when every run is faithful, 1 otherwise, 2 when the command cannot run.
+//! `--format github` writes one workflow command per diagnostic (file = the trace, line = its
+//! trace line).
 
 use primgraph::registry::Registry;
-use primgraph::replay::corpus::{collect_traces, replay_corpus, replay_corpus_streaming};
+use primgraph::replay::corpus::{
+    CorpusError, collect_traces, replay_corpus, replay_corpus_streaming,
+};
 use primgraph::replay::render;
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
 use std::io::{IsTerminal, Write};
@@ -15,6 +19,8 @@ pub enum Format {
     Human,
     Json,
     Jsonl,
+    /// GitHub Actions workflow commands: one annotation per diagnostic, at the trace line.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -39,8 +45,11 @@ pub struct ReplayArgs {
 }
 
 /// The registry for the whole process (a file-loaded one lives until exit).
-pub(crate) fn load_graph(path: &PathBuf, registry: &Registry) -> Result<ReplayGraph, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub(crate) fn load_graph(
+    path: &std::path::Path,
+    registry: &Registry,
+) -> Result<ReplayGraph, String> {
+    let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     ReplayGraph::load(&path.display().to_string(), &bytes, registry)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -62,9 +71,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         max_line_bytes: args.max_line_bytes,
     };
     let replayer = Replayer::new(registry, graph, options);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = super::io::jobs(args.jobs.unwrap_or(0));
     let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
         let bar = indicatif::ProgressBar::new(files.len() as u64);
         if let Ok(style) =
@@ -85,41 +92,50 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 bar.finish_and_clear();
                 let doc = render::json_document(&runs, &summary);
                 if let Err(e) = out.write_all(doc.as_bytes()) {
-                    return super::usage_error(format!("cannot write the report: {e}"));
+                    return super::io::write_failed(&e);
                 }
                 summary
             }
             Err(e) => return super::usage_error(e),
         },
         // Streams: each run is printed as soon as its chunk is replayed, the summary last.
-        Format::Jsonl | Format::Human => {
-            let jsonl = matches!(args.format, Format::Jsonl);
+        Format::Jsonl | Format::Human | Format::Github => {
+            let format = args.format;
             let mut sink = |r: &primgraph::replay::RunReport| {
-                let text = if jsonl {
-                    render::jsonl_run(r)
-                } else {
-                    render::human_run(r)
+                let text = match format {
+                    Format::Jsonl => render::jsonl_run(r),
+                    Format::Github => primgraph::diagnostic::github::render(
+                        r.diagnostics
+                            .iter()
+                            .map(|d| (r.trace.as_str(), &d.diagnostic)),
+                    ),
+                    _ => render::human_run(r),
                 };
                 bar.suspend(|| out.write_all(text.as_bytes()))
             };
             let summary = match replay_corpus_streaming(&replayer, &files, jobs, &tick, &mut sink) {
                 Ok(s) => s,
+                Err(CorpusError::Write(e)) => return super::io::write_failed(&e),
                 Err(e) => return super::usage_error(e),
             };
             bar.finish_and_clear();
-            let text = if jsonl {
-                render::jsonl_summary(&summary)
-            } else {
-                render::human_summary(&summary)
+            let text = match format {
+                Format::Jsonl => render::jsonl_summary(&summary),
+                // Only diagnostics annotate; the summary goes to the job log on stderr.
+                Format::Github => {
+                    eprint!("{}", render::human_summary(&summary));
+                    String::new()
+                }
+                _ => render::human_summary(&summary),
             };
             if let Err(e) = out.write_all(text.as_bytes()) {
-                return super::usage_error(format!("cannot write the report: {e}"));
+                return super::io::write_failed(&e);
             }
             summary
         }
     };
     if let Err(e) = out.flush() {
-        return super::usage_error(format!("cannot write the report: {e}"));
+        return super::io::write_failed(&e);
     }
     if summary.unfaithful() == 0 {
         ExitCode::SUCCESS

@@ -42,7 +42,7 @@ pub fn run(args: SchemaArgs) -> ExitCode {
 
 fn read(path: &std::path::Path) -> Result<SchemaFile, String> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     SchemaFile::parse(&shown, &bytes).map_err(|e| format!("{e}"))
 }
 
@@ -83,7 +83,7 @@ fn check(args: CheckArgs) -> ExitCode {
         }
     }
     match args.format {
-        Format::Json => println!("{}", decision.to_document()),
+        Format::Json => super::io::println(&decision.to_document().to_string()),
         Format::Human => print_human(&decision),
     }
     match decision {
@@ -95,16 +95,16 @@ fn check(args: CheckArgs) -> ExitCode {
 
 fn print_human(decision: &Decision) {
     match decision {
-        Decision::Yes { reason } => println!("compatible: {reason}"),
+        Decision::Yes { reason } => super::io::println(&format!("compatible: {reason}")),
         Decision::No { witness, reason } => {
-            println!("incompatible: {reason}");
+            super::io::println(&format!("incompatible: {reason}"));
             let shown =
                 serde_json::to_string_pretty(witness).unwrap_or_else(|_| witness.to_string());
-            println!("witness (admitted by the source, rejected by the target):");
+            super::io::println("witness (admitted by the source, rejected by the target):");
             for line in shown.lines() {
-                println!("  {line}");
+                super::io::println(&format!("  {line}"));
             }
         }
-        Decision::Unknown { reason } => println!("unknown: {reason}"),
+        Decision::Unknown { reason } => super::io::println(&format!("unknown: {reason}")),
     }
 }

@@ -1,11 +1,15 @@
-//! `primgraph validate PATH… [--format human|json|sarif] [--deny-warnings] [--registry FILE]
-//! [--jobs N]`: expands the paths, checks every graph file (in parallel) and prints the reports.
+//! `primgraph validate PATH… [--format human|json|sarif|github] [--deny-warnings]
+//! [--registry FILE] [--config FILE] [--jobs N]`: expands the paths, drops those the
+//! configuration excludes, checks every graph file (in parallel), applies the configuration's
+//! severity overrides and prints the reports. The configuration is `--config`, else the nearest
+//! `primgraph.toml` from the working directory upwards; `--registry` beats its `registry`.
 //! Exit 0: no errors (warnings allowed unless `--deny-warnings`); 1: errors; 2: the command could
-//! not run (usage, unreadable path, unreadable registry).
+//! not run (usage, unreadable path, a path that is neither a regular file nor a folder, a folder
+//! with no `*.graph.json` unless `--allow-empty`, unreadable registry, unusable configuration).
 
+use primgraph::config::Config;
 use primgraph::diagnostic::{self, FileReport, Summary};
-use primgraph::validate::{Options, collect_paths, try_check_paths};
-use std::io::IsTerminal;
+use primgraph::validate::{Options, ValidateError, collect_paths, try_check_paths};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,6 +18,8 @@ pub enum Format {
     Human,
     Json,
     Sarif,
+    /// GitHub Actions workflow commands: one annotation per diagnostic.
+    Github,
 }
 
 #[derive(Debug, clap::Args)]
@@ -30,9 +36,17 @@ pub struct ValidateArgs {
     /// A registry file to validate against instead of the embedded Kernel ABI 1.0.0.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
-    /// Worker threads (0: one per core).
+    /// The configuration file (default: the nearest `primgraph.toml` from the working
+    /// directory upwards).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Worker threads (0: one per core; at most 256).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
+    /// Accept a folder that holds no `*.graph.json` (by default that is exit 2: a mistyped CI
+    /// path must not pass silently).
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 fn render(reports: &[FileReport], format: Format, color: bool) -> String {
@@ -40,25 +54,63 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
         Format::Human => diagnostic::human::render(reports, color),
         Format::Json => diagnostic::json::render(reports),
         Format::Sarif => diagnostic::sarif::render(reports, primgraph::codes::ALL),
+        Format::Github => diagnostic::github::render_reports(reports),
+    }
+}
+
+/// The configuration a run uses: `--config`, else the nearest `primgraph.toml` upwards.
+pub(crate) fn load_config(explicit: &Option<PathBuf>) -> Result<Option<Config>, String> {
+    match explicit {
+        Some(path) => Config::load(path).map(Some).map_err(|e| e.to_string()),
+        None => Config::discover(std::path::Path::new(".")).map_err(|e| e.to_string()),
     }
 }
 
 pub fn run(args: ValidateArgs) -> ExitCode {
-    let registry = match super::load_registry(&args.registry) {
+    let config = match load_config(&args.config) {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e),
+    };
+    let registry_path = args
+        .registry
+        .clone()
+        .or_else(|| config.as_ref().and_then(|c| c.registry.clone()));
+    let registry = match super::load_registry(&registry_path) {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let files = match collect_paths(&args.paths) {
-        Ok(files) => files,
-        Err(e) => return super::usage_error(e),
-    };
-    let reports = match try_check_paths(&files, registry, &Options::default(), args.jobs) {
+    let mut files = Vec::new();
+    for path in &args.paths {
+        match collect_paths(std::slice::from_ref(path)) {
+            Ok(found) if found.is_empty() && !args.allow_empty => {
+                return super::usage_error(ValidateError::Empty(path.display().to_string()));
+            }
+            Ok(found) => files.extend(found),
+            Err(e) => return super::usage_error(e),
+        }
+    }
+    files.sort();
+    files.dedup();
+    if let Some(config) = &config {
+        files.retain(|f| !config.is_excluded(f));
+    }
+    let mut reports = match try_check_paths(
+        &files,
+        registry,
+        &Options::default(),
+        super::io::jobs(args.jobs),
+    ) {
         Ok(reports) => reports,
         Err(e) => return super::usage_error(e),
     };
+    if let Some(config) = &config {
+        for report in &mut reports {
+            config.apply_report(report);
+        }
+    }
     let summary = Summary::of(&reports);
-    let color = args.format == Format::Human && std::io::stdout().is_terminal();
-    print!("{}", render(&reports, args.format, color));
+    let color = args.format == Format::Human && super::io::color_stdout();
+    super::io::print(&render(&reports, args.format, color));
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
         ExitCode::from(1)
     } else {

@@ -2,7 +2,7 @@
 //! the source line with the span underlined, related locations as secondary annotations, the
 //! witness and the help as notes, and a final summary line. Colour only when asked.
 
-use super::{Diagnostic, FileReport, Severity, Summary, highlight_span, reparse};
+use super::{Diagnostic, FileReport, Severity, Summary, reparse, reparsed_span};
 use crate::json::{LineIndex, Parsed};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use std::ops::Range;
@@ -77,8 +77,10 @@ struct Located {
 impl<'a> FileView<'a> {
     /// Where `pointer` is, from the parsed source, else from a resolved line/column.
     fn locate(&self, pointer: &str, line: u32, column: u32) -> Option<Located> {
-        if let Some(parsed) = self.parsed {
-            let span = highlight_span(parsed, pointer);
+        if let Some(span) = self
+            .parsed
+            .and_then(|parsed| reparsed_span(parsed, pointer, line, column))
+        {
             return Some(Located {
                 range: span.start..span.end,
                 line: span.line,

@@ -319,6 +319,26 @@ impl Witness {
     }
 }
 
+/// The highlight range of a diagnostic for a renderer that reparsed the report's source: the
+/// pointer's span when it is where the diagnostic was resolved (or nothing was resolved), else
+/// `None`, and the renderer uses the resolved line and column. A report whose source did not
+/// parse keeps a lossy copy (invalid UTF-8 replaced), which can reparse: its diagnostics must
+/// stay where the driver put them, so human, SARIF and JSON output agree on one location.
+pub(crate) fn reparsed_span(
+    parsed: &Parsed,
+    pointer: &str,
+    line: u32,
+    column: u32,
+) -> Option<Span> {
+    if line != 0 {
+        let anchor = anchor_span(parsed, pointer);
+        if (anchor.line, anchor.column) != (line, column) {
+            return None;
+        }
+    }
+    Some(highlight_span(parsed, pointer))
+}
+
 /// Parse a report's source again to locate its diagnostics (renderers only get the text).
 pub(crate) fn reparse(source: &str) -> Option<Parsed> {
     let limits = crate::json::Limits {

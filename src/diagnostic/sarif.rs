@@ -187,8 +187,11 @@ fn node_index(parsed: &Parsed) -> std::collections::HashMap<String, usize> {
 
 impl FileLocator<'_> {
     fn span(&self, pointer: &str, line: u32, column: u32) -> Span {
-        if let Some(parsed) = self.parsed {
-            return super::highlight_span(parsed, pointer);
+        if let Some(span) = self
+            .parsed
+            .and_then(|parsed| super::reparsed_span(parsed, pointer, line, column))
+        {
+            return span;
         }
         let (line, column) = (line.max(1), column.max(1));
         let start = self.lines.offset(self.source, line, column).unwrap_or(0);

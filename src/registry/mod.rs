@@ -17,7 +17,11 @@ pub mod report;
 mod isa;
 
 pub use isa::Isa;
+pub use lint::shape::MAX_PRIMITIVES;
 pub use report::{LintError, lint_source};
+
+// Two keys (ID, alias) per primitive must fit in 16-bit slots beside the EMPTY marker.
+const _: () = assert!(2 * MAX_PRIMITIVES < phash::EMPTY as usize);
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -187,6 +191,7 @@ impl Primitive {
 }
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     #[error("cannot read registry {path}: {source}")]
     Io {
@@ -194,6 +199,8 @@ pub enum RegistryError {
         #[source]
         source: std::io::Error,
     },
+    #[error("registry {0}")]
+    Input(#[from] crate::input::InputError),
     #[error("registry {origin} is not valid JSON: {error}")]
     Json {
         origin: String,
@@ -269,10 +276,8 @@ impl Registry {
     }
 
     pub fn from_path(path: &Path) -> Result<Registry, RegistryError> {
-        let bytes = std::fs::read(path).map_err(|source| RegistryError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        // Only a regular file, refused by its size before it is read.
+        let bytes = crate::input::read_capped(path, LIMITS.max_bytes)?;
         Registry::from_slice(&bytes, &path.display().to_string())
     }
 
@@ -299,17 +304,24 @@ impl Registry {
         };
         if let Err(e) = lint::shape::check(&parsed.value) {
             let span = parsed.locate_nearest(&e.pointer);
+            let at = if e.pointer.is_empty() {
+                "the document"
+            } else {
+                &e.pointer
+            };
             return Err(invalid(format!(
-                "{e} (line {}, column {})",
-                span.line, span.column
+                "{} (at {at}, line {}, column {})",
+                e.message, span.line, span.column
             )));
         }
         let file: RegistryFile =
             serde_json::from_value(parsed.value).map_err(|e| invalid(e.to_string()))?;
         let mut primitives = file.primitives;
-        if primitives.len() >= phash::EMPTY as usize / 2 {
+        // `lint::shape::check` above already refused more than MAX_PRIMITIVES (located); the
+        // lookup table depends on it, so it is checked again here.
+        if primitives.len() > MAX_PRIMITIVES {
             return Err(invalid(format!(
-                "{} primitives: too many",
+                "{} primitives, over the limit of {MAX_PRIMITIVES}",
                 primitives.len()
             )));
         }

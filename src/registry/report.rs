@@ -15,13 +15,22 @@ pub enum LintError {
     #[error("{0}")]
     Json(JsonError),
     /// JSON, but not of a registry's shape.
-    #[error("{message} at line {line}, column {column} ({pointer})")]
+    #[error("{message}{}", at_pointer(pointer))]
     Shape {
         pointer: String,
         message: String,
         line: u32,
         column: u32,
     },
+}
+
+/// " (at /primitives/3)", or nothing for the document root.
+fn at_pointer(pointer: &str) -> String {
+    if pointer.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {pointer})")
+    }
 }
 
 impl LintError {
@@ -48,7 +57,7 @@ pub fn lint_source(bytes: &[u8]) -> Result<Vec<Diagnostic>, LintError> {
     let findings = lint::lint_value(&parsed.value).map_err(|e| {
         let span = diagnostic::anchor_span(&parsed, &e.pointer);
         LintError::Shape {
-            message: e.to_string(),
+            message: e.message,
             pointer: e.pointer,
             line: span.line,
             column: span.column,

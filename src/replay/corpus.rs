@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CorpusError {
     #[error("cannot read {path}: {source}")]
     Io {
@@ -95,13 +96,10 @@ pub fn replay_corpus(
     jobs: usize,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<RunReport>, Summary), CorpusError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(|e| CorpusError::Pool {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let pool = crate::workers::pool(jobs).map_err(|e| CorpusError::Pool {
+        jobs,
+        message: e.to_string(),
+    })?;
     let runs: Vec<RunReport> = pool.install(|| {
         files
             .par_iter()
@@ -136,14 +134,11 @@ pub fn replay_corpus_streaming(
     on_done: &(dyn Fn() + Sync),
     sink: &mut dyn FnMut(&RunReport) -> std::io::Result<()>,
 ) -> Result<Summary, CorpusError> {
-    let jobs = jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| CorpusError::Pool {
-            jobs,
-            message: e.to_string(),
-        })?;
+    let jobs = crate::workers::effective_jobs(jobs);
+    let pool = crate::workers::pool(jobs).map_err(|e| CorpusError::Pool {
+        jobs,
+        message: e.to_string(),
+    })?;
     // Large enough to keep every thread busy, small enough that a chunk's reports stay small.
     let chunk_len = jobs * 32;
     let mut summary = Summary::default();

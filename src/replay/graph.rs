@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 pub type NodeIdx = usize;
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GraphLoadError {
     #[error("the graph does not load: {}", summarize(.0))]
     Refused(Vec<Diagnostic>),

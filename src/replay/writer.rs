@@ -10,6 +10,7 @@ use serde_json::Value;
 use std::io::Write;
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     #[error("cannot write the trace: {0}")]
     Io(#[from] std::io::Error),

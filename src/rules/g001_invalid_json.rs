@@ -3,7 +3,8 @@
 //! ## What it checks
 //!
 //! The graph file is a UTF-8 JSON document without a byte-order mark, not empty,
-//! no deeper than the nesting limit and no larger than the size limit. The diagnostic carries the
+//! no deeper than the nesting limit (128 levels) and no larger than the size limit (64 MiB, fixed:
+//! a larger file is refused from its size alone, without being read). The diagnostic carries the
 //! line and column where parsing stopped.
 //!
 //! ## Why it matters
@@ -64,7 +65,7 @@ pub fn diagnostic(error: &JsonError) -> Diagnostic {
         ),
         JsonErrorKind::TooLarge { size, limit } => (
             format!("the file is {size} bytes, over the limit of {limit} bytes"),
-            "split the graph or raise the limit",
+            "a graph file is at most 64 MiB (a fixed limit); split the graph into smaller ones",
         ),
         JsonErrorKind::TooDeep { limit } => (
             format!("the document nests deeper than {limit} levels"),

@@ -7,7 +7,9 @@
 //!
 //! ## Why it matters
 //!
-//! A constant is checked once here rather than failing on every run.
+//! A constant is checked once here rather than failing on every run. A value outside an
+//! `enum` is reported with the allowed values, up to 20 of them (then how many more), so the fix
+//! can be read off the message.
 //!
 //! ## Example
 //!
@@ -64,10 +66,18 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .take(3)
             .map(|e| {
                 let at = e.instance_path().to_string();
+                // jsonschema names two enum values "or N other candidates": list them all (up
+                // to a bound), since the allowed values are what the author needs.
+                let text = match e.kind() {
+                    jsonschema::error::ValidationErrorKind::Enum { options } => {
+                        enum_message(e.instance(), options)
+                    }
+                    _ => e.to_string(),
+                };
                 if at.is_empty() {
-                    e.to_string()
+                    text
                 } else {
-                    format!("at `{at}`: {e}")
+                    format!("at `{at}`: {text}")
                 }
             })
             .collect();
@@ -92,4 +102,25 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 )),
         );
     }
+}
+
+/// Allowed values listed in a T307 message; past this many, the count of the rest.
+pub const MAX_LISTED_VALUES: usize = 20;
+
+/// "`VALUE` is not one of the allowed values: a, b, c" (at most [`MAX_LISTED_VALUES`] named).
+fn enum_message(instance: &Value, options: &Value) -> String {
+    let values: Vec<String> = match options {
+        Value::Array(items) => items.iter().map(Value::to_string).collect(),
+        other => vec![other.to_string()],
+    };
+    let mut listed = values
+        .iter()
+        .take(MAX_LISTED_VALUES)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if values.len() > MAX_LISTED_VALUES {
+        listed.push_str(&format!(" and {} more", values.len() - MAX_LISTED_VALUES));
+    }
+    format!("{instance} is not one of the allowed values: {listed}")
 }

@@ -176,6 +176,7 @@ impl fmt::Display for Side {
 
 /// A schema the checker cannot use at all (the CLI's exit 2).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SchemaError {
     #[error("{side} schema is not a valid Draft 2020-12 schema at \"{pointer}\": {message}")]
     NotASchema {

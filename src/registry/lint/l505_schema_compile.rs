@@ -5,7 +5,10 @@
 //! Every primitive's `inputs` and `outputs` is a JSON Schema object that the
 //! `jsonschema` crate compiles (draft 2020-12 unless the schema's `$schema` says otherwise), and
 //! describes an object (`"type": "object"`): inputs and outputs are always objects of named
-//! properties. The finding points at the schema and quotes the compiler's error.
+//! properties. The finding points at the schema and quotes the compiler's error. A `$ref` is
+//! checked first, and the finding points at the `$ref` itself: a reference must be local (`#`,
+//! `#/json/pointer` into the same schema, or `#anchor`), because no schema is ever fetched, and a
+//! local pointer must name something.
 //!
 //! ## Why it matters
 //!
@@ -19,6 +22,8 @@
 //! "inputs": {"type": "object", "properties": {"path": {"type": "strnig"}}}
 //! "outputs": {"type": "object", "properties": {"n": {"minimum": "zero"}}}
 //! "inputs": true
+//! "inputs": {"type": "object", "properties": {"p": {"$ref": "https://example.com/p.json"}}}
+//! "inputs": {"type": "object", "properties": {"p": {"$ref": "#/$defs/missing"}}}
 //! ```
 //!
 //! Fixture `tests/fixtures/registry/l505_schema_compile.json` (with `primgraph registry lint`) reports L505 at line 114:
@@ -57,6 +62,9 @@ pub fn problem(schema: &Value) -> Option<(String, String)> {
     if !schema.is_object() {
         return Some((String::new(), "is not a JSON Schema object".to_string()));
     }
+    if let Some(found) = bad_reference(schema) {
+        return Some(found);
+    }
     if let Err(e) = jsonschema::validator_for(schema) {
         return Some((
             e.instance_path().to_string(),
@@ -70,6 +78,76 @@ pub fn problem(schema: &Value) -> Option<(String, String)> {
         ));
     }
     None
+}
+
+/// The first `$ref` (in document order) that is not local or whose local pointer names nothing,
+/// with its pointer inside `schema`.
+fn bad_reference(schema: &Value) -> Option<(String, String)> {
+    // Iterative: a hostile schema may nest deeply.
+    let mut stack: Vec<(String, &Value)> = vec![(String::new(), schema)];
+    while let Some((at, value)) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(target)) = map.get("$ref") {
+                    let here = format!("{at}/$ref");
+                    match target.strip_prefix('#') {
+                        None => {
+                            return Some((
+                                here,
+                                format!(
+                                    "has a `$ref` to `{target}`, which is not local: a registry \
+                                     schema may only reference itself (`#/$defs/…`); nothing is fetched"
+                                ),
+                            ));
+                        }
+                        Some(pointer) if pointer.is_empty() || pointer.starts_with('/') => {
+                            if resolve_pointer(schema, pointer).is_none() {
+                                return Some((
+                                    here,
+                                    format!(
+                                        "has a `$ref` to `{target}`, which names nothing in the schema"
+                                    ),
+                                ));
+                            }
+                        }
+                        Some(_) => {} // an `$anchor`: the compiler resolves it
+                    }
+                }
+                for (key, child) in map.iter().rev() {
+                    stack.push((format!("{at}/{}", escape(key)), child));
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate().rev() {
+                    stack.push((format!("{at}/{i}"), child));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Resolve an RFC 6901 pointer as it appears after `#` in a `$ref` (taken literally: no
+/// percent-decoding).
+fn resolve_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut current = root;
+    for raw in pointer.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        current = match current {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(current)
 }
 
 pub fn check(view: &View<'_>, out: &mut Vec<Finding>) {

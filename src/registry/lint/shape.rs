@@ -15,6 +15,10 @@ pub const CLASSES: &[&str] = &[
     "mutation",
     "retrieval",
 ];
+/// The most primitives a registry may hold: the lookup table stores 2 keys (ID and alias) per
+/// primitive in 16-bit slots, one value of which marks an empty slot. Every command that loads a
+/// registry, and `registry lint`, refuses a larger one with this limit and its location.
+pub const MAX_PRIMITIVES: usize = 32_766;
 pub const AUTHORITIES: &[&str] = &["propose", "decide", "verify", "authorize"];
 pub const EFFECTS: &[&str] = &[
     "reads_workspace",
@@ -133,6 +137,19 @@ pub fn check(root: &Value) -> Result<(), ShapeError> {
             }
             Some(_) => {}
         }
+    }
+    let count = root
+        .get("primitives")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    if count > MAX_PRIMITIVES {
+        return Err(err(
+            "/primitives",
+            format!(
+                "{count} primitives, over the limit of {MAX_PRIMITIVES} (the lookup table indexes \
+                 every ID and alias in 16 bits)"
+            ),
+        ));
     }
     let empty = Vec::new();
     let families = root

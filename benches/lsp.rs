@@ -1,0 +1,138 @@
+//! The language server's keystroke round: a full `didChange` of the largest example graph
+//! through the server's real main loop and worker (an in-memory `lsp-server` connection) until
+//! its `publishDiagnostics` for that version arrives, against the baseline of validating the same
+//! text in-process with `check_source`.
+//!
+//! Target: `did_change_round` ≤ 1.5 × `validate_in_process` (medians of one run of
+//! `cargo bench --bench lsp`).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use primgraph::lsp::{ServerOptions, serve};
+use primgraph::registry::Registry;
+use primgraph::validate::{Options, check_source};
+use serde_json::{Value, json};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The largest graph under `graphs/` (by bytes).
+fn largest_example() -> (String, String) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/graphs");
+    let mut best = (String::new(), String::new());
+    for entry in std::fs::read_dir(dir).expect("graphs/") {
+        let path = entry.expect("entry").path();
+        let name = path.to_string_lossy().into_owned();
+        if name.ends_with(".graph.json") {
+            let text = std::fs::read_to_string(&path).expect("graph");
+            if text.len() > best.1.len() {
+                best = (name, text);
+            }
+        }
+    }
+    best
+}
+
+fn receive_until(client: &Connection, matches: impl Fn(&Message) -> bool) -> Message {
+    loop {
+        let message = client
+            .receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server answers");
+        if matches(&message) {
+            return message;
+        }
+    }
+}
+
+fn published_version(message: &Message) -> Option<i64> {
+    match message {
+        Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
+            n.params.get("version").and_then(Value::as_i64)
+        }
+        _ => None,
+    }
+}
+
+fn bench_lsp(c: &mut Criterion) {
+    let (name, text) = largest_example();
+    let registry = Registry::builtin();
+    let options = Options::default();
+
+    let (server, client) = Connection::memory();
+    let server_thread = std::thread::spawn(move || {
+        serve(
+            &server,
+            ServerOptions {
+                config: None,
+                debounce: Duration::ZERO,
+            },
+        )
+    });
+    let uri = "untitled:bench.graph.json";
+    client
+        .sender
+        .send(Message::Request(Request::new(
+            RequestId::from(1),
+            "initialize".into(),
+            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        )))
+        .expect("send");
+    receive_until(&client, |m| matches!(m, Message::Response(_)));
+    let notify = |method: &str, params: Value| {
+        client
+            .sender
+            .send(Message::Notification(Notification::new(
+                method.into(),
+                params,
+            )))
+            .expect("send");
+    };
+    notify("initialized", json!({}));
+    notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
+    );
+    receive_until(&client, |m| published_version(m) == Some(1));
+
+    let mut group = c.benchmark_group("lsp");
+    group.bench_function("validate_in_process", |b| {
+        b.iter(|| {
+            black_box(check_source(
+                &name,
+                black_box(text.as_bytes()),
+                registry,
+                &options,
+            ))
+        })
+    });
+    let mut version = 1i64;
+    group.bench_function("did_change_round", |b| {
+        b.iter(|| {
+            version += 1;
+            notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version},
+                       "contentChanges": [{"text": text}]}),
+            );
+            black_box(receive_until(&client, |m| {
+                published_version(m) == Some(version)
+            }))
+        })
+    });
+    group.finish();
+
+    client
+        .sender
+        .send(Message::Request(Request::new(
+            RequestId::from(2),
+            "shutdown".into(),
+            Value::Null,
+        )))
+        .expect("send");
+    receive_until(&client, |m| matches!(m, Message::Response(_)));
+    notify("exit", Value::Null);
+    let _ = server_thread.join();
+}
+
+criterion_group!(benches, bench_lsp);
+criterion_main!(benches);

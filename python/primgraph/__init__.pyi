@@ -1,0 +1,25 @@
+from ._errors import (
+    Error as Error,
+    GraphError as GraphError,
+    InputError as InputError,
+    RegistryError as RegistryError,
+    SummaryError as SummaryError,
+    TraceFormatError as TraceFormatError,
+    WriterClosedError as WriterClosedError,
+)
+from ._primgraph import (
+    ABI as ABI,
+    Registry as Registry,
+    Replayer as Replayer,
+    RunReport as RunReport,
+    Summary as Summary,
+    TraceWriter as TraceWriter,
+    ValidationReport as ValidationReport,
+    collect_trace_files as collect_trace_files,
+    replay as replay,
+    replay_corpus as replay_corpus,
+    validate as validate,
+)
+
+__version__: str
+__all__: list[str]

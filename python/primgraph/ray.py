@@ -1,0 +1,131 @@
+"""Replay a corpus on Ray (SPEC §7, "Distributed").
+
+``primgraph.ray.replay(graph, paths)`` reads the traces with Ray Data (``read_binary_files``),
+replays each batch in a worker that loads the registry and the graph once (``map_batches`` with
+a class), and merges the per-batch summaries into one :class:`primgraph.Summary` — the same
+summary, byte for byte after ``to_json()``, as :func:`primgraph.replay_corpus` and
+``primgraph replay`` give for the same files.
+
+Importing :mod:`primgraph` never imports Ray; importing this module does. Install the extra:
+``pip install "primgraph[ray]"``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union
+
+import ray  # noqa: F401  (this module is the one place primgraph imports Ray)
+import ray.data
+
+from . import _primgraph
+from ._primgraph import Registry, Summary
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ray.data import Dataset
+
+__all__ = ["replay"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Columns of the returned Dataset: one row per run.
+REPORT_COLUMNS = ("trace", "run", "verdict", "end", "steps", "report")
+_SUMMARY_COLUMN = "batch_summary"
+
+
+class _BatchReplayer:
+    """A Ray Data worker: loads the graph (and registry) once, then replays batch after batch."""
+
+    def __init__(self, graph_bytes: bytes, graph_name: str, registry: Optional[Registry]) -> None:
+        self._replayer = _primgraph.Replayer.from_bytes(
+            graph_bytes, name=graph_name, registry=registry
+        )
+
+    def __call__(self, batch: Dict[str, Any]) -> Dict[str, List[Any]]:
+        names = [str(p) for p in batch["path"]]
+        datas = [bytes(b) for b in batch["bytes"]]
+        reports, summary = self._replayer.replay_batch(names, datas)
+        # The batch's summary rides on its first row; the driver merges them and drops the column.
+        summaries: List[Optional[str]] = [None] * len(reports)
+        if reports:
+            summaries[0] = summary.to_json()
+        return {
+            "trace": names,
+            "run": [r.run for r in reports],
+            "verdict": [r.verdict for r in reports],
+            "end": [r.end for r in reports],
+            "steps": [r.steps for r in reports],
+            "report": [r.to_json() for r in reports],
+            _SUMMARY_COLUMN: summaries,
+        }
+
+
+def replay(
+    graph: PathLike,
+    paths: Union[PathLike, Iterable[PathLike]],
+    registry: Optional[Registry] = None,
+    batch_size: int = 64,
+    concurrency: Optional[int] = None,
+) -> Tuple["Dataset", Summary]:
+    """Replay trace files and folders (recursively ``*.trace.jsonl``) against ``graph`` on Ray.
+
+    Args:
+        graph: the graph file; its bytes are shipped to the workers, so it need only exist here.
+        paths: trace files and folders, expanded here as :func:`primgraph.replay_corpus` does.
+            On a cluster of several machines they must be readable from every worker.
+        registry: a :class:`primgraph.Registry` (default: the embedded Kernel ABI 1.0.0); it is
+            pickled to the workers.
+        batch_size: traces per batch (each batch is replayed on one worker, then summarised).
+        concurrency: the number of workers (default: Ray's choice).
+
+    Returns:
+        ``(dataset, summary)``: a materialized Ray Dataset with one row per run (columns
+        ``trace``, ``run``, ``verdict``, ``end``, ``steps`` and ``report``, the run's JSON
+        report as text) and the merged :class:`primgraph.Summary`.
+
+    Raises:
+        primgraph.GraphError: the graph does not load (checked here, before any work is sent).
+        primgraph.InputError: a path cannot be read.
+        TypeError, ValueError: a bad argument.
+    """
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"argument `batch_size` must be a positive int, not {batch_size!r}")
+    if concurrency is not None and (
+        isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1
+    ):
+        raise ValueError(f"argument `concurrency` must be a positive int or None, not {concurrency!r}")
+    if registry is not None and not isinstance(registry, Registry):
+        raise TypeError(
+            f"argument `registry` must be a primgraph.Registry or None, not {type(registry).__name__}"
+        )
+    # Load the graph here first: a graph that does not load fails fast, with its location.
+    checked = _primgraph.Replayer(graph, registry=registry)
+    graph_name = checked.graph_file
+    with open(os.fspath(graph), "rb") as f:
+        graph_bytes = f.read()
+    files = _primgraph.collect_trace_files(paths)
+    if not files:
+        return ray.data.from_items([]), Summary()
+    map_args: Dict[str, Any] = {
+        "fn_constructor_kwargs": {
+            "graph_bytes": graph_bytes,
+            "graph_name": graph_name,
+            "registry": registry,
+        },
+        "batch_size": batch_size,
+        "batch_format": "numpy",
+        "num_cpus": 1,
+    }
+    if concurrency is not None:
+        map_args["concurrency"] = concurrency
+    dataset = (
+        ray.data.read_binary_files(files, include_paths=True)
+        .map_batches(_BatchReplayer, **map_args)
+        .materialize()
+    )
+    summary = Summary()
+    for row in dataset.select_columns([_SUMMARY_COLUMN]).iter_rows():
+        part = row[_SUMMARY_COLUMN]
+        if part is not None:
+            summary = summary.merge(Summary.from_json(part))
+    return dataset.drop_columns([_SUMMARY_COLUMN]), summary

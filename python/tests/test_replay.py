@@ -1,0 +1,138 @@
+"""primgraph.replay / replay_corpus / Replayer / Summary: the same figures as the CLI."""
+
+import json
+import pickle
+
+import pytest
+
+import primgraph as pg
+from conftest import CORPUS_RUNS, FIX_GRAPH, RUNS, RUNS_GRAPH
+
+
+def test_each_recorded_run_gets_its_verdict():
+    expected = {
+        "faithful-success": "faithful",
+        "faithful-loop": "faithful",
+        "faithful-on-error": "faithful",
+        "diverged": "diverged",
+        "violated": "violated",
+        "malformed": "malformed",
+    }
+    for name, verdict in expected.items():
+        path = RUNS / f"{name}.trace.jsonl"
+        report = pg.replay(RUNS_GRAPH, path)
+        assert report.verdict == verdict
+        assert report.faithful == (verdict == "faithful")
+        assert report.trace == str(path)
+        sidecar = RUNS / f"{name}.expected.json"
+        if sidecar.exists():
+            want = json.loads(sidecar.read_text())
+            first = report.first_divergence
+            assert (first["code"], first["seq"]) == (want["code"], want["seq"])
+            assert any(d["code"] == want["code"] for d in report.diagnostics)
+        else:
+            assert report.first_divergence is None and report.diagnostics == []
+
+
+def test_bytes_and_paths_give_the_same_report():
+    path = RUNS / "diverged.trace.jsonl"
+    from_path = pg.replay(RUNS_GRAPH, path).to_dict()
+    from_bytes = pg.replay(RUNS_GRAPH, path.read_bytes()).to_dict()
+    assert from_bytes["trace"] == "<bytes>"
+    from_path.pop("trace"), from_bytes.pop("trace")
+    assert from_path == from_bytes
+
+
+def test_the_corpus_summary_equals_the_clis(corpus, cli_corpus_summary):
+    reports, summary = pg.replay_corpus(FIX_GRAPH, corpus, jobs=2)
+    assert len(reports) == CORPUS_RUNS
+    assert [r.trace for r in reports] == sorted(str(p) for p in corpus.glob("*.trace.jsonl"))
+    assert json.loads(summary.to_json()) == cli_corpus_summary
+    assert summary.to_dict() == cli_corpus_summary
+    assert summary.runs == CORPUS_RUNS and 0 < summary.unfaithful < CORPUS_RUNS
+    # The monoid: halves merged in either order, and per-run summaries, give the same summary.
+    half = len(reports) // 2
+    files = sorted(corpus.glob("*.trace.jsonl"))
+    _, first = pg.replay_corpus(FIX_GRAPH, files[:half], jobs=1)
+    _, second = pg.replay_corpus(FIX_GRAPH, files[half:], jobs=2)
+    assert first.merge(second) == summary == second.merge(first)
+    folded = pg.Summary()
+    for r in reports[:100]:
+        folded = folded.merge(r.summary())
+    _, hundred = pg.replay_corpus(FIX_GRAPH, files[:100])
+    assert folded == hundred
+
+
+def test_summary_json_and_pickle_round_trip():
+    _, summary = pg.replay_corpus(RUNS_GRAPH, RUNS)
+    back = pg.Summary.from_json(summary.to_json())
+    assert back == summary and back.to_json() == summary.to_json()
+    assert pickle.loads(pickle.dumps(summary)) == summary
+    assert pg.Summary() == pg.Summary() and pg.Summary() != summary
+    assert pg.Summary().merge(summary) == summary
+    assert summary.by_verdict == {"diverged": 1, "faithful": 3, "malformed": 1, "violated": 1}
+
+
+def test_summary_from_json_refuses_what_it_cannot_keep():
+    _, summary = pg.replay_corpus(RUNS_GRAPH, RUNS)
+    doc = summary.to_dict()
+    with pytest.raises(pg.SummaryError) as caught:
+        pg.Summary.from_json('{"runs": ')
+    assert caught.value.line == 1 and caught.value.column is not None
+    for broken in (
+        dict(doc, runs=-1),
+        dict(doc, extra=1),
+        {k: v for k, v in doc.items() if k != "visits"},
+        dict(doc, steps={"sum": 1, "histogram": []}),
+        [],
+    ):
+        with pytest.raises(pg.SummaryError):
+            pg.Summary.from_json(json.dumps(broken))
+    with pytest.raises(TypeError, match="`text`"):
+        pg.Summary.from_json({"runs": 1})
+    with pytest.raises(TypeError, match="`other`"):
+        summary.merge(doc)
+
+
+def test_a_replayer_loads_once_and_replays_many():
+    replayer = pg.Replayer(RUNS_GRAPH)
+    assert replayer.digest.startswith("sha256:")
+    names = ["a", "b"]
+    datas = [(RUNS / "faithful-loop.trace.jsonl").read_bytes(), (RUNS / "violated.trace.jsonl").read_bytes()]
+    reports, summary = replayer.replay_batch(names, datas)
+    assert [r.verdict for r in reports] == ["faithful", "violated"]
+    assert [r.trace for r in reports] == names
+    assert summary.runs == 2
+    same = pg.Replayer.from_bytes(RUNS_GRAPH.read_bytes(), name="g")
+    assert same.replay(datas[0]).verdict == "faithful"
+    with pytest.raises(ValueError, match="items"):
+        replayer.replay_batch(["a"], datas)
+    with pytest.raises(TypeError, match=r"datas\[1\]"):
+        replayer.replay_batch(names, [datas[0], "text"])
+
+
+def test_graph_and_path_errors_carry_their_location(tmp_path):
+    bad = tmp_path / "bad.graph.json"
+    bad.write_text('{\n  "graph": "x",\n  "nodes": [}\n')
+    with pytest.raises(pg.GraphError) as caught:
+        pg.replay(bad, RUNS / "faithful-loop.trace.jsonl")
+    e = caught.value
+    assert (e.code, e.file, e.line) == ("G001", str(bad), 3)
+    with pytest.raises(pg.InputError) as caught:
+        pg.replay(RUNS_GRAPH, tmp_path / "missing.trace.jsonl")
+    assert caught.value.file == str(tmp_path / "missing.trace.jsonl")
+    with pytest.raises(pg.InputError):
+        pg.replay_corpus(RUNS_GRAPH, [RUNS, tmp_path / "missing"])
+    with pytest.raises(ValueError, match="`jobs`"):
+        pg.replay_corpus(RUNS_GRAPH, RUNS, jobs=0)
+    with pytest.raises(ValueError, match="`jobs`"):
+        pg.replay_corpus(RUNS_GRAPH, RUNS, jobs=True)
+    with pytest.raises(TypeError, match="`paths`"):
+        pg.replay_corpus(RUNS_GRAPH, {"a": 1})
+    with pytest.raises(TypeError, match="`trace`"):
+        pg.replay(RUNS_GRAPH, 42)
+
+
+def test_collect_trace_files_expands_folders_sorted():
+    files = pg.collect_trace_files(RUNS)
+    assert files == sorted(str(p) for p in RUNS.glob("*.trace.jsonl"))

@@ -1,0 +1,562 @@
+//! `primgraph lsp`: a Language Server Protocol server for `*.graph.json` (SPEC §8), on
+//! `lsp-server`'s connection and `lsp-types`' messages. This module owns the lifecycle and the
+//! main loop; each feature is a file beside it (`diagnostics`, `hover`, `completion`,
+//! `definition`, `symbols`, `code_actions`), over the tolerant scanner `scan` and the UTF-16
+//! table `position`.
+//!
+//! The main loop never validates: an opened or changed document is sent, after a debounce, to the
+//! worker thread (`worker`), which publishes its diagnostics back through the loop; a result for a
+//! version the document has moved past is dropped. Requests (hover, completion, …) are answered
+//! on the loop from the current text, so they stay fast while a large document is validated.
+//!
+//! Lifecycle (LSP 3.17): a request before `initialize` gets `ServerNotInitialized` (-32002); a
+//! request after `shutdown` gets `InvalidRequest` (-32600); `exit` ends the loop, successfully
+//! only after `shutdown`. Malformed parameters get `InvalidParams`, unknown methods
+//! `MethodNotFound`; nothing a client sends ends the server except `exit` or closing the stream.
+
+pub mod code_actions;
+pub mod completion;
+pub mod definition;
+pub mod diagnostics;
+pub mod hover;
+pub mod position;
+pub mod scan;
+pub mod settings;
+pub mod symbols;
+pub mod worker;
+
+use crossbeam_channel::{Receiver, Sender, select};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{self as note, Notification as _};
+use lsp_types::request::{self as req, Request as _};
+use lsp_types::{
+    CodeActionProviderCapability, CompletionOptions, Hover, HoverContents, HoverProviderCapability,
+    InitializeResult, Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams,
+    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+use position::LineMap;
+use scan::Outline;
+use settings::Settings;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How the server is started.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// `--config`: one configuration for every document (else found per document).
+    pub config: Option<PathBuf>,
+    /// How long after the last change a document is validated.
+    pub debounce: Duration,
+}
+
+impl Default for ServerOptions {
+    fn default() -> ServerOptions {
+        ServerOptions {
+            config: None,
+            debounce: Duration::from_millis(150),
+        }
+    }
+}
+
+/// How the session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// `exit` after `shutdown`.
+    Clean,
+    /// `exit` without `shutdown`, or the client closed the stream (exit code 1 per LSP).
+    Abrupt,
+}
+
+struct Document {
+    version: i32,
+    text: String,
+    /// Built on first use per version: the text shared with the worker and requests, its lines.
+    snapshot: Option<Arc<str>>,
+    lines: Option<Arc<LineMap>>,
+    outline: Option<(i32, Arc<Outline>)>,
+    /// When the document is due for validation (set by a change, cleared when sent).
+    due: Option<Instant>,
+}
+
+impl Document {
+    fn snapshot(&mut self) -> Arc<str> {
+        self.snapshot
+            .get_or_insert_with(|| Arc::from(self.text.as_str()))
+            .clone()
+    }
+
+    fn lines(&mut self) -> Arc<LineMap> {
+        self.lines
+            .get_or_insert_with(|| Arc::new(LineMap::new(&self.text)))
+            .clone()
+    }
+
+    fn outline(&mut self) -> Arc<Outline> {
+        match &self.outline {
+            Some((version, outline)) if *version == self.version => outline.clone(),
+            _ => {
+                let outline = Arc::new(Outline::of(&self.text));
+                self.outline = Some((self.version, outline.clone()));
+                outline
+            }
+        }
+    }
+
+    fn set_text(&mut self, version: i32, text: String) {
+        self.version = version;
+        self.text = text;
+        self.snapshot = None;
+        self.lines = None;
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum State {
+    Uninitialized,
+    Running,
+    ShutDown,
+}
+
+struct Server<'c> {
+    connection: &'c Connection,
+    options: ServerOptions,
+    settings: Arc<Settings>,
+    documents: HashMap<Uri, Document>,
+    jobs: Sender<worker::Job>,
+    state: State,
+    reported_errors: Vec<String>,
+}
+
+/// The capabilities announced in `initialize`.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into()]),
+            ..CompletionOptions::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// Serve one session on `connection` until `exit` (or the client goes away).
+pub fn serve(connection: &Connection, options: ServerOptions) -> Result<Exit, String> {
+    let settings = Arc::new(Settings::new(options.config.clone()));
+    let (job_tx, job_rx) = crossbeam_channel::unbounded();
+    let (result_tx, result_rx) = crossbeam_channel::unbounded();
+    let worker = worker::spawn(settings.clone(), job_rx, result_tx)
+        .map_err(|e| format!("cannot start the validation thread: {e}"))?;
+    let mut server = Server {
+        connection,
+        options,
+        settings,
+        documents: HashMap::new(),
+        jobs: job_tx,
+        state: State::Uninitialized,
+        reported_errors: Vec::new(),
+    };
+    let exit = server.run(&result_rx);
+    // Dropping the server closes the job channel, so the worker ends after its current job;
+    // it is not waited for: `exit` must not wait for a validation nobody will read.
+    drop(server);
+    drop(worker);
+    exit
+}
+
+impl Server<'_> {
+    fn run(&mut self, results: &Receiver<worker::Analysis>) -> Result<Exit, String> {
+        loop {
+            let timeout = self
+                .documents
+                .values()
+                .filter_map(|d| d.due)
+                .min()
+                .map_or(Duration::from_secs(3600), |due| {
+                    due.saturating_duration_since(Instant::now())
+                });
+            select! {
+                recv(self.connection.receiver) -> message => match message {
+                    Ok(message) => {
+                        if let Some(exit) = self.handle(message)? {
+                            return Ok(exit);
+                        }
+                    }
+                    Err(_) => return Ok(Exit::Abrupt),
+                },
+                recv(results) -> analysis => {
+                    if let Ok(analysis) = analysis {
+                        self.publish(analysis)?;
+                    }
+                }
+                default(timeout) => {}
+            }
+            self.send_due_jobs();
+        }
+    }
+
+    fn send(&self, message: impl Into<Message>) -> Result<(), String> {
+        self.connection
+            .sender
+            .send(message.into())
+            .map_err(|_| "the client's stream is closed".to_string())
+    }
+
+    fn handle(&mut self, message: Message) -> Result<Option<Exit>, String> {
+        match message {
+            Message::Request(request) => {
+                self.request(request)?;
+                Ok(None)
+            }
+            Message::Notification(notification) => {
+                if notification.method == note::Exit::METHOD {
+                    return Ok(Some(if self.state == State::ShutDown {
+                        Exit::Clean
+                    } else {
+                        Exit::Abrupt
+                    }));
+                }
+                if self.state == State::Running {
+                    self.notification(notification)?;
+                }
+                Ok(None)
+            }
+            Message::Response(_) => Ok(None), // the server sends no requests
+        }
+    }
+
+    fn request(&mut self, request: Request) -> Result<(), String> {
+        let id = request.id.clone();
+        match self.state {
+            State::Uninitialized if request.method != req::Initialize::METHOD => {
+                return self.send(Response::new_err(
+                    id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!("`{}` before `initialize`", request.method),
+                ));
+            }
+            State::ShutDown => {
+                return self.send(Response::new_err(
+                    id,
+                    ErrorCode::InvalidRequest as i32,
+                    format!("`{}` after `shutdown`", request.method),
+                ));
+            }
+            State::Running if request.method == req::Initialize::METHOD => {
+                return self.send(Response::new_err(
+                    id,
+                    ErrorCode::InvalidRequest as i32,
+                    "`initialize` was already received".into(),
+                ));
+            }
+            _ => {}
+        }
+        let result = match request.method.as_str() {
+            req::Initialize::METHOD => {
+                self.state = State::Running;
+                let result = InitializeResult {
+                    capabilities: capabilities(),
+                    server_info: Some(ServerInfo {
+                        name: "primgraph".into(),
+                        version: Some(env!("CARGO_PKG_VERSION").into()),
+                    }),
+                };
+                serde_json::to_value(result).map_err(|e| e.to_string())
+            }
+            req::Shutdown::METHOD => {
+                self.state = State::ShutDown;
+                Ok(serde_json::Value::Null)
+            }
+            req::HoverRequest::METHOD => {
+                self.with_params::<req::HoverRequest>(&request, |s, p| s.hover(p))
+            }
+            req::Completion::METHOD => {
+                self.with_params::<req::Completion>(&request, |s, p| s.completion(p))
+            }
+            req::GotoDefinition::METHOD => {
+                self.with_params::<req::GotoDefinition>(&request, |s, p| s.definition(p))
+            }
+            req::DocumentSymbolRequest::METHOD => {
+                self.with_params::<req::DocumentSymbolRequest>(&request, |s, p| s.symbols(p))
+            }
+            req::CodeActionRequest::METHOD => {
+                self.with_params::<req::CodeActionRequest>(&request, |s, p| s.code_actions(p))
+            }
+            method => {
+                return self.send(Response::new_err(
+                    id,
+                    ErrorCode::MethodNotFound as i32,
+                    format!("`{method}` is not supported"),
+                ));
+            }
+        };
+        match result {
+            Ok(value) => self.send(Response::new_ok(id, value)),
+            Err(message) => self.send(Response::new_err(
+                id,
+                ErrorCode::InvalidParams as i32,
+                message,
+            )),
+        }
+    }
+
+    /// Decode a request's parameters, run `f`, encode its answer (an `Err` is invalid params).
+    fn with_params<R: req::Request>(
+        &mut self,
+        request: &Request,
+        f: impl FnOnce(&mut Self, R::Params) -> R::Result,
+    ) -> Result<serde_json::Value, String>
+    where
+        R::Result: serde::Serialize,
+    {
+        let params: R::Params = serde_json::from_value(request.params.clone())
+            .map_err(|e| format!("invalid parameters of `{}`: {e}", request.method))?;
+        let answer = f(self, params);
+        serde_json::to_value(answer).map_err(|e| e.to_string())
+    }
+
+    fn notification(&mut self, notification: Notification) -> Result<(), String> {
+        match notification.method.as_str() {
+            note::DidOpenTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(
+                    notification.params,
+                ) else {
+                    return Ok(());
+                };
+                let doc = params.text_document;
+                self.documents.insert(
+                    doc.uri,
+                    Document {
+                        version: doc.version,
+                        text: doc.text,
+                        snapshot: None,
+                        lines: None,
+                        outline: None,
+                        // Opening is not typing: validate at once.
+                        due: Some(Instant::now()),
+                    },
+                );
+            }
+            note::DidChangeTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(
+                    notification.params,
+                ) else {
+                    return Ok(());
+                };
+                let debounce = self.options.debounce;
+                let Some(doc) = self.documents.get_mut(&params.text_document.uri) else {
+                    return Ok(());
+                };
+                let mut text = std::mem::take(&mut doc.text);
+                for change in params.content_changes {
+                    match change.range {
+                        None => text = change.text,
+                        Some(range) => {
+                            let lines = LineMap::new(&text);
+                            let start = lines.offset(&text, range.start);
+                            let end = lines.offset(&text, range.end).max(start);
+                            text.replace_range(start..end, &change.text);
+                        }
+                    }
+                }
+                doc.set_text(params.text_document.version, text);
+                doc.due = Some(Instant::now() + debounce);
+            }
+            note::DidCloseTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(
+                    notification.params,
+                ) else {
+                    return Ok(());
+                };
+                let uri = params.text_document.uri;
+                if self.documents.remove(&uri).is_some() {
+                    // A closed file's diagnostics are no longer the editor's to show.
+                    self.send(Notification::new(
+                        note::PublishDiagnostics::METHOD.into(),
+                        PublishDiagnosticsParams::new(uri, Vec::new(), None),
+                    ))?;
+                }
+            }
+            _ => {} // `initialized`, `$/cancelRequest`, settings changes: nothing to do
+        }
+        Ok(())
+    }
+
+    fn send_due_jobs(&mut self) {
+        let now = Instant::now();
+        for (uri, doc) in &mut self.documents {
+            if doc.due.is_some_and(|due| due <= now) {
+                doc.due = None;
+                let _ = self.jobs.send(worker::Job {
+                    uri: uri.clone(),
+                    version: doc.version,
+                    text: doc.snapshot(),
+                });
+            }
+        }
+    }
+
+    fn publish(&mut self, analysis: worker::Analysis) -> Result<(), String> {
+        if let Some(error) = &analysis.config_error
+            && !self.reported_errors.contains(error)
+        {
+            self.reported_errors.push(error.clone());
+            self.send(Notification::new(
+                note::ShowMessage::METHOD.into(),
+                lsp_types::ShowMessageParams {
+                    typ: lsp_types::MessageType::ERROR,
+                    message: format!("primgraph: {error} (using the defaults)"),
+                },
+            ))?;
+        }
+        let Some(doc) = self.documents.get_mut(&analysis.uri) else {
+            return Ok(()); // closed meanwhile
+        };
+        if doc.version != analysis.version {
+            return Ok(()); // stale: a newer version is on its way
+        }
+        doc.outline = Some((analysis.version, analysis.outline));
+        self.send(Notification::new(
+            note::PublishDiagnostics::METHOD.into(),
+            PublishDiagnosticsParams::new(
+                analysis.uri,
+                analysis.diagnostics,
+                Some(analysis.version),
+            ),
+        ))
+    }
+
+    /// The outline of the open document at `uri` at its current version.
+    fn outline(&mut self, uri: &Uri) -> Arc<Outline> {
+        self.documents
+            .get_mut(uri)
+            .map_or_else(Arc::default, Document::outline)
+    }
+
+    /// The open document at `uri`: its text, line table and registry.
+    fn view(&mut self, uri: &Uri) -> Option<View> {
+        let settings = self.settings.for_uri(uri);
+        let doc = self.documents.get_mut(uri)?;
+        Some(View {
+            lines: doc.lines(),
+            text: doc.snapshot(),
+            registry: settings.registry,
+        })
+    }
+
+    fn hover(&mut self, params: lsp_types::HoverParams) -> Option<Hover> {
+        let at = params.text_document_position_params;
+        let view = self.view(&at.text_document.uri)?;
+        let offset = view.lines.offset(&view.text, at.position);
+        let uri = at.text_document.uri;
+        let (markdown, range) = hover::hover(
+            &view.text,
+            &mut || self.outline(&uri),
+            &view.registry,
+            offset,
+        )?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(view.lines.range(&view.text, range.start, range.end)),
+        })
+    }
+
+    fn completion(
+        &mut self,
+        params: lsp_types::CompletionParams,
+    ) -> Option<lsp_types::CompletionResponse> {
+        let at = params.text_document_position;
+        let uri = at.text_document.uri;
+        let view = self.view(&uri)?;
+        let offset = view.lines.offset(&view.text, at.position);
+        let items = completion::complete(
+            &view.text,
+            &view.lines,
+            &mut || self.outline(&uri),
+            &view.registry,
+            offset,
+        );
+        Some(lsp_types::CompletionResponse::Array(items))
+    }
+
+    fn definition(
+        &mut self,
+        params: lsp_types::GotoDefinitionParams,
+    ) -> Option<lsp_types::GotoDefinitionResponse> {
+        let at = params.text_document_position_params;
+        let uri = at.text_document.uri;
+        let view = self.view(&uri)?;
+        let offset = view.lines.offset(&view.text, at.position);
+        let range = definition::definition(&view.text, &self.outline(&uri), offset)?;
+        Some(lsp_types::GotoDefinitionResponse::Scalar(Location::new(
+            uri,
+            view.lines.range(&view.text, range.start, range.end),
+        )))
+    }
+
+    fn symbols(
+        &mut self,
+        params: lsp_types::DocumentSymbolParams,
+    ) -> Option<lsp_types::DocumentSymbolResponse> {
+        let uri = params.text_document.uri;
+        let view = self.view(&uri)?;
+        Some(lsp_types::DocumentSymbolResponse::Nested(symbols::symbols(
+            &view.text,
+            &view.lines,
+            &self.outline(&uri),
+        )))
+    }
+
+    fn code_actions(
+        &mut self,
+        params: lsp_types::CodeActionParams,
+    ) -> Option<lsp_types::CodeActionResponse> {
+        let uri = params.text_document.uri;
+        let view = self.view(&uri)?;
+        let start = view.lines.offset(&view.text, params.range.start);
+        let end = view.lines.offset(&view.text, params.range.end).max(start);
+        let actions = code_actions::code_actions(
+            &uri,
+            &view.text,
+            &view.lines,
+            &self.outline(&uri),
+            &view.registry,
+            start..end,
+            &params.context.diagnostics,
+        );
+        Some(
+            actions
+                .into_iter()
+                .map(lsp_types::CodeActionOrCommand::CodeAction)
+                .collect(),
+        )
+    }
+}
+
+/// What a request reads of one open document.
+struct View {
+    text: Arc<str>,
+    lines: Arc<LineMap>,
+    registry: settings::RegistryHandle,
+}
+
+/// Serve on stdin/stdout (the `primgraph lsp` subcommand).
+pub fn run_stdio(options: ServerOptions) -> Result<Exit, String> {
+    let (connection, io_threads) = Connection::stdio();
+    let exit = serve(&connection, options);
+    drop(connection);
+    io_threads
+        .join()
+        .map_err(|e| format!("stdio failed: {e}"))?;
+    exit
+}
