@@ -35,7 +35,7 @@ fn yes_no_unknown_exit_codes_and_documents() {
     let odd = write(
         dir.path(),
         "odd.json",
-        r#"{"type": "integer", "vendorKeyword": 1}"#,
+        r#"{"type": "integer", "multipleOF": 2}"#,
     );
 
     let (code, stdout, _) = run(&integer, &number, "json");
@@ -67,7 +67,22 @@ fn yes_no_unknown_exit_codes_and_documents() {
     assert!(
         document["reason"]
             .as_str()
-            .is_some_and(|r| r.contains("vendorKeyword"))
+            .is_some_and(|r| r.contains("multipleOF") && r.contains("did you mean `multipleOf`?")),
+        "{document}"
+    );
+
+    // A keyword far from every Draft 2020-12 keyword is an annotation: decided as the validator
+    // would, with a note naming it.
+    let annotated = write(
+        dir.path(),
+        "annotated.json",
+        r#"{"type": "integer", "minimumForOptimizer": 1}"#,
+    );
+    let (code, stdout, stderr) = run(&annotated, &number, "human");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("note:") && stderr.contains("`minimumForOptimizer`"),
+        "{stderr}"
     );
 
     let (code, stdout, _) = run(&number, &integer, "human");

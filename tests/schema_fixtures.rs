@@ -26,6 +26,7 @@ fn fixture_corpus_verdicts() {
     files.sort();
     let checker = Checker::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut per_file: BTreeMap<String, BTreeMap<&str, usize>> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut total = 0;
     for file in &files {
@@ -41,6 +42,12 @@ fn fixture_corpus_verdicts() {
                 .unwrap_or_else(|e| panic!("{name}: unusable fixture: {e}"));
             let verdict = decision.verdict();
             *counts.entry(verdict.label()).or_default() += 1;
+            let file_name = file.file_name().unwrap_or_default().to_string_lossy();
+            *per_file
+                .entry(file_name.into_owned())
+                .or_default()
+                .entry(verdict.label())
+                .or_default() += 1;
             if let Verdict::No { witness, .. } = &verdict {
                 assert!(
                     validator(source).is_valid(witness),
@@ -63,6 +70,9 @@ fn fixture_corpus_verdicts() {
                 ));
             }
         }
+    }
+    for (file, counts) in &per_file {
+        println!("  {file}: {counts:?}");
     }
     println!("schema-compat corpus: {total} pairs, verdicts {counts:?}");
     assert!(

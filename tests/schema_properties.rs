@@ -26,7 +26,8 @@ fn scalar() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::from),
         (-6i64..12).prop_map(Value::from),
         prop::sample::select(vec![0.5f64, -1.5, 2.25]).prop_map(Value::from),
-        prop::sample::select(vec!["", "a", "ab", "abc", "xyz1"]).prop_map(Value::from),
+        prop::sample::select(vec!["", "a", "ab", "abc", "xyz1", "b9", "ca", "\n"])
+            .prop_map(Value::from),
     ]
 }
 
@@ -76,7 +77,17 @@ fn leaf_schema() -> impl Strategy<Value = Value> {
         }),
         prop::collection::vec(scalar(), 1..4).prop_map(|values| json!({ "enum": values })),
         scalar().prop_map(|value| json!({ "const": value })),
-        Just(json!({"type": "string", "pattern": "^a"})),
+        // Patterns (decided by automata), over the alphabet the instances use.
+        prop::sample::select(vec![
+            "^a", "^a+$", "b", "^[a-c]+$", "^[a-z]*[0-9]$", "c$", "^(ab|xyz)", "^.{2}$", "\\d",
+            "^(?=a)", "^[^b]*$",
+        ])
+        .prop_map(|pattern| json!({"type": "string", "pattern": pattern})),
+        prop::sample::select(vec!["^a", "^[a-c]$", "z"])
+            .prop_map(|pattern| json!({"type": "object", "propertyNames": {"pattern": pattern}})),
+        (prop::sample::select(vec!["^a", "^[a-c]$", "z"]), type_name()).prop_map(
+            |(pattern, ty)| json!({"type": "object", "patternProperties": {pattern: {"type": ty}}})
+        ),
     ]
 }
 

@@ -61,6 +61,27 @@ fn check(args: CheckArgs) -> ExitCode {
             return super::usage_error(format!("{}: {error}", file.locate(error.pointer())));
         }
     };
+    for (file, side) in [(&source, "source"), (&target, "target")] {
+        let ignored = primgraph::schema::ignored_annotations(&file.parsed.value);
+        if !ignored.is_empty() {
+            let shown: Vec<String> = ignored
+                .iter()
+                .take(8)
+                .map(|(keyword, pointer)| format!("`{keyword}` at #{pointer}"))
+                .collect();
+            let more = ignored.len().saturating_sub(shown.len());
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "note: the {side} schema's keywords {}{more} are not Draft 2020-12 keywords; \
+                 they are annotations and were ignored, as a validator ignores them",
+                shown.join(", ")
+            );
+        }
+    }
     match args.format {
         Format::Json => super::io::println(&decision.to_document().to_string()),
         Format::Human => print_human(&decision),

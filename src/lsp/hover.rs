@@ -234,7 +234,7 @@ fn source_schema(
                 format!(" ({})", notes.join(", "))
             };
             let mut pretty =
-                serde_json::to_string_pretty(selected.schema).unwrap_or_else(|_| "?".into());
+                serde_json::to_string_pretty(&*selected.schema).unwrap_or_else(|_| "?".into());
             if pretty.len() > 2000 {
                 let mut cut = 2000;
                 while !pretty.is_char_boundary(cut) {
@@ -245,7 +245,7 @@ fn source_schema(
             }
             format!(
                 "source schema at `{at}` in {owner}{notes}: {}\n\n```json\n{pretty}\n```",
-                type_name(selected.schema)
+                type_name(&selected.schema)
             )
         }
         Err(missing) => format!(

@@ -132,12 +132,75 @@ fn gen_number(schema: &Map<String, Value>, rng: &mut Rng, integer: bool) -> Valu
     }
 }
 
-/// A value `schema` admits (best effort, see the module doc).
+/// A value `schema` admits (best effort, see the module doc). Local `$ref`s (into `$defs`, say)
+/// resolve against `schema` itself, and `allOf` parts are merged, at every depth.
 pub fn generate(schema: &Value, rng: &mut Rng) -> Value {
-    generate_depth(schema, rng, 0)
+    generate_depth(schema, schema, rng, 0)
 }
 
-fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
+/// `schema` with its local `$ref` and its `allOf` parts merged in (the first part to set a
+/// keyword wins, except `properties` and `required`, which are united): enough to generate
+/// from; the caller checks what is generated against the compiled schema.
+fn flatten(root: &Value, schema: &Value, hops: u32) -> Value {
+    let Some(object) = schema.as_object() else {
+        return schema.clone();
+    };
+    let mut out: Map<String, Value> = object
+        .iter()
+        .filter(|(k, _)| *k != "$ref" && *k != "allOf")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut parts = Vec::new();
+    if hops < 32 {
+        if let Some(reference) = object.get("$ref").and_then(Value::as_str)
+            && let Some(target) = crate::schema::walk::resolve_local(root, reference)
+        {
+            parts.push(flatten(root, target, hops + 1));
+        }
+        for part in object
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            parts.push(flatten(root, part, hops + 1));
+        }
+    }
+    for part in parts {
+        let Value::Object(part) = part else { continue };
+        for (keyword, value) in part {
+            match (keyword.as_str(), out.get_mut(&keyword), value) {
+                ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
+                    for (name, sub) in theirs {
+                        mine.entry(name).or_insert(sub);
+                    }
+                }
+                ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                    for name in theirs {
+                        if !mine.contains(&name) {
+                            mine.push(name);
+                        }
+                    }
+                }
+                (_, Some(_), _) => {}
+                (_, None, value) => {
+                    out.insert(keyword, value);
+                }
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+fn generate_depth(root: &Value, schema: &Value, rng: &mut Rng, depth: u32) -> Value {
+    let flattened;
+    let schema = match schema.as_object() {
+        Some(object) if object.contains_key("$ref") || object.contains_key("allOf") => {
+            flattened = flatten(root, schema, 0);
+            &flattened
+        }
+        _ => schema,
+    };
     let Some(s) = schema.as_object() else {
         return Value::Object(Map::new());
     };
@@ -153,7 +216,7 @@ fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
         if let Some(branches) = s.get(key).and_then(Value::as_array)
             && let Some(b) = rng.pick(branches)
         {
-            return generate_depth(b, rng, depth + 1);
+            return generate_depth(root, b, rng, depth + 1);
         }
     }
     if s.get("type").is_none()
@@ -162,7 +225,7 @@ fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
             .and_then(Value::as_array)
             .and_then(|a| a.first())
     {
-        return generate_depth(first, rng, depth + 1);
+        return generate_depth(root, first, rng, depth + 1);
     }
     let ty = match s.get("type") {
         Some(Value::String(t)) => t.as_str(),
@@ -186,7 +249,7 @@ fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
             if let Some(props) = s.get("properties").and_then(Value::as_object) {
                 for (k, sub) in props {
                     if required.contains(&k.as_str()) || (depth < 6 && rng.chance(0.5)) {
-                        out.insert(k.clone(), generate_depth(sub, rng, depth + 1));
+                        out.insert(k.clone(), generate_depth(root, sub, rng, depth + 1));
                     }
                 }
             }
@@ -196,7 +259,7 @@ fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
             let mut out = Vec::new();
             if let Some(prefix) = s.get("prefixItems").and_then(Value::as_array) {
                 for p in prefix {
-                    out.push(generate_depth(p, rng, depth + 1));
+                    out.push(generate_depth(root, p, rng, depth + 1));
                 }
             }
             let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0);
@@ -212,7 +275,7 @@ fn generate_depth(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
             };
             let items = s.get("items").cloned().unwrap_or(Value::Bool(true));
             while (out.len() as u64) < n {
-                out.push(generate_depth(&items, rng, depth + 1));
+                out.push(generate_depth(root, &items, rng, depth + 1));
             }
             Value::Array(out)
         }

@@ -67,7 +67,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     prim.class, prim.id
                 )),
                 Some(prim) => match cx.selection(b) {
-                    Some(Ok(selected)) if is_authority(selected.schema) => None,
+                    Some(Ok(selected)) if is_authority(&selected.schema) => None,
                     Some(Ok(_)) => Some(format!(
                         "`{from}` at `{}`, which is not an `x-authority` output of `{}`",
                         b.at, prim.id

@@ -12,8 +12,9 @@ static ANY: Value = Value::Bool(true);
 /// What a pointer selects in a schema.
 #[derive(Debug, Clone)]
 pub struct Selected<'s> {
-    /// The sub-schema (`true` where the schema does not constrain the value).
-    pub schema: &'s Value,
+    /// The sub-schema (`true` where the schema does not constrain the value). Owned when the
+    /// value is constrained by several parts of an `allOf` (their conjunction).
+    pub schema: Cow<'s, Value>,
     /// Some step of the pointer may be absent in a valid instance.
     pub optional: bool,
     /// Some schema on the path, the selected one included, is marked `x-trust: untrusted`.
@@ -29,7 +30,7 @@ impl Selected<'_> {
         self.path_untrusted
             || *self
                 .inner_untrusted
-                .get_or_init(|| contains_untrusted(self.schema))
+                .get_or_init(|| contains_untrusted(&self.schema))
     }
 }
 
@@ -106,14 +107,43 @@ fn array_index(token: &str) -> Option<usize> {
     token.parse().ok()
 }
 
-/// Select the sub-schema of `schema` at `pointer` (`""` selects the whole schema).
+/// How many `$ref` hops and `allOf` parts one step of a walk follows.
+const MAX_PARTS: usize = 64;
+
+/// The schemas that together constrain a value at `schema` (inside the document `root`):
+/// `schema` itself, what its local `$ref`s name and its `allOf` parts, transitively (bounded).
+fn parts<'s>(root: &'s Value, schema: &'s Value) -> Vec<&'s Value> {
+    let mut out: Vec<&'s Value> = Vec::new();
+    let mut pending = vec![schema];
+    while let Some(part) = pending.pop() {
+        if out.len() >= MAX_PARTS || out.iter().any(|seen| std::ptr::eq(*seen, part)) {
+            continue;
+        }
+        out.push(part);
+        if let Some(reference) = part.get("$ref").and_then(Value::as_str)
+            && let Some(target) = crate::schema::walk::resolve_local(root, reference)
+        {
+            pending.push(target);
+        }
+        if let Some(all) = part.get("allOf").and_then(Value::as_array) {
+            pending.extend(all.iter().rev());
+        }
+    }
+    out
+}
+
+/// Select the sub-schema of `schema` at `pointer` (`""` selects the whole schema). Local
+/// `$ref`s and `allOf` parts are followed at every step (a graph's `input` rooted in a `$ref`
+/// into `$defs`, say); the selected sub-schema's own `$ref`s still name places in `schema`
+/// (see [`crate::schema::walk::standalone`]).
 pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Missing> {
-    let mut current = schema;
+    let root = schema;
+    let mut current: Cow<'s, Value> = Cow::Borrowed(schema);
     let mut optional = false;
     let mut untrusted = is_untrusted(schema);
     if pointer.is_empty() {
         return Ok(Selected {
-            schema,
+            schema: current,
             optional,
             path_untrusted: untrusted,
             inner_untrusted: OnceCell::new(),
@@ -130,86 +160,46 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
             prefix: pointer.get(..end).unwrap_or(pointer).to_string(),
             reason,
         };
-        let next = match current {
-            Value::Bool(true) => {
-                optional = true;
-                &ANY
-            }
-            Value::Bool(false) => return Err(missing("the schema admits no value".into())),
-            Value::Object(object) => {
-                let properties = object.get("properties").and_then(Value::as_object);
-                let objectish = has_type(current, "object") || properties.is_some();
-                let arrayish = has_type(current, "array")
-                    || object.contains_key("items")
-                    || object.contains_key("prefixItems");
-                let typed = object.contains_key("type");
-                if let Some(sub) = properties.and_then(|p| p.get(token)) {
-                    let required = object
-                        .get("required")
+        // An owned conjunction only arises at the last step's result; a later step walks it
+        // as one schema (its `allOf`), borrowing from the document where it can.
+        let (step_parts, owned_parts): (Vec<&'s Value>, Option<Vec<Value>>) = match &current {
+            Cow::Borrowed(borrowed) => (parts(root, borrowed), None),
+            Cow::Owned(owned) => (
+                Vec::new(),
+                Some(
+                    owned
+                        .get("allOf")
                         .and_then(Value::as_array)
-                        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(token)));
-                    optional |= !required;
-                    sub
-                } else if arrayish && let Some(index) = array_index(token) {
-                    let min_items = object.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-                    optional |= (index as u64) >= min_items;
-                    let prefix_item = object
-                        .get("prefixItems")
-                        .and_then(Value::as_array)
-                        .and_then(|items| items.get(index));
-                    match prefix_item {
-                        Some(sub) => sub,
-                        None => match object.get("items") {
-                            Some(Value::Bool(false)) => {
-                                return Err(missing(format!(
-                                    "the array admits no element at index {index}"
-                                )));
-                            }
-                            Some(sub) => sub,
-                            None => &ANY,
-                        },
-                    }
-                } else if objectish {
-                    match object.get("additionalProperties") {
-                        Some(Value::Bool(false)) => {
-                            let declared = properties
-                                .map(|p| {
-                                    p.keys()
-                                        .map(|k| format!("`{k}`"))
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                })
-                                .unwrap_or_default();
-                            return Err(missing(if declared.is_empty() {
-                                format!("property `{token}` is not declared (no properties)")
-                            } else {
-                                format!("property `{token}` is not declared (declared: {declared})")
-                            }));
-                        }
-                        Some(sub) => {
-                            optional = true;
-                            sub
-                        }
-                        None => {
-                            optional = true;
-                            &ANY
-                        }
-                    }
-                } else if arrayish {
-                    return Err(missing(format!("`{token}` is not an array index")));
-                } else if typed {
-                    return Err(missing(format!(
-                        "the value there is not an object or array (type {})",
-                        object.get("type").map(Value::to_string).unwrap_or_default()
-                    )));
-                } else {
-                    optional = true;
-                    &ANY
-                }
-            }
-            _ => return Err(missing("the schema there is not a schema".into())),
+                        .cloned()
+                        .unwrap_or_else(|| vec![owned.clone()]),
+                ),
+            ),
         };
-        untrusted |= is_untrusted(next);
+        let (next, step_optional, step_untrusted) = match owned_parts {
+            None => step(root, &step_parts, token, &missing)?,
+            Some(owned) => {
+                // Re-borrowing from an owned conjunction: walk each part, keep what they say.
+                let mut subs = Vec::new();
+                let mut all_optional = true;
+                let mut any_untrusted = false;
+                for part in &owned {
+                    let selected = select(part, &format!("/{raw}")).map_err(|m| Missing {
+                        prefix: pointer.get(..end).unwrap_or(pointer).to_string(),
+                        reason: m.reason,
+                    })?;
+                    all_optional &= selected.optional;
+                    any_untrusted |= selected.path_untrusted;
+                    subs.push(selected.schema.into_owned());
+                }
+                (
+                    Cow::Owned(serde_json::json!({ "allOf": subs })),
+                    all_optional,
+                    any_untrusted,
+                )
+            }
+        };
+        optional |= step_optional;
+        untrusted |= step_untrusted || is_untrusted(&next);
         current = next;
     }
     Ok(Selected {
@@ -218,6 +208,132 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
         path_untrusted: untrusted,
         inner_untrusted: OnceCell::new(),
     })
+}
+
+/// One step of [`select`] over the parts constraining the current value: the sub-schema of
+/// `token`, whether it may be absent, and whether a part on the way is marked untrusted.
+fn step<'s>(
+    root: &'s Value,
+    step_parts: &[&'s Value],
+    token: &str,
+    missing: &dyn Fn(String) -> Missing,
+) -> Result<(Cow<'s, Value>, bool, bool), Missing> {
+    let _ = root;
+    // Parts that name the token as a property: their sub-schemas all apply.
+    let naming: Vec<&'s Value> = step_parts
+        .iter()
+        .filter_map(|part| part.get("properties")?.get(token))
+        .collect();
+    let required = step_parts.iter().any(|part| {
+        part.get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(token)))
+    });
+    let untrusted = step_parts.iter().any(|part| is_untrusted(part));
+    match naming.as_slice() {
+        [] => {}
+        [one] => return Ok((Cow::Borrowed(*one), !required, untrusted)),
+        several => {
+            let all: Vec<Value> = several.iter().map(|s| (*s).clone()).collect();
+            return Ok((
+                Cow::Owned(serde_json::json!({ "allOf": all })),
+                !required,
+                untrusted,
+            ));
+        }
+    }
+    // No part names it: the part that decides (the first with a type or a structural keyword,
+    // else the schema itself).
+    let current = step_parts
+        .iter()
+        .copied()
+        .find(|part| {
+            [
+                "type",
+                "items",
+                "prefixItems",
+                "additionalProperties",
+                "properties",
+            ]
+            .iter()
+            .any(|k| part.get(*k).is_some())
+        })
+        .or_else(|| step_parts.first().copied())
+        .unwrap_or(&ANY);
+    let mut optional = false;
+    let next: &'s Value = match current {
+        Value::Bool(true) => {
+            optional = true;
+            &ANY
+        }
+        Value::Bool(false) => return Err(missing("the schema admits no value".into())),
+        Value::Object(object) => {
+            let properties = object.get("properties").and_then(Value::as_object);
+            let objectish = has_type(current, "object") || properties.is_some();
+            let arrayish = has_type(current, "array")
+                || object.contains_key("items")
+                || object.contains_key("prefixItems");
+            let typed = object.contains_key("type");
+            if arrayish && let Some(index) = array_index(token) {
+                let min_items = object.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+                optional |= (index as u64) >= min_items;
+                let prefix_item = object
+                    .get("prefixItems")
+                    .and_then(Value::as_array)
+                    .and_then(|items| items.get(index));
+                match prefix_item {
+                    Some(sub) => sub,
+                    None => match object.get("items") {
+                        Some(Value::Bool(false)) => {
+                            return Err(missing(format!(
+                                "the array admits no element at index {index}"
+                            )));
+                        }
+                        Some(sub) => sub,
+                        None => &ANY,
+                    },
+                }
+            } else if objectish {
+                match object.get("additionalProperties") {
+                    Some(Value::Bool(false)) => {
+                        let declared = properties
+                            .map(|p| {
+                                p.keys()
+                                    .map(|k| format!("`{k}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            })
+                            .unwrap_or_default();
+                        return Err(missing(if declared.is_empty() {
+                            format!("property `{token}` is not declared (no properties)")
+                        } else {
+                            format!("property `{token}` is not declared (declared: {declared})")
+                        }));
+                    }
+                    Some(sub) => {
+                        optional = true;
+                        sub
+                    }
+                    None => {
+                        optional = true;
+                        &ANY
+                    }
+                }
+            } else if arrayish {
+                return Err(missing(format!("`{token}` is not an array index")));
+            } else if typed {
+                return Err(missing(format!(
+                    "the value there is not an object or array (type {})",
+                    object.get("type").map(Value::to_string).unwrap_or_default()
+                )));
+            } else {
+                optional = true;
+                &ANY
+            }
+        }
+        _ => return Err(missing("the schema there is not a schema".into())),
+    };
+    Ok((Cow::Borrowed(next), optional, untrusted))
 }
 
 #[cfg(test)]
@@ -231,7 +347,7 @@ mod tests {
             "properties": {"a": {"type": "array", "minItems": 1,
                 "prefixItems": [{"type": "integer"}], "items": {"type": "string", "x-trust": "untrusted"}}}});
         let first = select(&schema, "/a/0").unwrap();
-        assert_eq!(first.schema, &json!({"type": "integer"}));
+        assert_eq!(*first.schema, json!({"type": "integer"}));
         assert!(!first.optional);
         assert!(!first.untrusted());
         let later = select(&schema, "/a/3").unwrap();
@@ -248,6 +364,6 @@ mod tests {
         let any = json!({"type": "object"});
         let selected = select(&any, "/issue/x").unwrap();
         assert!(selected.optional);
-        assert_eq!(selected.schema, &Value::Bool(true));
+        assert_eq!(*selected.schema, Value::Bool(true));
     }
 }

@@ -98,13 +98,25 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
         let (Some(Ok(selected)), Some(target)) = (cx.selection(b), b.target) else {
             continue;
         };
-        let key = (selected.schema as *const Value, target as *const Value);
+        let selected_schema: &Value = &selected.schema;
+        let key = (selected_schema as *const Value, target as *const Value);
         let verdict = cache.entry(key).or_insert_with(|| {
-            match confirm(
-                checker.verdict(selected.schema, target),
-                selected.schema,
-                target,
-            ) {
+            // Both ends are subschemas of a document (an output or the graph's input, the
+            // consumer's inputs): their local `$ref`s are resolved against that document.
+            let source_root = match b.origin {
+                super::Origin::Input => Some(cx.input_schema),
+                super::Origin::Node(node) => cx.prim(node).map(|p| &p.outputs),
+                _ => None,
+            };
+            let source = match source_root {
+                Some(root) => crate::schema::walk::standalone(root, selected_schema),
+                None => std::borrow::Cow::Borrowed(selected_schema),
+            };
+            let target = match cx.prim(b.node) {
+                Some(prim) => crate::schema::walk::standalone(&prim.inputs, target),
+                None => std::borrow::Cow::Borrowed(target),
+            };
+            match confirm(checker.verdict(&source, &target), &source, &target) {
                 Verdict::Yes => None,
                 other => Some(other),
             }

@@ -2,21 +2,46 @@
 //!
 //! ## What it checks
 //!
-//! The bindings for which the schema checker (SPEC §3.2) could neither prove that
-//! the source schema fits the target schema nor find a value that breaks it, for example two
-//! different `pattern`s. The message gives the checker's reason.
+//! The bindings for which the schema checker (SPEC §3.2) could neither prove that the source
+//! schema fits the target schema nor find a value that breaks it. The message gives the
+//! checker's reason.
 //!
 //! ## Why it matters
 //!
 //! "unknown" is never a silent yes: the edge may fail at run time, and a reviewer
 //! should look at it (or simplify the schemas until the checker can decide).
 //!
+//! ## What is decided
+//!
+//! So that unknown is left only where a decision procedure stops:
+//!
+//! - **Unknown keywords are annotations.** Draft 2020-12 gives a keyword outside its vocabulary
+//!   no effect on validation, and the validators replay uses ignore it; so does the checker
+//!   (`minimumForOptimizer`, `documentation_url`, `value`, `x-…`; `primgraph schema check`
+//!   prints a note naming them). The exception is a keyword that looks like a typo of a real
+//!   one, which would silently validate nothing: equal to a Draft 2020-12 keyword but for
+//!   letter case or surrounding punctuation (`multipleOF`, `maxItems:`), a prefix of one keeping
+//!   at least five letters (`maxLen`), or within edit distance 1 (keywords of up to five
+//!   letters) or 2 (longer ones). Such a keyword answers unknown, with "did you mean
+//!   `multipleOf`?".
+//! - **Patterns** (`pattern`, and the names of `patternProperties` and `propertyNames`) are
+//!   compared as regular languages by automata, with ECMA-262 search semantics (unanchored unless
+//!   `^`/`$`); a "no" carries the shortest string one admits and the other does not. Unknown
+//!   remains for patterns with look-around, back-references, word boundaries or another
+//!   construct whose meaning differs between ECMA-262 and Rust regular expressions, and past the
+//!   work bound (pattern length, automaton size, search states, time), with that reason.
+//! - **Unions**: a source union is checked branch by branch; a target `anyOf` is tried branch by
+//!   branch; what the structural prover cannot split (a target `oneOf`, a source to be split by
+//!   `type` or by a property's `enum`) goes on to the canonical algebra and the witness search.
+//! - **Too deep**: a schema nested or `$ref`-chained past 64 levels is not walked; the edge is
+//!   unknown with that reason (`primgraph schema check` refuses it with its location).
+//!
 //! ## Example
 //!
-//! (different patterns cannot be compared.)
+//! (a look-ahead is not decided by automata.)
 //!
 //! ```text
-//! source {"type": "string", "pattern": "^[a-z]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9]+$"}
+//! source {"type": "string", "pattern": "^(?!-)[a-z-]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9-]+$"}
 //! ```
 //!
 //! Fixture `tests/fixtures/rules/t306_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports T306 at line 13:
@@ -29,10 +54,10 @@
 //!
 //! Check this edge by hand, or simplify the schemas.
 //!
-//! Does not fire:
+//! Does not fire (two patterns, decided: every lower-case word is lower-case alphanumeric):
 //!
 //! ```text
-//! source {"type": "string", "minLength": 1}  →  target {"type": "string"}
+//! source {"type": "string", "pattern": "^[a-z]+$"}  →  target {"type": "string", "pattern": "^[a-z0-9-]+$"}
 //! ```
 //!
 //! ## Implements

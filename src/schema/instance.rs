@@ -426,11 +426,29 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
         _ => Vec::new(),
     };
     let additional = object.get("additionalProperties");
-    let values_of = |name: &str| -> Vec<Value> {
-        match properties.get(name).or(additional) {
+    // Each member's candidates are generated once: generating them anew at every use made the
+    // work exponential in the nesting depth.
+    let pools: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<Vec<Value>>>> =
+        Default::default();
+    let values_of = |name: &str| -> std::rc::Rc<Vec<Value>> {
+        // Names outside `properties` share the `additionalProperties` pool under one key.
+        let key = if properties.contains_key(name) {
+            name
+        } else {
+            ""
+        };
+        if let Some(pool) = pools.borrow().get(key) {
+            return std::rc::Rc::clone(pool);
+        }
+        let schema = properties.get(name).or(additional);
+        let pool = std::rc::Rc::new(match schema {
             Some(schema) => generate(schema, root, depth + 1),
             None => vec![Value::Null, json!(0), json!("a")],
-        }
+        });
+        pools
+            .borrow_mut()
+            .insert(key.to_string(), std::rc::Rc::clone(&pool));
+        pool
     };
     let min_properties = object
         .get("minProperties")
@@ -451,7 +469,7 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
         .collect();
     // One property varied at a time over its candidates, the rest minimal.
     for name in required.iter().chain(properties.keys()) {
-        for varied in values_of(name).into_iter().take(8) {
+        for varied in values_of(name).iter().take(8).cloned() {
             let mut instance = minimal.clone();
             instance.insert(name.clone(), varied);
             push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);

@@ -27,10 +27,13 @@
 //! - **Reasons with pointers.** The target-side keyword and pointer come from the validator's
 //!   error for the witness (its keyword location); the source-side pointer is the source
 //!   subschema constraining the same instance location ([`walk::schema_pointer_for_instance`]).
-//! - **A closed vocabulary.** The canonicalizer, like a validator, ignores keywords it does not
-//!   know. Here a keyword outside Draft 2020-12 (other than an `x-` extension) makes the verdict
-//!   `Unknown`, so a misspelt or vendor keyword can never produce a silent `Yes`. Annotations
-//!   (`title`, `description`, `default`, `examples`, `$comment`, `format`, `x-*`) are ignored.
+//! - **Annotations and typos.** The canonicalizer, like a validator, ignores keywords it does not
+//!   know, and so does this checker: Draft 2020-12 makes an unknown keyword an annotation
+//!   (`minimumForOptimizer`, `documentation_url`, `x-*`). What the closed vocabulary was for is
+//!   kept: a keyword within a small edit distance of a real keyword, or equal to one but for
+//!   case or punctuation (`maxLen`, `multipleOF`, `maxItems:`), silently validates nothing, so it
+//!   makes the verdict `Unknown` with "did you mean …?" ([`walk::suspected_typo`]);
+//!   [`ignored_annotations`] names the others (the CLI prints them as a note).
 //! - **Input checks** with locations: a document that is not a 2020-12 schema (meta-schema
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
 //! - **A co-inductive structural prover** ([`structural`]), run *before* the canonical algebra:
@@ -57,8 +60,11 @@
 //!   validated against it.
 
 pub mod instance;
+pub mod pattern;
 pub mod structural;
 pub mod walk;
+
+pub use walk::ignored_annotations;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -66,6 +72,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::canonical::{CanonicalSchema, CanonicalView, Containment, Satisfiability};
 use jsonschema::{CanonicalizationError, Draft, Validator};
+use pattern::Inclusion;
 use serde_json::Value;
 
 /// The verdict of a compatibility check; `reason` is the [`Reason`] rendered as text.
@@ -178,6 +185,15 @@ pub enum SchemaError {
         message: String,
     },
     #[error(
+        "{side} schema is too deep at \"{pointer}\": its nesting and `$ref` chains reach more \
+         than {limit} levels"
+    )]
+    TooDeep {
+        side: Side,
+        pointer: String,
+        limit: usize,
+    },
+    #[error(
         "{side} schema: `$ref` \"{reference}\" at \"{pointer}\" does not resolve in the document"
     )]
     UnresolvableRef {
@@ -207,7 +223,9 @@ pub fn check_with_reasons(source: &Value, target: &Value) -> Result<Decision, Sc
 /// when a check needs them — its annotation-free form and its canonical form.
 struct Prepared {
     document: Value,
-    unknown_keyword: Option<(String, String)>,
+    /// The first keyword that looks like a typo of a Draft 2020-12 keyword: (keyword, pointer,
+    /// the keyword it is probably meant to be).
+    unknown_keyword: Option<(String, String, &'static str)>,
     stripped: OnceLock<Value>,
     canonical: OnceLock<Result<CanonicalSchema, String>>,
 }
@@ -394,6 +412,35 @@ const HARD_KEYWORDS: &[&str] = &[
     "$ref",
 ];
 
+/// The first pattern of either schema that the automata refuse, with the side, the pointer of
+/// the schema holding it and the reason.
+fn pattern_obstacle(source: &Value, target: &Value) -> Option<(Side, String, String)> {
+    for (side, schema) in [(Side::Target, target), (Side::Source, source)] {
+        for (pointer, subschema) in walk::subschemas(schema) {
+            let Some(object) = subschema.as_object() else {
+                continue;
+            };
+            let patterns = object
+                .get("pattern")
+                .and_then(Value::as_str)
+                .into_iter()
+                .chain(
+                    object
+                        .get("patternProperties")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flat_map(|members| members.keys().map(String::as_str)),
+                );
+            for text in patterns {
+                if let Err(reason) = pattern::compiled(text).as_ref() {
+                    return Some((side, pointer, reason.clone()));
+                }
+            }
+        }
+    }
+    None
+}
+
 fn first_hard_keyword(schema: &Value) -> Option<(String, String)> {
     for keyword in HARD_KEYWORDS {
         for (pointer, subschema) in walk::subschemas(schema) {
@@ -430,6 +477,15 @@ impl Checker {
                 message: "a schema is an object or a boolean".into(),
             });
         }
+        // Before anything that recurses (the meta-schema validator, the canonicalizer, the
+        // compiled validators): a schema nested or chained too deeply is refused here.
+        if let Some(pointer) = walk::too_deep(schema) {
+            return Err(SchemaError::TooDeep {
+                side,
+                pointer,
+                limit: walk::MAX_DEPTH,
+            });
+        }
         if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
             return Err(SchemaError::NotASchema {
                 side,
@@ -447,8 +503,12 @@ impl Checker {
                         reference,
                     });
                 }
-                walk::Finding::UnknownKeyword { keyword, pointer } => {
-                    unknown_keyword.get_or_insert((keyword, pointer));
+                walk::Finding::UnknownKeyword {
+                    keyword,
+                    pointer,
+                    suggestion,
+                } => {
+                    unknown_keyword.get_or_insert((keyword, pointer, suggestion));
                 }
             }
         }
@@ -527,7 +587,7 @@ impl Checker {
 
     fn decide(&self, source: &Prepared, target: &Prepared) -> Decision {
         for (side, prepared) in [("source", source), ("target", target)] {
-            if let Some((keyword, pointer)) = &prepared.unknown_keyword {
+            if let Some((keyword, pointer, suggestion)) = &prepared.unknown_keyword {
                 let (s, t) = if side == "source" {
                     (Some(pointer.as_str()), None)
                 } else {
@@ -538,7 +598,11 @@ impl Checker {
                         keyword,
                         s,
                         t,
-                        format!("the {side} schema uses `{keyword}`, outside Draft 2020-12"),
+                        format!(
+                            "the {side} schema uses `{keyword}`, which is not a Draft 2020-12 \
+                             keyword and would be ignored by a validator; did you mean \
+                             `{suggestion}`?"
+                        ),
                     ),
                 };
             }
@@ -573,6 +637,12 @@ impl Checker {
             };
         }
         if let Some(decision) = self.find_witness_structurally(source, target) {
+            return decision;
+        }
+        if let Some(decision) = self.find_finite_witness(source, target) {
+            return decision;
+        }
+        if let Some(decision) = self.find_pattern_witness(source, target) {
             return decision;
         }
         let canonical = match (source.canonical(), target.canonical()) {
@@ -618,9 +688,64 @@ impl Checker {
                     undecided.source_pointer = pointer.0;
                     undecided.target_pointer = pointer.1;
                 }
+                if let Some((side, pointer, why)) =
+                    pattern_obstacle(&source.document, &target.document)
+                {
+                    undecided.keyword = "pattern".into();
+                    undecided.message = format!("{}: {why}", undecided.message);
+                    (undecided.source_pointer, undecided.target_pointer) = match side {
+                        Side::Source => (Some(pointer), None),
+                        Side::Target => (None, Some(pointer)),
+                    };
+                }
                 Decision::Unknown { reason: undecided }
             }
         }
+    }
+
+    /// A witness among a finite source's own values (`const`/`enum` at the root): the first
+    /// value the structural evaluator finds rejected by the target (a hashed lookup against a
+    /// target `enum`), confirmed by validators. Linear in the two value lists.
+    fn find_finite_witness(&self, source: &Prepared, target: &Prepared) -> Option<Decision> {
+        let values = structural::finite_root_values(&source.document)?;
+        match structural::first_rejected(values, &target.document) {
+            Some((value, Some(false))) => self.confirm_witness(source, target, vec![value.clone()]),
+            _ => None,
+        }
+    }
+
+    /// A witness where both schemas constrain the same string with different patterns: the
+    /// shortest string of the source's language outside the target's (see [`pattern`]), put
+    /// in place inside the source's candidate values, confirmed by validators.
+    fn find_pattern_witness(&self, source: &Prepared, target: &Prepared) -> Option<Decision> {
+        let places = pattern::string_places(&source.document, &target.document);
+        if places.is_empty() {
+            return None;
+        }
+        let bases = instance::candidates(&source.document, &source.document);
+        let mut candidates = Vec::new();
+        for place in places {
+            let Inclusion::Witness(text) = pattern::inclusion(
+                place.source_pattern.as_deref(),
+                Some(&place.target_pattern),
+                place.min_length,
+                place.max_length,
+            ) else {
+                continue;
+            };
+            let text = Value::String(text);
+            if place.path.is_empty() && !place.names {
+                candidates.push(text);
+                continue;
+            }
+            for base in &bases {
+                candidates.extend(pattern::place_witness(base, &place, &text));
+            }
+        }
+        if candidates.is_empty() {
+            return None;
+        }
+        self.confirm_witness(source, target, candidates)
     }
 
     /// The canonical algebra's answer where it proves one; otherwise the reason it did not.
@@ -886,9 +1011,9 @@ impl SchemaFile {
 impl SchemaError {
     pub fn side(&self) -> Side {
         match self {
-            SchemaError::NotASchema { side, .. } | SchemaError::UnresolvableRef { side, .. } => {
-                *side
-            }
+            SchemaError::NotASchema { side, .. }
+            | SchemaError::UnresolvableRef { side, .. }
+            | SchemaError::TooDeep { side, .. } => *side,
         }
     }
 
@@ -896,7 +1021,8 @@ impl SchemaError {
     pub fn pointer(&self) -> &str {
         match self {
             SchemaError::NotASchema { pointer, .. }
-            | SchemaError::UnresolvableRef { pointer, .. } => pointer,
+            | SchemaError::UnresolvableRef { pointer, .. }
+            | SchemaError::TooDeep { pointer, .. } => pointer,
         }
     }
 }

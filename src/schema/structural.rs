@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::pattern::{self, Inclusion};
 use super::walk::{escape_token, is_annotation, resolve_local};
 
 /// Keywords the prover understands on a schema object (besides annotations and `$defs`).
@@ -47,10 +48,14 @@ const MODELLED: &[&str] = &[
     "$anchor",
     "enum",
     "const",
+    "propertyNames",
+    "patternProperties",
 ];
 
 /// How many pair comparisons one proof may take.
 const BUDGET: usize = 2_000;
+/// How deeply comparisons may nest (past it: not proven).
+const MAX_PROOF_DEPTH: usize = 200;
 
 const TYPES: [&str; 7] = [
     "null", "boolean", "object", "array", "string", "number", "integer",
@@ -68,6 +73,8 @@ struct Prover {
     /// Pairs under comparison, with the number of child steps taken when each was assumed.
     assumed: HashMap<(String, String), usize>,
     budget: usize,
+    /// How many comparisons are nested now: bounded, so a proof cannot overflow the stack.
+    depth: usize,
     /// Whether either document refers (`$ref`): only then can the walk meet a pair again, so
     /// only then are pointers built and pairs assumed. Most real schemas do not refer, and the
     /// walk over them allocates nothing.
@@ -98,6 +105,7 @@ pub fn proves_contained(source: &Value, target: &Value) -> bool {
     let mut prover = Prover {
         assumed: HashMap::new(),
         budget: BUDGET,
+        depth: 0,
         track: refers(source) || refers(target),
     };
     let s = Node {
@@ -195,10 +203,17 @@ fn number(object: &Map<String, Value>, keyword: &str) -> Option<f64> {
 
 impl Prover {
     fn sub(&mut self, s: Node<'_>, t: Node<'_>, steps: usize) -> bool {
-        if self.budget == 0 {
+        if self.budget == 0 || self.depth >= MAX_PROOF_DEPTH {
             return false;
         }
         self.budget -= 1;
+        self.depth += 1;
+        let proven = self.sub_counted(s, t, steps);
+        self.depth -= 1;
+        proven
+    }
+
+    fn sub_counted(&mut self, s: Node<'_>, t: Node<'_>, steps: usize) -> bool {
         if is_false(s.schema) || is_trivially_true(t.schema) {
             return true;
         }
@@ -390,9 +405,7 @@ impl Prover {
         // A finite source (`const`, `enum`) is contained when each of its values is admitted:
         // the source admits at most those values, whatever its other keywords say.
         if let Some(values) = finite_values(so) {
-            return values
-                .iter()
-                .all(|value| admits(t.schema, value) == Some(true));
+            return first_rejected(values, t.schema).is_none();
         }
         // A finite target against an infinite source is not proven.
         if to.contains_key("enum") || to.contains_key("const") {
@@ -436,7 +449,23 @@ impl Prover {
             if let Some(pattern) = to.field("pattern")
                 && so.field("pattern") != Some(pattern)
             {
-                return false;
+                // Two different patterns: inclusion of the regular languages, decided by
+                // automata within the source's length bounds.
+                let source_pattern = match so.field("pattern") {
+                    None => None,
+                    Some(Value::String(p)) => Some(p.as_str()),
+                    Some(_) => return false,
+                };
+                let Some(target_pattern) = pattern.as_str() else {
+                    return false;
+                };
+                let min = so.field("minLength").and_then(Value::as_u64).unwrap_or(0);
+                let max = so.field("maxLength").and_then(Value::as_u64);
+                if pattern::inclusion(source_pattern, Some(target_pattern), min, max)
+                    != Inclusion::Included
+                {
+                    return false;
+                }
             }
         }
         if admits("array") && !self.arrays(s, so, t, to, steps) {
@@ -549,76 +578,337 @@ impl Prover {
             .field("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let source_for = |name: &str| {
+        let spatterns = so
+            .field("patternProperties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let tpatterns = to
+            .field("patternProperties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let source_rest = match so.field("additionalProperties") {
+            Some(schema) => (schema, child!(track, "{}/additionalProperties", s.pointer)),
+            None => (&TRUE, child!(track, "{}/*", s.pointer)),
+        };
+        // The source schema of member `name` (an over-approximation, which is what a proof of
+        // containment may use): its property, else one pattern it matches, else the rest.
+        // `None` when whether a pattern matches the name cannot be decided.
+        let source_for = |name: &str| -> Option<(&Value, String)> {
             if let Some(schema) = sprops.get(name) {
-                return (
+                return Some((
                     schema,
                     child!(track, "{}/properties/{}", s.pointer, escape_token(name)),
-                );
+                ));
             }
-            match so.field("additionalProperties") {
-                Some(schema) => (schema, child!(track, "{}/additionalProperties", s.pointer)),
-                None => (&TRUE, child!(track, "{}/*", s.pointer)),
+            for (source_pattern, schema) in spatterns {
+                if pattern::matches(source_pattern, name)? {
+                    return Some((
+                        schema,
+                        child!(
+                            track,
+                            "{}/patternProperties/{}",
+                            s.pointer,
+                            escape_token(source_pattern)
+                        ),
+                    ));
+                }
             }
+            Some(source_rest.clone())
         };
+        let mut pairs: Vec<(&Value, String, &Value, String)> = Vec::new();
         // Every property the target names.
         for (name, target_schema) in tprops {
-            let (source_schema, source_pointer) = source_for(name);
-            let sn = Node {
-                root: s.root,
-                schema: source_schema,
-                pointer: &(source_pointer),
-            };
-            let tn = Node {
-                root: t.root,
-                schema: target_schema,
-                pointer: &(child!(track, "{}/properties/{}", t.pointer, escape_token(name))),
-            };
-            if !self.sub(sn, tn, steps + 1) {
+            let Some((source_schema, source_pointer)) = source_for(name) else {
                 return false;
-            }
+            };
+            let target_pointer = child!(track, "{}/properties/{}", t.pointer, escape_token(name));
+            pairs.push((source_schema, source_pointer, target_schema, target_pointer));
         }
-        // Every other key, against the target's `additionalProperties`.
+        // Every target pattern, against each source member it may apply to.
+        for (target_pattern, target_schema) in tpatterns {
+            let target_pointer = child!(
+                track,
+                "{}/patternProperties/{}",
+                t.pointer,
+                escape_token(target_pattern)
+            );
+            for name in sprops.keys().chain(tprops.keys()) {
+                match pattern::matches(target_pattern, name) {
+                    Some(false) => continue,
+                    Some(true) => {}
+                    None => return false,
+                }
+                let Some((source_schema, source_pointer)) = source_for(name) else {
+                    return false;
+                };
+                pairs.push((
+                    source_schema,
+                    source_pointer,
+                    target_schema,
+                    target_pointer.clone(),
+                ));
+            }
+            // Members matched by a source pattern, or by none (the rest): conservatively, as if
+            // every one of them matched the target pattern.
+            for (source_pattern, source_schema) in spatterns {
+                let source_pointer = child!(
+                    track,
+                    "{}/patternProperties/{}",
+                    s.pointer,
+                    escape_token(source_pattern)
+                );
+                pairs.push((
+                    source_schema,
+                    source_pointer,
+                    target_schema,
+                    target_pointer.clone(),
+                ));
+            }
+            pairs.push((
+                source_rest.0,
+                source_rest.1.clone(),
+                target_schema,
+                target_pointer,
+            ));
+        }
+        // Every member the target leaves to its `additionalProperties`.
         if let Some(target_additional) = to.field("additionalProperties") {
-            let additional_pointer = &(child!(track, "{}/additionalProperties", t.pointer));
+            let additional_pointer = child!(track, "{}/additionalProperties", t.pointer);
+            let covered_by_target_pattern = |name: &str| -> Option<bool> {
+                for target_pattern in tpatterns.keys() {
+                    if pattern::matches(target_pattern, name)? {
+                        return Some(true);
+                    }
+                }
+                Some(false)
+            };
             for (name, source_schema) in sprops {
                 if tprops.contains_key(name) {
                     continue;
                 }
-                let sn = Node {
-                    root: s.root,
-                    schema: source_schema,
-                    pointer: &(child!(track, "{}/properties/{}", s.pointer, escape_token(name))),
-                };
-                let tn = Node {
-                    root: t.root,
-                    schema: target_additional,
-                    pointer: additional_pointer,
-                };
-                if !self.sub(sn, tn, steps + 1) {
-                    return false;
+                match covered_by_target_pattern(name) {
+                    Some(true) => continue,
+                    Some(false) => {}
+                    None => return false,
                 }
+                let source_pointer =
+                    child!(track, "{}/properties/{}", s.pointer, escape_token(name));
+                pairs.push((
+                    source_schema,
+                    source_pointer,
+                    target_additional,
+                    additional_pointer.clone(),
+                ));
             }
-            let (rest, rest_pointer) = match so.field("additionalProperties") {
-                Some(schema) => (schema, child!(track, "{}/additionalProperties", s.pointer)),
-                None => (&TRUE, child!(track, "{}/*", s.pointer)),
-            };
+            for (source_pattern, source_schema) in spatterns {
+                // Skipped only when one target pattern provably takes every name it matches.
+                let taken = tpatterns.keys().any(|target_pattern| {
+                    pattern::inclusion(Some(source_pattern), Some(target_pattern), 0, None)
+                        == Inclusion::Included
+                });
+                if taken {
+                    continue;
+                }
+                let source_pointer = child!(
+                    track,
+                    "{}/patternProperties/{}",
+                    s.pointer,
+                    escape_token(source_pattern)
+                );
+                pairs.push((
+                    source_schema,
+                    source_pointer,
+                    target_additional,
+                    additional_pointer.clone(),
+                ));
+            }
+            pairs.push((
+                source_rest.0,
+                source_rest.1.clone(),
+                target_additional,
+                additional_pointer,
+            ));
+        }
+        for (source_schema, source_pointer, target_schema, target_pointer) in &pairs {
             let sn = Node {
                 root: s.root,
-                schema: rest,
-                pointer: &(rest_pointer),
+                schema: source_schema,
+                pointer: source_pointer,
             };
             let tn = Node {
                 root: t.root,
-                schema: target_additional,
-                pointer: additional_pointer,
+                schema: target_schema,
+                pointer: target_pointer,
             };
             if !self.sub(sn, tn, steps + 1) {
                 return false;
             }
         }
+        if let Some(target_names) = to.field("propertyNames") {
+            return self.property_names(s, so, t, target_names, steps);
+        }
         true
     }
+
+    /// Every member name the source admits satisfies the target's `propertyNames`.
+    fn property_names(
+        &mut self,
+        s: Node<'_>,
+        so: &Map<String, Value>,
+        t: Node<'_>,
+        target_names: &Value,
+        steps: usize,
+    ) -> bool {
+        let track = self.track;
+        let source_names = so.field("propertyNames").unwrap_or(&TRUE);
+        let string = serde_json::json!({"type": "string"});
+        let target_node = Node {
+            root: t.root,
+            schema: target_names,
+            pointer: &child!(track, "{}/propertyNames", t.pointer),
+        };
+        if matches!(so.field("additionalProperties"), Some(Value::Bool(false))) {
+            // The source's names are its properties and its patterns' languages.
+            let empty = Map::new();
+            let sprops = so
+                .field("properties")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            for name in sprops.keys() {
+                let name = Value::String(name.clone());
+                if admits(source_names, &name) == Some(false) {
+                    continue;
+                }
+                if admits(target_names, &name) != Some(true) {
+                    return false;
+                }
+            }
+            let spatterns = so
+                .field("patternProperties")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            for source_pattern in spatterns.keys() {
+                let names = serde_json::json!({"type": "string", "pattern": source_pattern});
+                let node = Node {
+                    root: s.root,
+                    schema: &names,
+                    pointer: &child!(track, "{}/patternProperties/{}&", s.pointer, source_pattern),
+                };
+                if !self.sub(node, target_node, steps + 1) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        let Some(names) = conjoin_values(&string, source_names) else {
+            return false;
+        };
+        let node = Node {
+            root: s.root,
+            schema: &names,
+            pointer: &child!(track, "{}/propertyNames&", s.pointer),
+        };
+        self.sub(node, target_node, steps + 1)
+    }
+}
+
+/// The first of `values` that `target` is not proven to admit, with what [`admits`] said of it
+/// (`Some(false)`: rejected, `None`: not evaluated); `None` when it admits them all. A large
+/// target `enum` is hashed once, so a finite source against a finite target costs linear time,
+/// not the product of their sizes; the hash only narrows the candidates, and [`json_equal`]
+/// (JSON Schema equality: `1` equals `1.0`) decides.
+pub fn first_rejected<'v>(
+    values: &'v [Value],
+    target: &Value,
+) -> Option<(&'v Value, Option<bool>)> {
+    let hashed = match target {
+        Value::Object(object) => match object.field("enum") {
+            Some(Value::Array(allowed)) if allowed.len() > 16 && values.len() > 1 => {
+                let mut index: rustc_hash::FxHashMap<u64, Vec<&Value>> = Default::default();
+                for value in allowed {
+                    index.entry(equality_hash(value)).or_default().push(value);
+                }
+                let rest: Map<String, Value> = object
+                    .iter()
+                    .filter(|(keyword, _)| *keyword != "enum")
+                    .map(|(keyword, argument)| (keyword.clone(), argument.clone()))
+                    .collect();
+                Some((index, Value::Object(rest)))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    for value in values {
+        let verdict = match &hashed {
+            Some((index, rest)) => {
+                let listed = index
+                    .get(&equality_hash(value))
+                    .is_some_and(|candidates| candidates.iter().any(|c| json_equal(c, value)));
+                if listed {
+                    admits(rest, value)
+                } else {
+                    Some(false)
+                }
+            }
+            None => admits(target, value),
+        };
+        if verdict != Some(true) {
+            return Some((value, verdict));
+        }
+    }
+    None
+}
+
+/// A hash that agrees with [`json_equal`]: numbers by their `f64` value (so `1` and `1.0`
+/// collide), object members in any order.
+fn equality_hash(value: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    fn feed(value: &Value, state: &mut rustc_hash::FxHasher) {
+        match value {
+            Value::Null => state.write_u8(0),
+            Value::Bool(b) => state.write_u8(1 + u8::from(*b)),
+            Value::Number(n) => {
+                state.write_u8(3);
+                let f = n.as_f64().unwrap_or(0.0);
+                // `-0.0 == 0.0`: one hash for both.
+                let f = if f == 0.0 { 0.0 } else { f };
+                state.write_u64(f.to_bits());
+            }
+            Value::String(text) => {
+                state.write_u8(4);
+                text.hash(state);
+            }
+            Value::Array(items) => {
+                state.write_u8(5);
+                state.write_usize(items.len());
+                for item in items {
+                    feed(item, state);
+                }
+            }
+            Value::Object(members) => {
+                state.write_u8(6);
+                state.write_usize(members.len());
+                // Order-independent: the members' hashes summed.
+                let mut sum = 0u64;
+                for (key, member) in members {
+                    let mut inner = rustc_hash::FxHasher::default();
+                    key.hash(&mut inner);
+                    feed(member, &mut inner);
+                    sum = sum.wrapping_add(inner.finish());
+                }
+                state.write_u64(sum);
+            }
+        }
+    }
+    let mut state = rustc_hash::FxHasher::default();
+    feed(value, &mut state);
+    state.finish()
+}
+
+/// The values of a schema that is finite at its root (`const`, else `enum`).
+pub fn finite_root_values(schema: &Value) -> Option<&[Value]> {
+    finite_values(schema.as_object()?)
 }
 
 /// Whether the source's bound implies the target's (`lower`: a minimum, else a maximum).
@@ -768,7 +1058,7 @@ fn is_type(value: &Value, ty: &str) -> bool {
 }
 
 /// Whether [`admits`] decides every value for `schema`: every keyword, at every depth, is one
-/// it evaluates (no `$ref`, no `pattern`, nothing outside the model).
+/// it evaluates (no `$ref`, no `pattern` the automata refuse, nothing outside the model).
 pub fn is_evaluable(schema: &Value) -> bool {
     fn walk(schema: &Value, depth: usize) -> bool {
         let object = match schema {
@@ -785,7 +1075,17 @@ pub fn is_evaluable(schema: &Value) -> bool {
                 "properties" => argument
                     .as_object()
                     .is_some_and(|members| members.values().all(|m| walk(m, depth + 1))),
-                "additionalProperties" | "items" | "not" => walk(argument, depth + 1),
+                "patternProperties" => argument.as_object().is_some_and(|members| {
+                    members
+                        .iter()
+                        .all(|(p, m)| pattern::compiled(p).is_ok() && walk(m, depth + 1))
+                }),
+                "pattern" => argument
+                    .as_str()
+                    .is_some_and(|p| pattern::compiled(p).is_ok()),
+                "additionalProperties" | "items" | "not" | "propertyNames" => {
+                    walk(argument, depth + 1)
+                }
                 "prefixItems" | "allOf" | "anyOf" | "oneOf" => argument
                     .as_array()
                     .is_some_and(|parts| parts.iter().all(|p| walk(p, depth + 1))),
@@ -818,7 +1118,8 @@ const ADMITS_DEPTH: usize = 32;
 
 /// Whether `schema` admits `value`, for the keywords this prover models:
 /// `Some(true)` or `Some(false)` when every keyword met was evaluated, `None` when one was not
-/// (a `pattern`, a `$ref`, anything outside the model), which a caller must read as "not proven".
+/// (a `pattern` the automata refuse, a `$ref`, anything outside the model), which a caller must
+/// read as "not proven".
 pub fn admits(schema: &Value, value: &Value) -> Option<bool> {
     admits_at(schema, value, 0)
 }
@@ -896,13 +1197,49 @@ fn admits_at(schema: &Value, value: &Value, depth: usize) -> Option<bool> {
                     all
                 }
             },
+            "pattern" => match value.as_str() {
+                None => true,
+                Some(text) => pattern::matches(argument.as_str()?, text)?,
+            },
+            "propertyNames" => match value.as_object() {
+                None => true,
+                Some(members) => {
+                    let mut all = true;
+                    for name in members.keys() {
+                        all &= admits_at(argument, &Value::String(name.clone()), depth + 1)?;
+                    }
+                    all
+                }
+            },
+            "patternProperties" => match value.as_object() {
+                None => true,
+                Some(members) => {
+                    let mut all = true;
+                    for (member_pattern, subschema) in argument.as_object()? {
+                        for (name, member) in members {
+                            if pattern::matches(member_pattern, name)? {
+                                all &= admits_at(subschema, member, depth + 1)?;
+                            }
+                        }
+                    }
+                    all
+                }
+            },
             "additionalProperties" => match value.as_object() {
                 None => true,
                 Some(members) => {
                     let declared = object.field("properties").and_then(Value::as_object);
+                    let patterns = object.field("patternProperties").and_then(Value::as_object);
                     let mut all = true;
                     for (name, member) in members {
                         if declared.is_some_and(|d| d.contains_key(name)) {
+                            continue;
+                        }
+                        let mut by_pattern = false;
+                        for member_pattern in patterns.into_iter().flat_map(|p| p.keys()) {
+                            by_pattern |= pattern::matches(member_pattern, name)?;
+                        }
+                        if by_pattern {
                             continue;
                         }
                         all &= admits_at(argument, member, depth + 1)?;

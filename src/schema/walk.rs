@@ -78,18 +78,169 @@ const ANNOTATIONS: &[&str] = &[
     "format",
 ];
 
-/// Whether `keyword` is an annotation (it never affects a verdict).
+/// Whether `keyword` is an annotation (it never affects a verdict): a listed annotation, an
+/// `x-` extension, or any keyword outside the Draft 2020-12 vocabulary that is not a likely typo
+/// of one ([`suspected_typo`]). Draft 2020-12 treats unknown keywords as annotations, and the
+/// validators replay uses ignore them, so the checker decides as if they were absent.
 pub fn is_annotation(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+    ANNOTATIONS.contains(&keyword)
+        || keyword.starts_with("x-")
+        || (!is_vocabulary(keyword) && suspected_typo(keyword).is_none())
 }
 
-/// Whether `keyword` is part of the vocabulary this checker knows.
-pub fn is_known(keyword: &str) -> bool {
-    is_annotation(keyword)
+/// Whether `keyword` is a Draft 2020-12 keyword this checker reads (assertions, applicators,
+/// core keywords and the listed annotations).
+pub fn is_vocabulary(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword)
         || SINGLE_SUBSCHEMA.contains(&keyword)
         || SUBSCHEMA_ARRAY.contains(&keyword)
         || SUBSCHEMA_MAP.contains(&keyword)
         || VALUE_KEYWORDS.contains(&keyword)
+        || OTHER_DRAFT_KEYWORDS.contains(&keyword)
+}
+
+/// Draft 2020-12 keywords that neither hold subschemas nor constrain values here, listed so
+/// that a keyword near them counts as a typo.
+const OTHER_DRAFT_KEYWORDS: &[&str] = &["$dynamicAnchor", "$vocabulary", "contentSchema"];
+
+/// Whether `keyword` is part of the vocabulary this checker knows, or an annotation by the rule
+/// of [`is_annotation`]: everything but a suspected typo.
+pub fn is_known(keyword: &str) -> bool {
+    is_vocabulary(keyword) || is_annotation(keyword)
+}
+
+/// The Draft 2020-12 keyword that `keyword` (not itself one) is probably a misspelling of: equal
+/// but for letter case or surrounding punctuation (`multipleOF`, `maxItems:`), or within a small
+/// edit distance (1 for keywords up to 5 letters, 2 beyond; `maxLen`, `minimumLength` is not).
+/// Such a keyword would silently validate nothing, so the checker answers unknown for it rather
+/// than ignoring it as an annotation.
+pub fn suspected_typo(keyword: &str) -> Option<&'static str> {
+    if keyword.starts_with("x-") || is_vocabulary(keyword) {
+        return None;
+    }
+    let trimmed = keyword.trim_matches(|c: char| !c.is_alphanumeric() && c != '$');
+    let mut best: Option<(usize, &'static str)> = None;
+    for &real in DRAFT_KEYWORDS {
+        if trimmed.eq_ignore_ascii_case(real) || real.strip_prefix('$') == Some(trimmed) {
+            return Some(real);
+        }
+        let allowed = if real.len() <= 5 { 1 } else { 2 };
+        // Prefixes of a keyword (`maxLen`) are typos too, when they keep most of it.
+        let prefix = real.len() > trimmed.len()
+            && trimmed.len() >= 5
+            && real
+                .to_ascii_lowercase()
+                .starts_with(&trimmed.to_ascii_lowercase());
+        let distance = if prefix {
+            1
+        } else if trimmed.len().abs_diff(real.len()) > allowed {
+            continue;
+        } else {
+            edit_distance(&trimmed.to_ascii_lowercase(), &real.to_ascii_lowercase())
+        };
+        if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, real));
+        }
+    }
+    best.map(|(_, real)| real)
+}
+
+/// Every keyword of Draft 2020-12 (core, applicator, validation, meta-data, format, content and
+/// unevaluated vocabularies), the candidates of [`suspected_typo`].
+const DRAFT_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "prefixItems",
+    "items",
+    "contains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "definitions",
+];
+
+/// Levenshtein distance over bytes (keywords are ASCII), two rows.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.bytes().enumerate() {
+        current[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// The keywords of `root` ignored as annotations because they are outside the vocabulary (not
+/// the listed annotations, not `x-` extensions), with the pointer of the schema holding each.
+pub fn ignored_annotations(root: &Value) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (pointer, schema) in subschemas(root) {
+        if let Value::Object(object) = schema {
+            for keyword in object.keys() {
+                if !is_vocabulary(keyword)
+                    && !keyword.starts_with("x-")
+                    && suspected_typo(keyword).is_none()
+                {
+                    found.push((keyword.clone(), pointer.clone()));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Escape one reference token of a JSON pointer (RFC 6901).
@@ -100,43 +251,131 @@ pub fn escape_token(token: &str) -> String {
 /// Something in a document the checker cannot read as a schema it understands.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finding {
-    /// A keyword outside the vocabulary, at the pointer of the schema object holding it.
-    UnknownKeyword { keyword: String, pointer: String },
+    /// A keyword outside the vocabulary that looks like a typo of `suggestion`, at the pointer
+    /// of the schema object holding it.
+    UnknownKeyword {
+        keyword: String,
+        pointer: String,
+        suggestion: &'static str,
+    },
     /// A `$ref` that names nothing in this document.
     UnresolvableRef { reference: String, pointer: String },
 }
 
-/// Every subschema of `root` with its pointer, the root first.
+/// Every subschema of `root` with its pointer, the root first, in document order. Iterative,
+/// so a deep document cannot overflow the stack.
 pub fn subschemas(root: &Value) -> Vec<(String, &Value)> {
     let mut out = Vec::new();
-    collect(root, String::new(), &mut out);
+    let mut stack = vec![(String::new(), root)];
+    while let Some((pointer, schema)) = stack.pop() {
+        let children_from = stack.len();
+        if let Value::Object(object) = schema {
+            for (keyword, value) in object {
+                children(keyword, value, &pointer, &mut stack);
+            }
+        }
+        // Children were pushed in document order; reverse them so they pop in that order.
+        stack[children_from..].reverse();
+        out.push((pointer, schema));
+    }
     out
 }
 
-fn collect<'a>(schema: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
-    let Value::Object(object) = schema else {
-        out.push((pointer, schema));
-        return;
-    };
-    out.push((pointer.clone(), schema));
-    for (keyword, value) in object {
-        let here = format!("{pointer}/{}", escape_token(keyword));
-        if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
-            collect(value, here, out);
-        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
-            if let Value::Array(items) = value {
-                for (index, item) in items.iter().enumerate() {
-                    collect(item, format!("{here}/{index}"), out);
-                }
-            }
-        } else if SUBSCHEMA_MAP.contains(&keyword.as_str())
-            && let Value::Object(members) = value
-        {
-            for (name, member) in members {
-                collect(member, format!("{here}/{}", escape_token(name)), out);
+/// Push the subschemas that `keyword`'s `value` holds, with their pointers.
+fn children<'a>(
+    keyword: &str,
+    value: &'a Value,
+    pointer: &str,
+    out: &mut Vec<(String, &'a Value)>,
+) {
+    let here = || format!("{pointer}/{}", escape_token(keyword));
+    if SINGLE_SUBSCHEMA.contains(&keyword) {
+        out.push((here(), value));
+    } else if SUBSCHEMA_ARRAY.contains(&keyword) {
+        if let Value::Array(items) = value {
+            let here = here();
+            for (index, item) in items.iter().enumerate() {
+                out.push((format!("{here}/{index}"), item));
             }
         }
+    } else if SUBSCHEMA_MAP.contains(&keyword)
+        && let Value::Object(members) = value
+    {
+        let here = here();
+        for (name, member) in members {
+            out.push((format!("{here}/{}", escape_token(name)), member));
+        }
     }
+}
+
+/// How deep a schema may reach: levels of nesting plus one per `$ref` hop along a chain of
+/// references (a reference back into a schema being measured ends the chain). The validators
+/// and the canonicalizer recurse that deep; past it a schema is refused as input, never walked.
+pub const MAX_DEPTH: usize = 64;
+
+/// The pointer at which `root` first reaches more than [`MAX_DEPTH`] levels (a `$ref` whose
+/// chain goes too deep, or a subschema nested too deeply), or `None` when it stays within.
+/// The walk inside one schema is iterative; it recurses once per `$ref` hop and gives up past
+/// the limit, so its own depth is bounded.
+pub fn too_deep(root: &Value) -> Option<String> {
+    let mut memo = rustc_hash::FxHashMap::default();
+    let mut on_path = rustc_hash::FxHashSet::default();
+    reach(root, root, 0, &mut memo, &mut on_path).err()
+}
+
+/// The deepest level below `node` (nesting, plus the reach of each schema it refers to); `level`
+/// is the depth at which `node` sits. The error is the pointer, relative to `node`, where the
+/// limit is passed.
+fn reach(
+    root: &Value,
+    node: &Value,
+    level: usize,
+    memo: &mut rustc_hash::FxHashMap<*const Value, usize>,
+    on_path: &mut rustc_hash::FxHashSet<*const Value>,
+) -> Result<usize, String> {
+    let key = node as *const Value;
+    if let Some(&deepest) = memo.get(&key) {
+        if level + deepest > MAX_DEPTH {
+            return Err(String::new());
+        }
+        return Ok(deepest);
+    }
+    on_path.insert(key);
+    let mut deepest = 0;
+    let mut stack = vec![(String::new(), node, 0usize)];
+    let mut scratch = Vec::new();
+    while let Some((pointer, schema, nest)) = stack.pop() {
+        if level + nest > MAX_DEPTH {
+            on_path.remove(&key);
+            return Err(pointer);
+        }
+        deepest = deepest.max(nest);
+        let Value::Object(object) = schema else {
+            continue;
+        };
+        if let Some(Value::String(reference)) = object.get("$ref")
+            && let Some(target) = resolve_local(root, reference)
+            && !on_path.contains(&(target as *const Value))
+        {
+            let here = format!("{pointer}/$ref");
+            match reach(root, target, level + nest + 1, memo, on_path) {
+                Ok(below) if level + nest + 1 + below <= MAX_DEPTH => {
+                    deepest = deepest.max(nest + 1 + below);
+                }
+                _ => {
+                    on_path.remove(&key);
+                    return Err(here);
+                }
+            }
+        }
+        for (keyword, value) in object {
+            children(keyword, value, &pointer, &mut scratch);
+        }
+        stack.extend(scratch.drain(..).map(|(p, v)| (p, v, nest + 1)));
+    }
+    on_path.remove(&key);
+    memo.insert(key, deepest);
+    Ok(deepest)
 }
 
 /// Keywords outside the vocabulary and unresolvable references, in document order.
@@ -147,10 +386,11 @@ pub fn findings(root: &Value) -> Vec<Finding> {
             continue;
         };
         for (keyword, value) in object {
-            if !is_known(keyword) {
+            if let Some(suggestion) = suspected_typo(keyword) {
                 found.push(Finding::UnknownKeyword {
                     keyword: keyword.clone(),
                     pointer: pointer.clone(),
+                    suggestion,
                 });
             }
             if keyword == "$ref"
@@ -282,4 +522,113 @@ pub fn schema_pointer_for_instance(root: &Value, instance_path: &str) -> Option<
         }
     }
     Some(pointer)
+}
+
+/// `sub`, a subschema of `root`, as a schema that stands on its own: its local `$ref`s name
+/// places in `root` (a reference is resolved against the document, not the subschema), so each
+/// schema they reach, transitively, is copied into `$defs` under a fresh name and every
+/// reference is rewritten to it. Borrowed when nothing needs resolving (`sub` is the root, or
+/// refers to nothing); also borrowed, unchanged, when a `$id` would change what references
+/// mean or a reference does not resolve (the checker then reports it as it would have).
+pub fn standalone<'a>(root: &Value, sub: &'a Value) -> std::borrow::Cow<'a, Value> {
+    use std::borrow::Cow;
+    if std::ptr::eq(root, sub) {
+        return Cow::Borrowed(sub);
+    }
+    let refers = |schema: &Value| {
+        subschemas(schema)
+            .iter()
+            .any(|(_, s)| s.get("$ref").is_some_and(Value::is_string))
+    };
+    if !refers(sub) || subschemas(root).iter().any(|(_, s)| s.get("$id").is_some()) {
+        return Cow::Borrowed(sub);
+    }
+    let Value::Object(top) = sub else {
+        return Cow::Borrowed(sub);
+    };
+    let taken = |name: &str| {
+        top.get("$defs")
+            .and_then(Value::as_object)
+            .is_some_and(|defs| defs.contains_key(name))
+    };
+    // Reference text → the name its copy gets; the copies, in the order names were given.
+    let mut names: rustc_hash::FxHashMap<String, String> = Default::default();
+    let mut copies: Vec<(String, &Value)> = Vec::new();
+    let mut pending: Vec<&Value> = vec![sub];
+    while let Some(schema) = pending.pop() {
+        for (_, subschema) in subschemas(schema) {
+            let Some(Value::String(reference)) = subschema.get("$ref") else {
+                continue;
+            };
+            if names.contains_key(reference) {
+                continue;
+            }
+            let Some(target) = resolve_local(root, reference) else {
+                return Cow::Borrowed(sub);
+            };
+            if copies.len() >= 1024 {
+                return Cow::Borrowed(sub);
+            }
+            let mut name = format!("primgraph-root-{}", copies.len());
+            while taken(&name) {
+                name.push('_');
+            }
+            names.insert(reference.clone(), name.clone());
+            copies.push((name, target));
+            pending.push(target);
+        }
+    }
+    let mut bundled = rewrite_refs(sub, &names);
+    let defs: Map<String, Value> = copies
+        .iter()
+        .map(|(name, target)| (name.clone(), rewrite_refs(target, &names)))
+        .collect();
+    if let Value::Object(object) = &mut bundled {
+        let slot = object
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(existing) = slot {
+            existing.extend(defs);
+        }
+    }
+    Cow::Owned(bundled)
+}
+
+/// A copy of `schema` with every `$ref` in a schema position renamed by `names`.
+fn rewrite_refs(schema: &Value, names: &rustc_hash::FxHashMap<String, String>) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (keyword, value) in object {
+        let rewritten = if keyword == "$ref" {
+            match value.as_str().and_then(|r| names.get(r)) {
+                Some(name) => Value::String(format!("#/$defs/{name}")),
+                None => value.clone(),
+            }
+        } else if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+            rewrite_refs(value, names)
+        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
+            match value {
+                Value::Array(items) => {
+                    Value::Array(items.iter().map(|i| rewrite_refs(i, names)).collect())
+                }
+                other => other.clone(),
+            }
+        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
+            match value {
+                Value::Object(members) => Value::Object(
+                    members
+                        .iter()
+                        .map(|(name, member)| (name.clone(), rewrite_refs(member, names)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            }
+        } else {
+            value.clone()
+        };
+        out.insert(keyword.clone(), rewritten);
+    }
+    Value::Object(out)
 }
