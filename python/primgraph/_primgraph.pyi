@@ -78,8 +78,11 @@ class TraceWriter:
         run: str,
         input: Optional[Dict[str, JSON]] = None,
         registry: Optional[Registry] = None,
+        sign_key: Optional[PathLike] = None,
     ) -> "TraceWriter":
-        """Start recording run ``run`` of ``graph`` to ``path``; writes the header."""
+        """Start recording run ``run`` of ``graph`` to ``path``; writes the header.
+
+        With ``sign_key`` (a private key file from ``primgraph keygen``) the end event is sealed."""
     def step(
         self,
         node: str,
@@ -150,6 +153,8 @@ class Summary:
     """The corpus summary monoid (SPEC §4.3); ``Summary()`` is the empty one."""
 
     def __init__(self) -> None: ...
+    def compare(self, candidate: "Summary", *, confidence: float = 0.95) -> Dict[str, Any]:
+        """Compare with ``candidate`` (SPEC §6.3): the ``primgraph compare --format json`` document."""
     def merge(self, other: "Summary") -> "Summary":
         """A new summary: both added together, exactly."""
     def to_json(self) -> str:

@@ -5,7 +5,6 @@
 use crate::convert;
 use crate::errors::{self, Located};
 use primgraph::replay::Summary;
-use primgraph::replay::summary::{SPEND_BUCKETS_NANOS, STEP_BUCKETS};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use serde_json::Value;
@@ -20,121 +19,16 @@ pub struct PySummary {
     pub inner: Summary,
 }
 
-type Counts = BTreeMap<String, u64>;
-
-fn bad(message: String) -> String {
-    message
-}
-
-fn counts(v: &Value, field: &str) -> Result<Counts, String> {
-    let Some(m) = v.as_object() else {
-        return Err(bad(format!("`{field}` must be an object of counts")));
-    };
-    m.iter()
-        .map(|(k, c)| {
-            c.as_u64()
-                .map(|c| (k.clone(), c))
-                .ok_or_else(|| format!("`{field}/{k}` must be a non-negative integer"))
-        })
-        .collect()
-}
-
-fn nested(v: &Value, field: &str) -> Result<BTreeMap<String, Counts>, String> {
-    let Some(m) = v.as_object() else {
-        return Err(format!("`{field}` must be an object"));
-    };
-    m.iter()
-        .map(|(k, c)| Ok((k.clone(), counts(c, &format!("{field}/{k}"))?)))
-        .collect()
-}
-
-fn histogram<const N: usize>(
-    v: &Value,
-    field: &str,
-    bounds: &[u64],
-    scale: f64,
-) -> Result<[u64; N], String> {
-    let Some(items) = v.as_array() else {
-        return Err(format!("`{field}` must be an array"));
-    };
-    if items.len() != N || bounds.len() + 1 != N {
-        return Err(format!("`{field}` must have {N} buckets"));
-    }
-    let mut out = [0u64; N];
-    for (i, item) in items.iter().enumerate() {
-        let le = item.get("le");
-        let expected_ok = match bounds.get(i) {
-            None => le.is_some_and(Value::is_null),
-            Some(&b) => le.and_then(Value::as_f64).is_some_and(|x| {
-                let want = if scale == 1.0 {
-                    b as f64
-                } else {
-                    b as f64 / scale
-                };
-                x == want
-            }),
-        };
-        if !expected_ok {
-            return Err(format!(
-                "`{field}/{i}/le` is not this version's bucket bound"
-            ));
-        }
-        out[i] = item
-            .get("runs")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| format!("`{field}/{i}/runs` must be a non-negative integer"))?;
-    }
-    Ok(out)
-}
-
-/// The inverse of `Summary::to_json`.
+/// The inverse of `Summary::to_json`: the library's reader, which refuses a field or figure it
+/// would not write back the same (with the JSON pointer of the offending value).
 pub fn summary_from_value(v: &Value) -> Result<Summary, String> {
-    let field = |name: &str| v.get(name).ok_or_else(|| format!("`{name}` is missing"));
-    if !v.is_object() {
-        return Err("a summary is a JSON object".into());
-    }
-    let steps = field("steps")?;
-    let spend = field("spend_usd")?;
-    let sum_nanos = spend
-        .get("sum_nanos")
-        .and_then(Value::as_str)
-        .and_then(|s| s.parse::<u128>().ok())
-        .ok_or("`spend_usd/sum_nanos` must be a decimal integer string")?;
-    let summary = Summary {
-        runs: field("runs")?
-            .as_u64()
-            .ok_or("`runs` must be a non-negative integer")?,
-        by_verdict: counts(field("by_verdict")?, "by_verdict")?,
-        by_end: counts(field("by_end")?, "by_end")?,
-        by_seal: counts(field("by_seal")?, "by_seal")?,
-        diagnostics_by_code: counts(field("diagnostics_by_code")?, "diagnostics_by_code")?,
-        visits: counts(field("visits")?, "visits")?,
-        failure_modes: nested(field("failure_modes")?, "failure_modes")?,
-        steps_sum: steps
-            .get("sum")
-            .and_then(Value::as_u64)
-            .ok_or("`steps/sum` must be a non-negative integer")?,
-        steps_histogram: histogram(
-            steps.get("histogram").unwrap_or(&Value::Null),
-            "steps/histogram",
-            &STEP_BUCKETS,
-            1.0,
-        )?,
-        spend_nanos_sum: sum_nanos,
-        spend_histogram: histogram(
-            spend.get("histogram").unwrap_or(&Value::Null),
-            "spend_usd/histogram",
-            &SPEND_BUCKETS_NANOS,
-            1e9,
-        )?,
-        first_divergence_sites: nested(field("first_divergence_sites")?, "first_divergence_sites")?,
-    };
-    // Everything the text says must survive the round trip: a field this version does not know,
-    // or a figure it would write differently, is refused rather than dropped.
-    if summary.to_json() != *v {
-        return Err("the summary has fields or figures this version does not write".into());
-    }
-    Ok(summary)
+    Summary::from_json(v).map_err(|e| {
+        if e.pointer.is_empty() {
+            e.message
+        } else {
+            format!("{}: {}", e.pointer, e.message)
+        }
+    })
 }
 
 pub fn summary_to_json(s: &Summary) -> String {
@@ -205,6 +99,35 @@ impl PySummary {
         summary_from_value(&value)
             .map(|inner| PySummary { inner })
             .map_err(|m| errors::raise(py, "SummaryError", Located::new(m)))
+    }
+
+    /// Compare this summary (the baseline) with `candidate` (SPEC §6.3): every metric with its
+    /// estimate per side, the difference (candidate − baseline) with its interval at
+    /// `confidence`, and the label `regression`, `improvement` or `none`. Returns the JSON
+    /// document of `primgraph compare --format json`, as Python values.
+    #[pyo3(signature = (candidate, *, confidence = 0.95))]
+    fn compare<'py>(
+        &self,
+        py: Python<'py>,
+        candidate: &Bound<'py, PyAny>,
+        confidence: f64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let Ok(candidate) = candidate.cast::<PySummary>() else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "argument `candidate` must be a Summary, not {}",
+                convert::type_name(candidate)
+            )));
+        };
+        if !(confidence.is_finite() && confidence > 0.0 && confidence < 1.0) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "argument `confidence` must lie strictly between 0 and 1, not {confidence}"
+            )));
+        }
+        let baseline = &self.inner;
+        let candidate = &candidate.get().inner;
+        let document =
+            py.detach(|| primgraph::compare::compare(baseline, candidate, confidence).to_json());
+        convert::to_py(py, &document)
     }
 
     /// Runs summed.

@@ -244,10 +244,13 @@ impl PyTraceWriter {
 #[pymethods]
 impl PyTraceWriter {
     /// Start recording run `run` of `graph` (a path) to `path`, with the run's `input` (a dict).
-    /// The header (with the graph's digest) is written at once. Raises `GraphError` when the
-    /// graph does not load, `TypeError`/`ValueError` for a bad argument (nothing is created).
+    /// The header (with the graph's digest) is written at once. With `sign_key` (the path of a
+    /// private key file from `primgraph keygen`) the end event is sealed (SPEC §4.1). Raises
+    /// `GraphError` when the graph does not load, `InputError` for an unreadable or invalid key,
+    /// `TypeError`/`ValueError` for a bad argument (nothing is created).
     #[staticmethod]
-    #[pyo3(signature = (path, *, graph, run, input = None, registry = None))]
+    #[pyo3(signature = (path, *, graph, run, input = None, registry = None, sign_key = None))]
+    #[allow(clippy::too_many_arguments)]
     fn create(
         py: Python<'_>,
         path: &Bound<'_, PyAny>,
@@ -255,6 +258,7 @@ impl PyTraceWriter {
         run: &Bound<'_, PyAny>,
         input: Option<&Bound<'_, PyAny>>,
         registry: Option<&Bound<'_, PyAny>>,
+        sign_key: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTraceWriter> {
         let path = convert::to_path("path", path)?;
         let graph_path = convert::to_path("graph", graph)?;
@@ -267,6 +271,22 @@ impl PyTraceWriter {
         let input = match opt(input) {
             None => serde_json::Value::Object(serde_json::Map::new()),
             Some(i) => convert::to_json_object("input", i)?,
+        };
+        let seal = match opt(sign_key) {
+            None => None,
+            Some(key) => {
+                let key_path = convert::to_path("sign_key", key)?;
+                let key_name = key_path.display().to_string();
+                Some(
+                    primgraph::replay::seal::SealKey::read(&key_path).map_err(|e| {
+                        errors::raise(
+                            py,
+                            "InputError",
+                            Located::new(e.to_string()).in_file(&key_name),
+                        )
+                    })?,
+                )
+            }
         };
         let registry = registry::resolve(registry)?;
         let (_, loaded) = load_graph(py, &graph_path, &registry)?;
@@ -288,6 +308,10 @@ impl PyTraceWriter {
                 },
             )
         })?;
+        let writer = match seal {
+            Some(key) => writer.sealed(key),
+            None => writer,
+        };
         Ok(PyTraceWriter {
             writer: Some(writer),
             state: State::Open,

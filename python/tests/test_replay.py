@@ -2,11 +2,12 @@
 
 import json
 import pickle
+import subprocess
 
 import pytest
 
 import primgraph as pg
-from conftest import CORPUS_RUNS, FIX_GRAPH, RUNS, RUNS_GRAPH
+from conftest import CORPUS_RUNS, FIX_GRAPH, GRAPHS, RUNS, RUNS_GRAPH
 
 
 def test_each_recorded_run_gets_its_verdict():
@@ -136,3 +137,37 @@ def test_graph_and_path_errors_carry_their_location(tmp_path):
 def test_collect_trace_files_expands_folders_sorted():
     files = pg.collect_trace_files(RUNS)
     assert files == sorted(str(p) for p in RUNS.glob("*.trace.jsonl"))
+
+
+def test_summary_compare_equals_the_clis_compare(tmp_path, cli):
+    """`Summary.compare` is the document `primgraph compare --format json` prints for the same
+    two corpora (the CLI reads the summary files `replay --summary-out` wrote)."""
+    sides = {
+        "v1": (FIX_GRAPH, GRAPHS / "runs" / "v1"),
+        "v2": (GRAPHS / "fix-failing-test-v2.graph.json", GRAPHS / "runs" / "v2"),
+    }
+    summaries, files = {}, {}
+    for name, (graph, runs) in sides.items():
+        _, summaries[name] = pg.replay_corpus(graph, sorted(runs.glob("*.trace.jsonl")))
+        files[name] = tmp_path / f"{name}.summary.json"
+        subprocess.run(
+            [str(cli), "replay", "--graph", str(graph), str(runs), "--format", "json",
+             "--summary-out", str(files[name])],
+            capture_output=True,
+        )
+    printed = subprocess.run(
+        [str(cli), "compare", str(files["v1"]), str(files["v2"]), "--format", "json",
+         "--confidence", "0.9"],
+        capture_output=True, text=True,
+    )
+    assert printed.returncode == 0, printed.stderr
+    from_python = summaries["v1"].compare(summaries["v2"], confidence=0.9)
+    assert from_python == json.loads(printed.stdout)
+    assert from_python["confidence"] == 0.9 and from_python["metrics"]
+    # Compared with itself nothing changed.
+    same = summaries["v1"].compare(summaries["v1"])
+    assert all(m["change"] in ("none", None) for m in same["metrics"])
+    with pytest.raises(TypeError, match="`candidate`"):
+        summaries["v1"].compare({"runs": 1})
+    with pytest.raises(ValueError, match="`confidence`"):
+        summaries["v1"].compare(summaries["v2"], confidence=1.5)

@@ -3,6 +3,7 @@ before anything is written; misuse closes the trace without an end event."""
 
 import json
 import math
+import subprocess
 
 import pytest
 
@@ -180,3 +181,53 @@ def test_a_graph_that_does_not_load_raises_graph_error_with_its_location(tmp_pat
         pg.TraceWriter.create(tmp_path / "t.trace.jsonl", graph=bad, run="r")
     e = caught.value
     assert (e.code, e.file, e.line, e.column) == ("G002", str(bad), 2, 2)
+
+
+def record_sealed(path, events, key):
+    header, *steps = events
+    with pg.TraceWriter.create(
+        path, graph=RUNS_GRAPH, run=header["run"], input=header["input"], sign_key=key
+    ) as w:
+        for e in steps:
+            if "end" in e:
+                w.end(e["end"])
+                continue
+            kwargs = {k: e[k] for k in ("output", "error", "outcome", "evidence", "cost") if k in e}
+            w.step(e["node"], input=e["input"], **kwargs)
+
+
+def test_a_run_sealed_from_python_verifies_under_trust_and_an_edit_of_its_end_does_not(
+    tmp_path, cli
+):
+    key = tmp_path / "recorder.key"
+    subprocess.run([str(cli), "keygen", "--out", str(key)], check=True, capture_output=True)
+    out = tmp_path / "sealed.trace.jsonl"
+    record_sealed(out, read_events(RECORDED), key)
+    end = json.loads(out.read_bytes().rstrip(b"\n").split(b"\n")[-1])
+    public = (tmp_path / "recorder.key.pub").read_text().strip()
+    assert end["signer"] == "ed25519:" + public.removeprefix("ed25519:").lower()
+    assert end["sig"].startswith("ed25519:") and len(end["sig"]) == len("ed25519:") + 128
+
+    trusted = [str(cli), "replay", "--graph", str(RUNS_GRAPH), "--format", "json"]
+    trusted += ["--trust", str(tmp_path / "recorder.key.pub")]
+    ok = subprocess.run(trusted + [str(out)], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert json.loads(ok.stdout)["runs"][0]["seal"] == "verified"
+
+    # The end line is the one the chain leaves open: the seal covers it.
+    edited = tmp_path / "edited.trace.jsonl"
+    edited.write_bytes(out.read_bytes().replace(b'"end":"success"', b'"end":"failure"'))
+    bad = subprocess.run(trusted + [str(edited)], capture_output=True, text=True)
+    assert bad.returncode == 1
+    codes = {d["code"] for d in json.loads(bad.stdout)["runs"][0]["diagnostics"]}
+    assert "D618" in codes
+
+
+def test_an_unreadable_sign_key_raises_before_the_trace_is_created(tmp_path):
+    out = tmp_path / "never.trace.jsonl"
+    with pytest.raises(pg.Error) as raised:
+        pg.TraceWriter.create(
+            out, graph=RUNS_GRAPH, run="r-1", input={}, sign_key=tmp_path / "missing.key"
+        )
+    assert raised.value.file.endswith("missing.key")
+    assert not out.exists()

@@ -127,7 +127,6 @@ pub(crate) fn progress_bar(len: u64, target: ProgressDrawTarget) -> ProgressBar 
     bar
 }
 
-
 /// Write a summary file (`replay --summary-out`, SPEC §4.3).
 pub(crate) fn write_summary_file(
     path: &std::path::Path,

@@ -307,7 +307,13 @@ impl<'a, 'r> RunState<'a, 'r> {
 
     /// Check a parsed event line at `pos` (`line_cr`: the line's bytes end in `\r`; `hash`: the
     /// SHA-256 of the line's bytes); `false` stops reading.
-    pub(crate) fn event_at(&mut self, pos: LinePos, event: Event, line_cr: bool, hash: Hash) -> bool {
+    pub(crate) fn event_at(
+        &mut self,
+        pos: LinePos,
+        event: Event,
+        line_cr: bool,
+        hash: Hash,
+    ) -> bool {
         self.pos = pos;
         self.event(event, line_cr, || hash)
     }
@@ -333,7 +339,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                         "the run's spend passes 18446744073.709551615 USD at this step (u64 nano-USD), which cannot be summed exactly; {} USD here",
                         step.cost.usd
                     );
-                    self.stop_malformed(pos, message, "/cost/usd".into(), 1);
+                    self.stop_malformed(self.pos, message, "/cost/usd".into(), 1);
                     return false;
                 }
             }

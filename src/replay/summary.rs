@@ -555,6 +555,7 @@ mod read {
                 "runs",
                 "by_verdict",
                 "by_end",
+                "by_seal",
                 "diagnostics_by_code",
                 "visits",
                 "failure_modes",
@@ -586,6 +587,7 @@ mod read {
             runs: integer(m.get("runs"), &field("runs"))?,
             by_verdict: counts(m.get("by_verdict"), &field("by_verdict"))?,
             by_end: counts(m.get("by_end"), &field("by_end"))?,
+            by_seal: counts(m.get("by_seal"), &field("by_seal"))?,
             diagnostics_by_code: counts(
                 m.get("diagnostics_by_code"),
                 &field("diagnostics_by_code"),
