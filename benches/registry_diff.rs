@@ -1,5 +1,5 @@
 //! `registry diff` of the built-in Kernel ABI 1.0.0 (191 primitives) against a copy with 20
-//! scattered changes (`registry::diff::edits::scattered`: removals, aliases, schemas,
+//! scattered changes (`versions::registry_diff::edits::scattered`: removals, aliases, schemas,
 //! annotations, lists, flags) and against itself — each the whole command's work: load and lint
 //! both files, compare, locate — against the baseline of loading and linting one registry
 //! (`Registry::from_slice` + `lint_source`) in the same run.
@@ -8,7 +8,7 @@
 //! Ratios are read from the medians of one run (`cargo bench --bench registry_diff`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use primgraph::registry::diff::{self, DiffSide, edits};
+use primgraph::versions::registry_diff::{self, DiffSide, edits};
 use primgraph::registry::{BUILTIN_JSON, Registry, lint_source};
 use std::hint::black_box;
 
@@ -30,7 +30,7 @@ fn edited() -> Vec<u8> {
 fn whole_diff(old: &[u8], new: &[u8]) -> usize {
     let old = DiffSide::load("old.json", old).expect("OLD loads");
     let new = DiffSide::load("new.json", new).expect("NEW loads");
-    diff::diff(&old, &new).findings.len()
+    registry_diff::diff(&old, &new).findings.len()
 }
 
 fn bench_registry_diff(c: &mut Criterion) {

@@ -237,44 +237,44 @@ table! {
         help "`seq` starts at 1 and rises by one per event";
     D618 Error "replay/codes/d618.rs" "seal missing (with `--trust`), invalid, or by a key not trusted"
         help "seal the run with `TraceWriter::sealed` or `simulate --sign KEY`, and trust its public key with `--trust KEY.pub`";
-    V701 Error "registry/diff/codes/v701.rs" "a primitive is gone (its ID no longer resolves)"
+    V701 Error "versions/registry_diff/codes/v701.rs" "a primitive is gone (its ID no longer resolves)"
         help "keep the primitive until the next major, or restore it";
-    V702 Error "registry/diff/codes/v702.rs" "an alias is gone, or now names another primitive"
+    V702 Error "versions/registry_diff/codes/v702.rs" "an alias is gone, or now names another primitive"
         help "an alias keeps its primitive for ever; keep the old alias";
-    V703 Info "registry/diff/codes/v703.rs" "a primitive was added"
+    V703 Info "versions/registry_diff/codes/v703.rs" "a primitive was added"
         help "a compatible addition: raise the minor";
-    V704 Error "registry/diff/codes/v704.rs" "`class` or `authority` changed"
+    V704 Error "versions/registry_diff/codes/v704.rs" "`class` or `authority` changed"
         help "give the new contract a new ID, or make the change in a major";
-    V705 Error "registry/diff/codes/v705.rs" "inputs narrowed: a value OLD's `inputs` admits and NEW's rejects (witness)"
+    V705 Error "versions/registry_diff/codes/v705.rs" "inputs narrowed: a value OLD's `inputs` admits and NEW's rejects (witness)"
         help "accept the old values again, or make the change in a major";
-    V706 Error "registry/diff/codes/v706.rs" "outputs widened: a value NEW's `outputs` admits and OLD's rejects (witness)"
+    V706 Error "versions/registry_diff/codes/v706.rs" "outputs widened: a value NEW's `outputs` admits and OLD's rejects (witness)"
         help "keep the outputs within OLD's, or make the change in a major";
-    V707 Error "registry/diff/codes/v707.rs" "an output location OLD declares is gone from NEW"
+    V707 Error "versions/registry_diff/codes/v707.rs" "an output location OLD declares is gone from NEW"
         help "keep declaring the output location";
-    V708 Error "registry/diff/codes/v708.rs" "`outcomes` changed: one added or removed"
+    V708 Error "versions/registry_diff/codes/v708.rs" "`outcomes` changed: one added or removed"
         help "keep the decision set; a new set is a new primitive (or a major)";
-    V709 Error "registry/diff/codes/v709.rs" "`grants`: one removed (error) / one added (warning)"
+    V709 Error "versions/registry_diff/codes/v709.rs" "`grants`: one removed (error) / one added (warning)"
         help "a removed grant breaks graphs (major); an added one needs a reviewer";
-    V710 Error "registry/diff/codes/v710.rs" "`evidence`: a kind added (error) / removed (info)"
+    V710 Error "versions/registry_diff/codes/v710.rs" "`evidence`: a kind added (error) / removed (info)"
         help "require new evidence only in a major";
-    V711 Error "registry/diff/codes/v711.rs" "`failure_modes`: one removed (error) / one added (info)"
+    V711 Error "versions/registry_diff/codes/v711.rs" "`failure_modes`: one removed (error) / one added (info)"
         help "keep declaring the old failure mode";
-    V712 Error "registry/diff/codes/v712.rs" "`fallback` added, removed or changed"
+    V712 Error "versions/registry_diff/codes/v712.rs" "`fallback` added, removed or changed"
         help "keep the fallback, or change it in a major";
-    V713 Error "registry/diff/codes/v713.rs" "`effects`: one added (error) / one removed (warning)"
+    V713 Error "versions/registry_diff/codes/v713.rs" "`effects`: one added (error) / one removed (warning)"
         help "an added effect needs a major; a removed one needs a reviewer";
-    V714 Error "registry/diff/codes/v714.rs" "`requires_authorization` or `requires_verifier`: set (error) / cleared (warning)"
+    V714 Error "versions/registry_diff/codes/v714.rs" "`requires_authorization` or `requires_verifier`: set (error) / cleared (warning)"
         help "setting a flag needs a major; clearing one needs a reviewer";
-    V715 Error "registry/diff/codes/v715.rs" "`terminal`: cleared (error) / set (info)"
+    V715 Error "versions/registry_diff/codes/v715.rs" "`terminal`: cleared (error) / set (info)"
         help "keep the primitive terminal, or clear it in a major";
-    V716 Error "registry/diff/codes/v716.rs" "annotations: `x-trust`/`x-sink` added or `x-authority` changed (error); `x-trust`/`x-sink` removed (warning)"
+    V716 Error "versions/registry_diff/codes/v716.rs" "annotations: `x-trust`/`x-sink` added or `x-authority` changed (error); `x-trust`/`x-sink` removed (warning)"
         help "added marks need a major; removed ones need a reviewer";
-    V717 Info "registry/diff/codes/v717.rs" "metadata changed: `summary`, `family`, `evaluation`"
+    V717 Info "versions/registry_diff/codes/v717.rs" "metadata changed: `summary`, `family`, `evaluation`"
         help "metadata: raise the patch";
-    V718 Error "registry/diff/codes/v718.rs" "NEW's `abi` does not rise as the differences require"
+    V718 Error "versions/registry_diff/codes/v718.rs" "NEW's `abi` does not rise as the differences require"
         help "raise NEW's `abi` by at least the required bump";
-    V719 Error "registry/diff/codes/v719.rs" "with `--graphs`: a graph with no errors under OLD has errors under NEW"
+    V719 Error "versions/registry_diff/codes/v719.rs" "with `--graphs`: a graph with no errors under OLD has errors under NEW"
         help "fix the graph in the same change, or keep the old contract";
-    V720 Info "registry/diff/codes/v720.rs" "a compatible contract change: inputs widened, or outputs narrowed"
+    V720 Info "versions/registry_diff/codes/v720.rs" "a compatible contract change: inputs widened, or outputs narrowed"
         help "a compatible change: raise the minor";
 }

@@ -71,6 +71,8 @@ pub mod schema;
 #[doc(hidden)]
 pub mod validate;
 #[doc(hidden)]
+pub mod versions;
+#[doc(hidden)]
 pub mod workers;
 
 pub use diagnostic::{Diagnostic, FileReport, Related, Severity, Witness};

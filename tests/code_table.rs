@@ -320,7 +320,7 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
         "V" => {
             // `Fixture P (OLD O, NEW N[, graphs G])`: the diff of O and N (with the gate over G),
             // the findings located in P.
-            use primgraph::registry::diff::{self, DiffSide};
+            use primgraph::versions::registry_diff::{self, DiffSide};
             let sentence = &example[example.find("Fixture").unwrap_or(0)..];
             let side = |marker: &str| {
                 let p = quoted_after(sentence, marker)
@@ -330,8 +330,8 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
             };
             let (old, new) = (side("(OLD "), side(", NEW "));
             let report = match quoted_after(sentence, ", graphs ") {
-                Some(g) => diff::diff_with_graphs(&old, &new, &[root.join(g)]).unwrap(),
-                None => diff::diff(&old, &new),
+                Some(g) => registry_diff::diff_with_graphs(&old, &new, &[root.join(g)]).unwrap(),
+                None => registry_diff::diff(&old, &new),
             };
             let target = root.join(path).display().to_string();
             report

@@ -218,7 +218,15 @@ fn graph_diff_findings_input_witness_malformed_runs_and_refusal() {
 fn summary_of(dir: &Path, graph: &str, runs: &str, name: &str) -> String {
     let out = dir.join(name);
     let o = out.to_str().unwrap().to_string();
-    let (code, _, err) = primgraph(&["replay", "--graph", graph, runs, "--summary-out", &o]);
+    let (code, _, err) = primgraph(&[
+        "replay",
+        "--graph",
+        graph,
+        runs,
+        "--allow-empty",
+        "--summary-out",
+        &o,
+    ]);
     assert_eq!(code, 0, "{err}");
     o
 }

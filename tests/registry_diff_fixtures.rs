@@ -7,7 +7,7 @@
 //! `jsonschema`). The cases must cover every code and direction of SPEC §6.1.
 
 use primgraph::diagnostic::{Severity, Witness};
-use primgraph::registry::diff::{self, DiffSide, Place, RegistryDiff};
+use primgraph::versions::registry_diff::{self, DiffSide, Place, RegistryDiff};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -34,9 +34,9 @@ fn run(case: &Path) -> (RegistryDiff, PathBuf, PathBuf) {
     let old = DiffSide::open(old_path.to_str().unwrap()).unwrap();
     let new = DiffSide::open(new_path.to_str().unwrap()).unwrap();
     let report = if case.join("graphs").is_dir() {
-        diff::diff_with_graphs(&old, &new, &[case.join("graphs")]).unwrap()
+        registry_diff::diff_with_graphs(&old, &new, &[case.join("graphs")]).unwrap()
     } else {
-        diff::diff(&old, &new)
+        registry_diff::diff(&old, &new)
     };
     (report, old_path, new_path)
 }

@@ -1,11 +1,11 @@
 //! Invariants of `registry diff` over the built-in registry and seeded edits of it
-//! (`registry::diff::edits`): a registry diffed with itself has no difference and needs no
+//! (`versions::registry_diff::edits`): a registry diffed with itself has no difference and needs no
 //! bump; removing any one primitive gives exactly one V701, for it, located in OLD; and the
 //! required bump of edits to distinct primitives is the largest of their bumps (so adding a
 //! change never lowers it).
 
 use primgraph::registry::BUILTIN_JSON;
-use primgraph::registry::diff::{self, Bump, DiffSide, Place, edits};
+use primgraph::versions::registry_diff::{self, Bump, DiffSide, Place, edits};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -19,7 +19,7 @@ fn side(name: &str, doc: &Value) -> DiffSide {
 }
 
 fn bump_of(old: &DiffSide, doc: &Value) -> Bump {
-    diff::diff(old, &side("new.json", doc)).required_bump
+    registry_diff::diff(old, &side("new.json", doc)).required_bump
 }
 
 proptest! {
@@ -29,7 +29,7 @@ proptest! {
     fn a_registry_diffed_with_itself_has_no_difference(n in 0usize..25, seed in 0u64..1000) {
         let (doc, _) = edits::scattered(&builtin_value(), n, seed);
         let (a, b) = (side("a.json", &doc), side("b.json", &doc));
-        let report = diff::diff(&a, &b);
+        let report = registry_diff::diff(&a, &b);
         prop_assert!(report.findings.is_empty(), "{:?}", report.findings.first());
         prop_assert_eq!(report.required_bump, Bump::None);
     }
@@ -41,7 +41,7 @@ proptest! {
         let mut doc = root.clone();
         edits::apply(&mut doc, index, edits::Edit::Remove);
         let old = DiffSide::builtin();
-        let report = diff::diff(&old, &side("new.json", &doc));
+        let report = registry_diff::diff(&old, &side("new.json", &doc));
         let removed: Vec<_> = report.of_code("V701").collect();
         prop_assert_eq!(removed.len(), 1);
         prop_assert_eq!(removed[0].primitive.as_deref(), Some(id.as_str()));

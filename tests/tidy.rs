@@ -23,6 +23,7 @@ const LAYERS: &[&str] = &[
     "config",     // project configuration
     "validate",   // the driver
     "replay",     // traces, replay, simulation, summaries
+    "versions",   // registry and graph versions compared (SPEC §6.1, §6.2)
     "compare",    // evaluations compared (SPEC §6.3)
     "lsp",        // the language server
     "cli",        // the binary (src/cli/, src/main.rs)

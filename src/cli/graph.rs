@@ -2,7 +2,7 @@
 //! `primgraph::graph::render` for what the picture shows), and `primgraph graph generate --nodes N
 //! --seed S` writes a synthetic graph that validates clean (`primgraph::graph::generate`), and
 //! `primgraph graph diff OLD NEW [--runs PATH…]` compares two versions (SPEC §6.2,
-//! `primgraph::graph::diff`; exit 0 no regression, 1 NEW introduces an error or breaks a run
+//! `primgraph::versions::graph_diff`; exit 0 no regression, 1 NEW introduces an error or breaks a run
 //! faithful under OLD, 2 either graph does not load).
 //! Exit 0: the picture (or graph) was printed, whatever the diagnostics say; 1: the document does
 //! not load (its diagnostics go to stderr); 2: the command could not run.
@@ -131,7 +131,7 @@ fn load_version(
 }
 
 fn diff(args: DiffArgs) -> ExitCode {
-    use primgraph::graph::diff::{GraphDiff, RunsDiff, Version};
+    use primgraph::versions::graph_diff::{GraphDiff, RunsDiff, Version};
     use primgraph::replay::{ReplayOptions, Replayer};
     let registry = match super::load_registry(&args.registry) {
         Ok(r) => r,

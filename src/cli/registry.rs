@@ -360,7 +360,7 @@ fn lint(args: LintArgs) -> ExitCode {
 }
 
 fn diff(args: DiffArgs) -> ExitCode {
-    use primgraph::registry::diff::{self, DiffSide, SideError};
+    use primgraph::versions::registry_diff::{self, DiffSide, SideError};
     let open = |path: &str, role: &str| {
         DiffSide::open(path).map_err(|error| {
             if let SideError::Lint(report) = &error {
@@ -387,9 +387,9 @@ fn diff(args: DiffArgs) -> ExitCode {
         Err(code) => return code,
     };
     let report = if args.graphs.is_empty() {
-        diff::diff(&old, &new)
+        registry_diff::diff(&old, &new)
     } else {
-        match diff::diff_with_graphs(&old, &new, &args.graphs) {
+        match registry_diff::diff_with_graphs(&old, &new, &args.graphs) {
             Ok(report) => report,
             Err(e) => return super::usage_error(e),
         }

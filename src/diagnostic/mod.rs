@@ -173,6 +173,18 @@ impl Code {
     pub fn at(&'static self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.code, self.severity, pointer, message).with_help(self.help)
     }
+
+    /// As [`Code::at`], for the codes whose severity is the direction of a change (SPEC §6.1:
+    /// V709–V716 are an error one way and a warning or info the other): the row still names the
+    /// code; the caller says which direction this finding is.
+    pub fn at_severity(
+        &'static self,
+        severity: Severity,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(self.code, severity, pointer, message).with_help(self.help)
+    }
 }
 
 impl Diagnostic {

@@ -2,7 +2,6 @@
 //! value with every shape error located (`load`), and the control-flow model (`model`): a
 //! petgraph graph with reachability, SCCs and dominators shared by the rules.
 
-pub mod diff;
 pub mod doc;
 pub mod generate;
 pub mod load;

@@ -10,7 +10,6 @@
 //! use and cached. [`report`] turns lint findings into located diagnostics for
 //! `primgraph registry lint`.
 
-pub mod diff;
 pub mod lint;
 pub mod phash;
 pub mod report;

@@ -21,7 +21,7 @@ mod schemas;
 
 pub use bump::{Bump, Version};
 
-use super::{BUILTIN_JSON, LIMITS, LintError, Registry};
+use crate::registry::{BUILTIN_JSON, LIMITS, LintError, Registry};
 use crate::diagnostic::{self, Diagnostic, FileReport, Severity};
 use crate::json::Parsed;
 use std::path::PathBuf;
@@ -97,7 +97,7 @@ impl DiffSide {
     /// Load a registry file's bytes and lint it: unusable input and lint findings are errors.
     pub fn load(file: &str, bytes: &[u8]) -> Result<DiffSide, SideError> {
         let side = DiffSide::load_unlinted(file, bytes)?;
-        match super::lint_source(bytes) {
+        match crate::registry::lint_source(bytes) {
             Ok(findings) if findings.is_empty() => Ok(side),
             Ok(findings) => Err(side.lint_report(findings)),
             Err(error) => Err(unusable(file, &error)),
@@ -118,7 +118,7 @@ impl DiffSide {
             (_, Err(load_error)) => {
                 // The lint locates what the loader refuses: a JSON or shape error, or a finding
                 // such as a duplicate key or ID.
-                Err(match super::lint_source(bytes) {
+                Err(match crate::registry::lint_source(bytes) {
                     Err(error) => unusable(file, &error),
                     Ok(findings) if !findings.is_empty() => SideError::Lint(FileReport {
                         file: file.to_string(),
@@ -330,13 +330,10 @@ pub(crate) struct Draft {
 
 impl Sink {
     pub(crate) fn push(&mut self, draft: Draft) -> &mut Finding {
-        let diagnostic = Diagnostic::new(
-            draft.code.code,
-            draft.severity,
-            draft.pointer,
-            draft.message,
-        )
-        .with_help(draft.help);
+        let diagnostic = draft
+            .code
+            .at_severity(draft.severity, draft.pointer, draft.message)
+            .with_help(draft.help);
         self.findings.push(Finding {
             diagnostic,
             primitive: draft.primitive,
@@ -350,7 +347,7 @@ impl Sink {
 }
 
 /// The pointer of a primitive's field: `/primitives/3/inputs`.
-pub(crate) fn field_pointer(p: &super::Primitive, field: &str) -> String {
+pub(crate) fn field_pointer(p: &crate::registry::Primitive, field: &str) -> String {
     if field.is_empty() {
         format!("/primitives/{}", p.index)
     } else {

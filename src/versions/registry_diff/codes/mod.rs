@@ -3,7 +3,7 @@
 //! title and help in the one code table (`crate::codes`). A code whose severity depends on the
 //! direction of the change has its most severe one in the table; the finding carries the
 //! severity of its direction. The checks themselves live one concern per file in
-//! `registry::diff` and report through these rows.
+//! `versions::registry_diff` and report through these rows.
 
 mod v701;
 mod v702;
