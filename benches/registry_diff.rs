@@ -8,8 +8,8 @@
 //! Ratios are read from the medians of one run (`cargo bench --bench registry_diff`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use primgraph::versions::registry_diff::{self, DiffSide, edits};
 use primgraph::registry::{BUILTIN_JSON, Registry, lint_source};
+use primgraph::versions::registry_diff::{self, DiffSide, edits};
 use std::hint::black_box;
 
 /// The edited copy: 20 edits from the first seed whose result is lint-clean (a removal can

@@ -21,9 +21,9 @@ mod schemas;
 
 pub use bump::{Bump, Version};
 
-use crate::registry::{BUILTIN_JSON, LIMITS, LintError, Registry};
 use crate::diagnostic::{self, Diagnostic, FileReport, Severity};
 use crate::json::Parsed;
+use crate::registry::{BUILTIN_JSON, LIMITS, LintError, Registry};
 use std::path::PathBuf;
 use std::sync::Arc;
 
