@@ -131,8 +131,8 @@ fn load_version(
 }
 
 fn diff(args: DiffArgs) -> ExitCode {
-    use primgraph::versions::graph_diff::{GraphDiff, RunsDiff, Version};
     use primgraph::replay::{ReplayOptions, Replayer};
+    use primgraph::versions::graph_diff::{GraphDiff, RunsDiff, Version};
     let registry = match super::load_registry(&args.registry) {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
