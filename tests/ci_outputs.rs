@@ -82,7 +82,8 @@ fn github_format_writes_one_escaped_command_per_diagnostic() {
             .1,
     );
     assert!(
-        message.contains("\nwitness: intake → localize → draft → gate → apply\nhelp: "),
+        message
+            .contains("\nwitness: intake → localize → draft → gate →[on_error: *] apply\nhelp: "),
         "{message:?}"
     );
     assert!(!error.contains('\n'));
@@ -172,7 +173,17 @@ fn sarif_has_code_flows_and_suppressions_in_the_sarif_2_1_0_structure() {
         .iter()
         .map(|s| s["location"]["message"]["text"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["intake", "localize", "draft", "gate", "apply"]);
+    // Each step after the first names the edge it was reached by.
+    assert_eq!(
+        names,
+        [
+            "intake",
+            "localize (via next)",
+            "draft (via next)",
+            "gate (via next)",
+            "apply (via on_error `*`)"
+        ]
+    );
     // Each step is at its node's `id` (line 11 + index in this graph).
     let lines: Vec<u64> = steps
         .iter()

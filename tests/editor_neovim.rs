@@ -46,7 +46,7 @@ fn neovim_shows_the_servers_diagnostics() {
     assert_eq!(fields[2], apply_line.to_string(), "line: {}", a402[0]);
     assert_eq!(fields[3], "4", "column of the node's `{{`: {}", a402[0]);
     assert!(
-        fields[4].contains("witness: intake → localize → draft → gate → apply"),
+        fields[4].contains("witness: intake → localize → draft → gate →[on_error: *] apply"),
         "{}",
         a402[0]
     );

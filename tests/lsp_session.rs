@@ -79,7 +79,7 @@ fn a_whole_session() {
     assert_eq!(a402["source"], json!("primgraph"));
     let message = a402["message"].as_str().unwrap();
     assert!(
-        message.contains("witness: intake → localize → draft → gate → apply"),
+        message.contains("witness: intake → localize → draft → gate →[on_error: *] apply"),
         "{message}"
     );
     let apply_line = at(&text, "{\"id\": \"apply\"", 0, 0)["line"].clone();
