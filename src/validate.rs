@@ -11,6 +11,7 @@ use crate::graph::render;
 use crate::registry::Registry;
 use crate::rules;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -56,39 +57,48 @@ pub fn check_source_targeting(
     options: &Options,
     abi: Option<&str>,
 ) -> FileReport {
-    check_source_inner(file, bytes, registry, options, abi).0
+    check_source_inner(file, Cow::Borrowed(bytes), registry, options, abi).0
 }
 
 /// [`check_source`], also handing back the parsed document (when it parsed), so that a caller
-/// that needs spans of its own (the language server's ranges) does not parse it twice.
+/// that needs spans of its own (the language server's ranges) does not parse it twice. The
+/// document's span table and source are whole; its `value` has been consumed by loading
+/// (it is `null`): locating a pointer does not need it.
 pub fn check_source_parsed(
     file: &str,
     bytes: &[u8],
     registry: &Registry,
     options: &Options,
 ) -> (FileReport, Option<crate::json::Parsed>) {
-    check_source_inner(file, bytes, registry, options, None)
+    check_source_inner(file, Cow::Borrowed(bytes), registry, options, None)
 }
 
 fn check_source_inner(
     file: &str,
-    bytes: &[u8],
+    bytes: Cow<'_, [u8]>,
     registry: &Registry,
     options: &Options,
     abi: Option<&str>,
 ) -> (FileReport, Option<crate::json::Parsed>) {
-    let parsed = match crate::json::parse(bytes, &options.limits) {
+    let parsed = match bytes {
+        Cow::Borrowed(bytes) => crate::json::parse(bytes, &options.limits).map_err(|error| {
+            (
+                error,
+                Arc::from(String::from_utf8_lossy(bytes).as_ref()) as Arc<str>,
+            )
+        }),
+        Cow::Owned(bytes) => crate::json::parse_owned(bytes, &options.limits),
+    };
+    let mut parsed = match parsed {
         Ok(parsed) => parsed,
-        Err(error) => {
+        Err((error, source)) => {
             let d = rules::g002_duplicate_key::diagnostic(&error)
                 .unwrap_or_else(|| rules::g001_invalid_json::diagnostic(&error));
-            // Only a document that does not parse needs its own (lossy) copy of the source; a
-            // parsed one shares the parser's.
             let report = FileReport {
                 file: file.to_string(),
                 graph: None,
                 diagnostics: vec![d],
-                source: Arc::from(String::from_utf8_lossy(bytes).as_ref()),
+                source,
             };
             return (report, None);
         }
@@ -104,7 +114,10 @@ fn check_source_inner(
         .get("graph")
         .and_then(serde_json::Value::as_str)
         .map(str::to_string);
-    let mut diagnostics = match crate::graph::load(&parsed.value) {
+    // Loading consumes the value tree node by node, so that a large graph is never held twice
+    // (as values and as the loaded document); spans are found without it.
+    let value = std::mem::take(&mut parsed.value);
+    let mut diagnostics = match crate::graph::load::load_owned(value) {
         Err(errors) => errors
             .iter()
             .map(rules::g003_document_shape::diagnostic)
@@ -155,7 +168,7 @@ pub fn check_file(
         }
         Err(error) => return Err(ValidateError::Input(error)),
     };
-    Ok(check_source(&file, &bytes, registry, options))
+    Ok(check_source_inner(&file, Cow::Owned(bytes), registry, options, None).0)
 }
 
 /// Check every file in parallel on `jobs` threads (0: one per core); the reports come back in

@@ -50,8 +50,23 @@ fn check_roundtrip(value: &Value, src: &str) -> Result<(), TestCaseError> {
     let parsed = parse(src.as_bytes(), &Limits::default())
         .map_err(|e| TestCaseError::fail(format!("{e} in {src}")))?;
     prop_assert_eq!(&parsed.value, value);
+    // Locating reads the span table and the source, not the value tree: validation takes the
+    // tree away to load large graphs, and every location must stay the same without it.
+    let mut bare = parsed.clone();
+    bare.value = Value::Null;
     let mut pointers = Vec::new();
     all_pointers(value, String::new(), &mut pointers);
+    for (ptr, _) in &pointers {
+        prop_assert_eq!(bare.locate(ptr), parsed.locate(ptr), "value of {}", ptr);
+        prop_assert_eq!(
+            bare.locate_key(ptr),
+            parsed.locate_key(ptr),
+            "key of {}",
+            ptr
+        );
+        let missing = format!("{ptr}/absent~1key");
+        prop_assert_eq!(bare.nearest(&missing), parsed.nearest(&missing));
+    }
     for (ptr, expected) in pointers {
         let span = parsed.locate(&ptr);
         prop_assert!(span.is_some(), "pointer {} not located", ptr);

@@ -4,7 +4,7 @@
 //! violation, and both fire at exactly the nodes a plain search finds (completeness); validation never panics and is deterministic on arbitrary input.
 
 use primgraph::diagnostic::Witness;
-use primgraph::graph::{Binding, GraphDoc, NodeDoc};
+use primgraph::graph::{Binding, GraphDoc, NodeDoc, SmallMap};
 use primgraph::registry::{Authority, Class, Registry};
 use primgraph::rules::{Context, a402_grant_bypass, a407_verifier_bypass, s209_step_budget};
 use primgraph::validate::{Options, check_source};
@@ -83,10 +83,10 @@ fn build_doc(specs: Vec<NodeSpec>) -> GraphDoc {
                 id: format!("n{i}"),
                 primitive,
                 workspace: None,
-                inputs: BTreeMap::new(),
+                inputs: SmallMap::new(),
                 next,
-                branches,
-                on_error,
+                branches: branches.map(|b| b.into_iter().collect()),
+                on_error: on_error.map(|e| e.into_iter().collect()),
                 max_visits: *max_visits,
             }
         })

@@ -223,3 +223,27 @@ fn abi_is_strict_semver_and_max_visits_is_a_json_schema_integer() {
     assert_eq!(codes(&report)[0].0, "G003");
     assert!(codes(&report)[0].1.ends_with("/max_visits"));
 }
+
+proptest::proptest! {
+    /// The loaded document's small maps (inputs, branches, error routes) behave as the
+    /// `BTreeMap`s they replace: the same entries in the same (name) order after any inserts.
+    #[test]
+    fn small_map_agrees_with_btree_map(
+        inserts in proptest::collection::vec(("[a-d]{0,2}", 0u8..8), 0..24)
+    ) {
+        let mut small = primgraph::graph::SmallMap::new();
+        let mut btree = std::collections::BTreeMap::new();
+        for (key, value) in &inserts {
+            proptest::prop_assert_eq!(small.insert(key.clone(), *value), btree.insert(key.clone(), *value));
+        }
+        proptest::prop_assert_eq!(small.len(), btree.len());
+        proptest::prop_assert!(small.iter().eq(btree.iter()));
+        for key in ["", "a", "ab", "dd", "zz"] {
+            proptest::prop_assert_eq!(small.get(key), btree.get(key));
+            proptest::prop_assert_eq!(small.contains_key(key), btree.contains_key(key));
+        }
+        let collected: primgraph::graph::SmallMap<u8> = inserts.iter().cloned().collect();
+        let collected_btree: std::collections::BTreeMap<String, u8> = inserts.into_iter().collect();
+        proptest::prop_assert!(collected.iter().eq(collected_btree.iter()));
+    }
+}

@@ -42,13 +42,13 @@ pub struct NodeDoc {
     #[serde(default)]
     pub workspace: Option<String>,
     #[serde(default)]
-    pub inputs: BTreeMap<String, Binding>,
+    pub inputs: SmallMap<Binding>,
     #[serde(default)]
     pub next: Option<String>,
     #[serde(default)]
-    pub branches: Option<BTreeMap<String, String>>,
+    pub branches: Option<SmallMap<String>>,
     #[serde(default)]
-    pub on_error: Option<BTreeMap<String, String>>,
+    pub on_error: Option<SmallMap<String>>,
     #[serde(default)]
     pub max_visits: Option<u32>,
 }
@@ -86,5 +86,117 @@ impl GraphDoc {
                 .collect::<Vec<_>>()
                 .join("; ")
         })
+    }
+}
+
+/// A map from names to values kept as one vector sorted by name: the few inputs, branches and
+/// error routes of a node. It iterates in name order as a `BTreeMap` does, but a map of three
+/// entries costs three entries, not a B-tree leaf of eleven — on a 100,000-node graph that is
+/// most of the loaded document's memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SmallMap<V> {
+    entries: Vec<(String, V)>,
+}
+
+impl<V> Default for SmallMap<V> {
+    fn default() -> Self {
+        SmallMap {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<V> SmallMap<V> {
+    pub fn new() -> Self {
+        SmallMap::default()
+    }
+
+    /// Insert or replace; the previous value of `key`, if any.
+    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
+        match self.search(&key) {
+            Ok(at) => Some(std::mem::replace(&mut self.entries[at].1, value)),
+            Err(at) => {
+                self.entries.insert(at, (key, value));
+                None
+            }
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.search(key).ok().map(|at| &self.entries[at].1)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.search(key).is_ok()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in name order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &V)> + ExactSizeIterator {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    fn search(&self, key: &str) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+}
+
+impl<V> std::ops::Index<&str> for SmallMap<V> {
+    type Output = V;
+
+    /// The value of `key`; panics when there is none, as `BTreeMap`'s index does.
+    fn index(&self, key: &str) -> &V {
+        self.get(key).expect("no entry of that name in the map")
+    }
+}
+
+impl<'a, V> IntoIterator for &'a SmallMap<V> {
+    type Item = (&'a String, &'a V);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, V)>,
+        fn(&'a (String, V)) -> (&'a String, &'a V),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for SmallMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::<String, V>::deserialize(deserializer).map(|map| map.into_iter().collect())
+    }
+}
+
+impl<V: serde::Serialize> serde::Serialize for SmallMap<V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<V> FromIterator<(String, V)> for SmallMap<V> {
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(items: I) -> Self {
+        let mut entries: Vec<(String, V)> = items.into_iter().collect();
+        // Stable: of two equal names the last one wins, as in a `BTreeMap` built by `insert`.
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.reverse();
+        entries.dedup_by(|later, earlier| later.0 == earlier.0);
+        entries.reverse();
+        SmallMap { entries }
     }
 }

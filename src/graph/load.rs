@@ -3,10 +3,9 @@
 //! reported as a [`ShapeError`] with the JSON pointer of the offending member and what was
 //! expected there (the validation driver turns them into G003 diagnostics).
 
-use super::doc::{Binding, Budget, GraphDoc, NodeDoc};
+use super::doc::{Binding, Budget, GraphDoc, NodeDoc, SmallMap};
 use crate::json::pointer::escape_token as escape_pointer_token;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// One document-shape problem at `pointer`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -250,7 +249,7 @@ impl Loader {
         pointer: &Path<'_>,
         what: &str,
         value: &Value,
-    ) -> Option<BTreeMap<String, String>> {
+    ) -> Option<SmallMap<String>> {
         let Value::Object(object) = value else {
             self.mistyped(
                 pointer.render(),
@@ -260,7 +259,7 @@ impl Loader {
             );
             return None;
         };
-        let mut map = BTreeMap::new();
+        let mut map = SmallMap::new();
         let mut ok = true;
         for (key, target) in object {
             match target {
@@ -392,7 +391,7 @@ impl Loader {
                 "`workspace` must not be empty".to_string(),
             );
         }
-        let mut inputs = BTreeMap::new();
+        let mut inputs = SmallMap::new();
         match inputs_member {
             None => {}
             Some(Value::Object(bindings)) => {
@@ -494,7 +493,9 @@ impl Loader {
         })
     }
 
-    fn document(&mut self, value: &Value) -> Option<GraphDoc> {
+    /// `taken_nodes`: the `nodes` array, moved out of `value` by [`load_owned`] (`value` then
+    /// holds an empty array there).
+    fn document(&mut self, value: &Value, taken_nodes: Option<Vec<Value>>) -> Option<GraphDoc> {
         let Value::Object(object) = value else {
             self.mistyped(String::new(), "the graph document", "an object", value);
             return None;
@@ -582,30 +583,17 @@ impl Loader {
         };
         let entry = self.string(&Path::Root, object, "entry", true);
         let mut nodes = Vec::new();
-        match object.get("nodes") {
-            None => self.error(
-                String::new(),
-                "missing required field `nodes` (an array of node objects)".to_string(),
-            ),
-            Some(Value::Array(items)) => {
-                if items.is_empty() {
-                    self.error(
-                        "/nodes".to_string(),
-                        "`nodes` must not be empty".to_string(),
-                    );
-                }
-                for (i, item) in items.iter().enumerate() {
-                    if let Some(node) = self.node(&Path::Index(&Path::Root.key("nodes"), i), item) {
-                        nodes.push(node);
-                    }
+        if let Some(items) = taken_nodes {
+            nodes.reserve_exact(items.len());
+            // Each node's value is dropped as soon as its `NodeDoc` is built: the value tree and
+            // the document are never both whole.
+            for (i, item) in items.into_iter().enumerate() {
+                if let Some(node) = self.node(&Path::Index(&Path::Root.key("nodes"), i), &item) {
+                    nodes.push(node);
                 }
             }
-            Some(other) => self.mistyped(
-                "/nodes".to_string(),
-                "nodes",
-                "an array of node objects",
-                other,
-            ),
+        } else {
+            self.nodes(object.get("nodes"), &mut nodes);
         }
         if !self.errors.is_empty() {
             return None;
@@ -622,6 +610,35 @@ impl Loader {
             nodes,
         })
     }
+
+    fn nodes(&mut self, member: Option<&Value>, nodes: &mut Vec<NodeDoc>) {
+        match member {
+            None => self.error(
+                String::new(),
+                "missing required field `nodes` (an array of node objects)".to_string(),
+            ),
+            Some(Value::Array(items)) => {
+                if items.is_empty() {
+                    self.error(
+                        "/nodes".to_string(),
+                        "`nodes` must not be empty".to_string(),
+                    );
+                }
+                nodes.reserve_exact(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    if let Some(node) = self.node(&Path::Index(&Path::Root.key("nodes"), i), item) {
+                        nodes.push(node);
+                    }
+                }
+            }
+            Some(other) => self.mistyped(
+                "/nodes".to_string(),
+                "nodes",
+                "an array of node objects",
+                other,
+            ),
+        }
+    }
 }
 
 fn render_short(value: &Value) -> String {
@@ -636,7 +653,22 @@ fn render_short(value: &Value) -> String {
 /// Load a graph document, or every shape error found in it (in document order).
 pub fn load(value: &Value) -> Result<GraphDoc, Vec<ShapeError>> {
     let mut loader = Loader { errors: Vec::new() };
-    match loader.document(value) {
+    match loader.document(value, None) {
+        Some(doc) if loader.errors.is_empty() => Ok(doc),
+        _ => Err(loader.errors),
+    }
+}
+
+/// [`load`], consuming the value: the nodes are loaded one by one and each node's part of the
+/// value tree is freed once it is loaded, so a large graph's peak memory is about one copy of
+/// it, not two. Same result and errors as [`load`].
+pub fn load_owned(mut value: Value) -> Result<GraphDoc, Vec<ShapeError>> {
+    let taken = match value.get_mut("nodes") {
+        Some(Value::Array(items)) if !items.is_empty() => Some(std::mem::take(items)),
+        _ => None,
+    };
+    let mut loader = Loader { errors: Vec::new() };
+    match loader.document(&value, taken) {
         Some(doc) if loader.errors.is_empty() => Ok(doc),
         _ => Err(loader.errors),
     }

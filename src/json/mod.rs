@@ -226,6 +226,9 @@ impl Parsed {
     }
 
     /// The deepest node along `pointer`, and whether it is the one the whole pointer names.
+    /// The walk reads only the span table and the source (a member's key is compared with the
+    /// key as written), never `value`: a caller may take the value tree away (`validate` does,
+    /// to load a large graph without holding two copies of it) and still locate pointers.
     fn walk(&self, pointer: &str) -> (Node, bool) {
         let Some(root) = self.nodes.first().copied() else {
             return (Node::default_root(), false);
@@ -233,47 +236,59 @@ impl Parsed {
         let Some(tokens) = pointer::tokens(pointer) else {
             return (root, false);
         };
-        let mut value = &self.value;
         let mut index = 0usize;
         let mut node = root;
         for token in tokens {
             let Some(token) = token else {
                 return (node, false);
             };
-            let found = match value {
-                Value::Object(map) => map
+            let children = self.children(index);
+            let found = match self.source.as_bytes().get(node.start as usize) {
+                Some(b'{') => children
                     .iter()
-                    .enumerate()
-                    .find(|(_, (k, _))| **k == *token)
-                    .map(|(i, (_, v))| (i, v)),
-                Value::Array(items) => {
-                    pointer::array_index(&token).and_then(|i| items.get(i).map(|v| (i, v)))
-                }
+                    .map(|&at| at as usize)
+                    .find(|&at| self.nodes.get(at).is_some_and(|n| self.key_is(n, &token))),
+                Some(b'[') => pointer::array_index(&token)
+                    .and_then(|i| children.get(i))
+                    .map(|&at| at as usize),
                 _ => None,
             };
-            let Some((position, child_value)) = found else {
+            let Some(child) = found.and_then(|at| self.nodes.get(at).map(|n| (at, *n))) else {
                 return (node, false);
             };
-            let Some(child) = self.child(index, position) else {
-                return (node, false);
-            };
-            index = child;
-            value = child_value;
-            node = match self.nodes.get(index) {
-                Some(n) => *n,
-                None => return (node, false),
-            };
+            (index, node) = child;
         }
         (node, true)
     }
 
-    /// The table index of the `position`-th child of the node at `parent`.
-    fn child(&self, parent: usize, position: usize) -> Option<usize> {
+    /// Whether the member `node` has the key `token` (its source text, unescaped).
+    fn key_is(&self, node: &Node, token: &str) -> bool {
+        if node.key_start == NO_KEY {
+            return false;
+        }
+        let Some(quoted) = self
+            .source
+            .get(node.key_start as usize..node.key_end as usize)
+        else {
+            return false;
+        };
+        let raw = quoted
+            .strip_prefix('"')
+            .and_then(|q| q.strip_suffix('"'))
+            .unwrap_or(quoted);
+        if raw.contains('\\') {
+            serde_json::from_str::<String>(quoted).is_ok_and(|key| key == token)
+        } else {
+            raw == token
+        }
+    }
+
+    /// The table indices of the children of the node at `parent`, in document order.
+    fn children(&self, parent: usize) -> &[u32] {
         let index = self.children.get_or_init(|| ChildIndex::build(&self.nodes));
-        let begin = *index.first.get(parent)? as usize;
-        let end = *index.first.get(parent + 1)? as usize;
-        let slot = begin.checked_add(position).filter(|&slot| slot < end)?;
-        index.list.get(slot).map(|&at| at as usize)
+        let begin = index.first.get(parent).copied().unwrap_or(0) as usize;
+        let end = index.first.get(parent + 1).copied().unwrap_or(0) as usize;
+        index.list.get(begin..end).unwrap_or_default()
     }
 }
 
@@ -340,12 +355,38 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Parsed, JsonError> {
             });
         }
     };
-    let mut parser = Parser::new(text, limits);
+    parse_text(Arc::from(text), limits)
+}
+
+/// [`parse`], taking the bytes: the source is held once (as the [`Parsed`]'s shared text), not
+/// once by the caller and once by the document, for as long as the document lives. On error,
+/// the source as text (invalid UTF-8 replaced) comes back with it, for the report to show.
+pub fn parse_owned(bytes: Vec<u8>, limits: &Limits) -> Result<Parsed, (JsonError, Arc<str>)> {
+    let lossy = |bytes: &[u8]| Arc::from(String::from_utf8_lossy(bytes).as_ref());
+    match String::from_utf8(bytes) {
+        Ok(text)
+            if text.len() <= limits.max_bytes.min(u32::MAX as usize - 1)
+                && !text.as_bytes().starts_with(BOM) =>
+        {
+            let source: Arc<str> = Arc::from(text);
+            parse_text(Arc::clone(&source), limits).map_err(|error| (error, source))
+        }
+        // Too large, a BOM or not UTF-8: the borrowed path reports it.
+        Err(e) => parse(e.as_bytes(), limits).map_err(|error| (error, lossy(e.as_bytes()))),
+        Ok(text) => parse(text.as_bytes(), limits).map_err(|error| (error, lossy(text.as_bytes()))),
+    }
+}
+
+fn parse_text(source: Arc<str>, limits: &Limits) -> Result<Parsed, JsonError> {
+    let mut parser = Parser::new(&source, limits);
     let value = parser.parse_document()?;
+    let mut nodes = parser.nodes;
+    // The table was sized for the densest document; a typical one uses half of it.
+    nodes.shrink_to_fit();
     Ok(Parsed {
         value,
-        nodes: parser.nodes,
-        source: Arc::from(text),
+        nodes,
+        source,
         lines: OnceLock::new(),
         children: OnceLock::new(),
     })

@@ -27,11 +27,70 @@ enum Frame {
     },
     Object {
         node: usize,
-        map: Map<String, Value>,
+        members: Members,
         key: String,
         key_start: u32,
         key_end: u32,
     },
+}
+
+/// The members of an object being parsed. A small object collects them in a vector (a duplicate
+/// is found by a scan) and becomes a map of exactly its size when it closes: a map grown entry
+/// by entry keeps up to twice the room it needs, and a graph is mostly small objects. Past
+/// [`FEW_MEMBERS`] members the object switches to a map, so a huge object stays linear.
+enum Members {
+    Few(Vec<(String, Value)>),
+    Many(Map<String, Value>),
+}
+
+const FEW_MEMBERS: usize = 16;
+
+impl Members {
+    /// Add a member; the key back when the object already has it.
+    fn insert(&mut self, key: String, value: Value) -> Result<(), String> {
+        match self {
+            Members::Few(entries) => {
+                if entries.iter().any(|(k, _)| *k == key) {
+                    return Err(key);
+                }
+                if entries.len() < FEW_MEMBERS {
+                    entries.push((key, value));
+                    return Ok(());
+                }
+                let mut map = Map::with_capacity(entries.len() * 2);
+                map.extend(entries.drain(..));
+                map.insert(key, value);
+                *self = Members::Many(map);
+                Ok(())
+            }
+            Members::Many(map) => match map.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                    Ok(())
+                }
+                serde_json::map::Entry::Occupied(slot) => Err(slot.key().clone()),
+            },
+        }
+    }
+
+    /// The position of `key` among the members, in document order.
+    fn position(&self, key: &str) -> Option<usize> {
+        match self {
+            Members::Few(entries) => entries.iter().position(|(k, _)| k == key),
+            Members::Many(map) => map.keys().position(|k| k == key),
+        }
+    }
+
+    fn into_map(self) -> Map<String, Value> {
+        match self {
+            Members::Few(entries) => {
+                let mut map = Map::with_capacity(entries.len());
+                map.extend(entries);
+                map
+            }
+            Members::Many(map) => map,
+        }
+    }
 }
 
 /// Bytes that end the fast scan of a string: the quote, the backslash and control characters.
@@ -197,7 +256,7 @@ impl<'a> Parser<'a> {
                             let (name, key_start, key_end) = self.parse_key()?;
                             stack.push(Frame::Object {
                                 node,
-                                map: Map::new(),
+                                members: Members::Few(Vec::with_capacity(4)),
                                 key: name,
                                 key_start,
                                 key_end,
@@ -279,7 +338,10 @@ impl<'a> Parser<'a> {
                             Some(b']') => {
                                 self.pos += 1;
                                 let node = *node;
-                                value = Value::Array(std::mem::take(items));
+                                let mut items = std::mem::take(items);
+                                // Grown by doubling; the document keeps only what it holds.
+                                items.shrink_to_fit();
+                                value = Value::Array(items);
                                 stack.pop();
                                 self.close_node(node);
                             }
@@ -292,21 +354,16 @@ impl<'a> Parser<'a> {
                     }
                     Some(Frame::Object {
                         node,
-                        map,
+                        members,
                         key: name,
                         key_start,
                         key_end,
                     }) => {
                         let object_node = *node;
-                        let duplicate = match map.entry(std::mem::take(name)) {
-                            serde_json::map::Entry::Vacant(slot) => {
-                                slot.insert(value);
-                                None
-                            }
-                            serde_json::map::Entry::Occupied(slot) => {
-                                Some((slot.key().clone(), *key_start, *key_end))
-                            }
-                        };
+                        let duplicate = members
+                            .insert(std::mem::take(name), value)
+                            .err()
+                            .map(|dup| (dup, *key_start, *key_end));
                         if let Some((dup, start, end)) = duplicate {
                             return Err(self.duplicate_key(&stack, object_node, dup, start, end));
                         }
@@ -340,7 +397,8 @@ impl<'a> Parser<'a> {
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                value = Value::Object(std::mem::take(map));
+                                let members = std::mem::replace(members, Members::Few(Vec::new()));
+                                value = Value::Object(members.into_map());
                                 stack.pop();
                                 self.close_node(object_node);
                             }
@@ -379,9 +437,8 @@ impl<'a> Parser<'a> {
         }
         let pointer = super::pointer::push(&pointer, &key);
         let first = match stack.last() {
-            Some(Frame::Object { map, .. }) => map
-                .keys()
-                .position(|k| *k == key)
+            Some(Frame::Object { members, .. }) => members
+                .position(&key)
                 .and_then(|index| self.child(object_node, index)),
             _ => None,
         }
