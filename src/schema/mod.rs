@@ -441,6 +441,21 @@ fn pattern_obstacle(source: &Value, target: &Value) -> Option<(Side, String, Str
     None
 }
 
+/// Candidate values of the source: its own, then those of each case it splits into against a
+/// target union ([`structural::union_split_cases`]), where the value of a case no branch
+/// contains is found.
+fn source_candidates(source: &Prepared, target: &Prepared) -> Vec<Value> {
+    let mut candidates = instance::candidates(&source.document, &source.document);
+    for case in structural::union_split_cases(&source.document, &target.document) {
+        for candidate in instance::candidates(&case, &source.document) {
+            if !candidates.contains(&candidate) {
+                candidates.push(candidate);
+            }
+        }
+    }
+    candidates
+}
+
 fn first_hard_keyword(schema: &Value) -> Option<(String, String)> {
     for keyword in HARD_KEYWORDS {
         for (pointer, subschema) in walk::subschemas(schema) {
@@ -828,7 +843,7 @@ impl Checker {
             let schema = difference.to_json_schema();
             pool.extend(instance::candidates(&schema, &schema));
         }
-        let from_source = instance::candidates(&source.document, &source.document);
+        let from_source = source_candidates(source, target);
         let from_target = instance::candidates(&target.document, &target.document);
         let mutated: Vec<Value> = from_target
             .iter()
@@ -859,7 +874,7 @@ impl Checker {
         {
             return None;
         }
-        let from_source = instance::candidates(&source.document, &source.document);
+        let from_source = source_candidates(source, target);
         let mut found: Vec<Value> = from_source
             .iter()
             .filter(|c| separates(c))
