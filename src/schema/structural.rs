@@ -1712,3 +1712,127 @@ fn disjoint_flat(
         _ => false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn apart(a: Value, b: Value) -> bool {
+        let forward = disjoint(&a, &a, &b, &b, 0);
+        assert_eq!(forward, disjoint(&b, &b, &a, &a, 0), "disjointness is symmetric");
+        forward
+    }
+
+    #[test]
+    fn disjointness_is_proven_by_type_value_range_and_member() {
+        assert!(apart(json!({"type": "string"}), json!({"type": "number"})));
+        assert!(!apart(json!({"type": "integer"}), json!({"type": "number"})));
+        assert!(apart(json!({"enum": ["a", "b"]}), json!({"const": "c"})));
+        assert!(apart(
+            json!({"type": "integer", "maximum": 10}),
+            json!({"type": "number", "exclusiveMinimum": 10})
+        ));
+        assert!(!apart(
+            json!({"type": "integer", "maximum": 10}),
+            json!({"type": "number", "minimum": 10})
+        ));
+        // A member one side requires, with disjoint schemas (or forbidden on the other side).
+        assert!(apart(
+            json!({"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]}),
+            json!({"properties": {"kind": {"const": "b"}}})
+        ));
+        // Without a type, both admit every non-object; unrequired, both admit `{}`.
+        assert!(!apart(
+            json!({"properties": {"kind": {"const": "a"}}, "required": ["kind"]}),
+            json!({"properties": {"kind": {"const": "b"}}})
+        ));
+        assert!(!apart(
+            json!({"type": "object", "properties": {"kind": {"const": "a"}}}),
+            json!({"properties": {"kind": {"const": "b"}}})
+        ));
+        assert!(apart(
+            json!({"type": "object", "required": ["token"]}),
+            json!({"type": "object", "properties": {"token": false}})
+        ));
+        assert!(apart(
+            json!({"type": "object", "required": ["token"]}),
+            json!({"type": "object", "additionalProperties": false})
+        ));
+        // Unions and references on either side.
+        assert!(apart(
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!({"type": "integer"})
+        ));
+        let referring = json!({"$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s"});
+        assert!(apart(referring, json!({"type": "array"})));
+        // Not modelled here: two string patterns that never both match.
+        assert!(!apart(
+            json!({"type": "string", "pattern": "^a"}),
+            json!({"type": "string", "pattern": "^b"})
+        ));
+    }
+
+    #[test]
+    fn a_target_union_is_proven_by_splitting_the_source() {
+        let discriminated = json!({"oneOf": [
+            {"properties": {"kind": {"const": "a"}, "n": {"type": "integer"}}, "required": ["kind"]},
+            {"properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+        ]});
+        let source = json!({"type": "object", "properties": {"kind": {"enum": ["a", "b"]},
+            "n": {"type": "integer", "minimum": 0}}, "required": ["kind"]});
+        assert!(proves_contained(&source, &discriminated));
+        // Not required: the case where `kind` is absent fits no branch.
+        let optional = json!({"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}});
+        assert!(!proves_contained(&optional, &discriminated));
+        // A value of a case that another branch admits too: not exactly one branch.
+        let overlapping = json!({"oneOf": [{"type": "integer"}, {"type": "number"}]});
+        assert!(!proves_contained(&json!({"type": "integer"}), &overlapping));
+        let by_type = json!({"oneOf": [{"type": "string", "maxLength": 9}, {"type": "number"}]});
+        assert!(proves_contained(
+            &json!({"type": ["string", "integer"], "maxLength": 3}),
+            &by_type
+        ));
+        assert!(!proves_contained(
+            &json!({"type": ["string", "integer"], "maxLength": 10}),
+            &by_type
+        ));
+        let by_required = json!({"anyOf": [
+            {"required": ["a"], "properties": {"a": {"type": "string"}}},
+            {"properties": {"a": false, "b": {"type": "number"}}}
+        ]});
+        let source = json!({"type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+        assert!(proves_contained(&source, &by_required));
+        // The target's keywords beside the union hold of the source as well.
+        let with_sibling = json!({"type": "object", "minProperties": 1, "anyOf": [true]});
+        assert!(!proves_contained(&json!({"type": "object"}), &with_sibling));
+        assert!(proves_contained(
+            &json!({"type": "object", "required": ["a"]}),
+            &with_sibling
+        ));
+    }
+
+    #[test]
+    fn split_cases_make_up_the_source() {
+        let branches = [json!({"properties": {"kind": {"const": "a"}}})];
+        let source = json!({"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}});
+        let Value::Object(object) = &source else {
+            unreachable!()
+        };
+        let Some((label, cases)) = split(object, &branches) else {
+            panic!("the enum of `kind` splits");
+        };
+        assert_eq!(label, "properties/kind");
+        assert_eq!(
+            cases,
+            vec![
+                json!({"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]}),
+                json!({"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}),
+                json!({"type": "object", "properties": {"kind": false}}),
+            ]
+        );
+        // Nothing the branches discriminate on: no split.
+        assert!(split(object, &[json!({"minProperties": 1})]).is_none());
+    }
+}
