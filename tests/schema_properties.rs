@@ -453,7 +453,12 @@ fn discriminated_unions_are_sound() {
     static SPLIT_YES: AtomicUsize = AtomicUsize::new(0);
     static SPLIT_NO: AtomicUsize = AtomicUsize::new(0);
     run_property(
-        || (discriminated_pair(), prop::collection::vec(json_value(), 0..24)),
+        || {
+            (
+                discriminated_pair(),
+                prop::collection::vec(json_value(), 0..24),
+            )
+        },
         |((source, target), random)| {
             let proven = primgraph::schema::structural::proves_contained(&source, &target);
             let verdict = Checker::new().verdict(&source, &target);

@@ -38,7 +38,8 @@
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
 //! - **A co-inductive structural prover** ([`structural`]), run *before* the canonical algebra:
 //!   it walks both schemas keyword by keyword (types, bounds, lengths, equal patterns, objects,
-//!   arrays, `enum`/`const` sources whose every value the target admits, unions, intersections
+//!   arrays, `enum`/`const` sources whose every value the target admits, unions — a target
+//!   union by splitting the source into cases on a discriminating keyword —, intersections
 //!   and local `$ref`s), assumes a pair of subschemas contained when it meets it again after
 //!   stepping into a child value (sound because JSON values are finite), and answers only
 //!   "proven" or "not proven". It decides nearly every edge of the registry in microseconds,

@@ -9,6 +9,12 @@
 //! (`properties`, `items`, `prefixItems`, `additionalProperties`) since it was assumed. JSON
 //! values are finite, so that assumption is discharged by induction on the depth of the value;
 //! a cycle through `$ref`/`allOf` alone never steps into a child and is not assumed.
+//!
+//! A target union is met by one branch containing the source, or else by splitting the source
+//! into cases that make it up exactly (by `type`, by the `const`/`enum` values of a property, by
+//! the presence of a required name) and placing each case on its own. For `oneOf` the branch
+//! that contains a case must be the only one that can admit its values: [`disjoint`], a
+//! sufficient test of disjointness, must hold against every other branch.
 
 use std::collections::HashMap;
 
@@ -367,7 +373,9 @@ impl Prover {
         exclusive: bool,
         steps: usize,
     ) -> bool {
-        self.union_cases(s, so, t_root, t_pointer, branches, exclusive, steps, MAX_SPLITS)
+        self.union_cases(
+            s, so, t_root, t_pointer, branches, exclusive, steps, MAX_SPLITS,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -394,8 +402,7 @@ impl Prover {
             }
             if !exclusive
                 || branches.iter().enumerate().all(|(other, branch)| {
-                    other == index
-                        || disjoint(s.root, s.schema, t_root, branch, 0)
+                    other == index || disjoint(s.root, s.schema, t_root, branch, 0)
                 })
             {
                 return true;
@@ -1448,8 +1455,7 @@ fn split(so: &Map<String, Value>, branches: &[Value]) -> Option<(String, Vec<Val
             continue;
         };
         let required = required_names(so).any(|r| r == name);
-        if (values.len() <= 1 && required) || values.len() > MAX_CASES || !branch_property(name)
-        {
+        if (values.len() <= 1 && required) || values.len() > MAX_CASES || !branch_property(name) {
             continue;
         }
         let mut cases: Vec<Value> = values
@@ -1648,19 +1654,14 @@ fn below(a: Option<(f64, bool)>, b: Option<(f64, bool)>) -> bool {
 
 /// Whether one count range ends before the other begins (`maxLength` < `minLength`, …).
 fn counts_apart(a: &Map<String, Value>, b: &Map<String, Value>, min: &str, max: &str) -> bool {
-    let apart = |x: &Map<String, Value>, y: &Map<String, Value>| {
-        matches!((number(x, max), number(y, min)), (Some(high), Some(low)) if high < low)
-    };
+    let apart = |x: &Map<String, Value>, y: &Map<String, Value>| matches!((number(x, max), number(y, min)), (Some(high), Some(low)) if high < low);
     apart(a, b) || apart(b, a)
 }
 
 /// The schema a member `name` of an object meets under `object`, widened where patterns make
 /// it unclear (then `true`).
 fn member_schema<'v>(object: &'v Map<String, Value>, name: &str) -> &'v Value {
-    if let Some(schema) = object
-        .field("properties")
-        .and_then(|p| p.get(name))
-    {
+    if let Some(schema) = object.field("properties").and_then(|p| p.get(name)) {
         return schema;
     }
     if object.field("patternProperties").is_some() {
@@ -1720,14 +1721,21 @@ mod tests {
 
     fn apart(a: Value, b: Value) -> bool {
         let forward = disjoint(&a, &a, &b, &b, 0);
-        assert_eq!(forward, disjoint(&b, &b, &a, &a, 0), "disjointness is symmetric");
+        assert_eq!(
+            forward,
+            disjoint(&b, &b, &a, &a, 0),
+            "disjointness is symmetric"
+        );
         forward
     }
 
     #[test]
     fn disjointness_is_proven_by_type_value_range_and_member() {
         assert!(apart(json!({"type": "string"}), json!({"type": "number"})));
-        assert!(!apart(json!({"type": "integer"}), json!({"type": "number"})));
+        assert!(!apart(
+            json!({"type": "integer"}),
+            json!({"type": "number"})
+        ));
         assert!(apart(json!({"enum": ["a", "b"]}), json!({"const": "c"})));
         assert!(apart(
             json!({"type": "integer", "maximum": 10}),
