@@ -1473,15 +1473,8 @@ fn split(so: &Map<String, Value>, branches: &[Value]) -> Option<(String, Vec<Val
         }
         return Some((format!("properties/{name}"), cases));
     }
-    let absent = |name: &str| {
-        properties
-            .and_then(|p| p.get(name))
-            .is_some_and(|schema| is_false(schema))
-    };
-    for branch in branches {
-        let Some(Value::Object(branch)) = Some(branch) else {
-            continue;
-        };
+    let absent = |name: &str| properties.and_then(|p| p.get(name)).is_some_and(is_false);
+    for branch in branches.iter().filter_map(Value::as_object) {
         for name in required_names(branch) {
             if required_names(so).any(|r| r == name) || absent(name) {
                 continue;
@@ -1502,7 +1495,7 @@ fn split(so: &Map<String, Value>, branches: &[Value]) -> Option<(String, Vec<Val
 /// may keep local `$ref`s: read it inside the source document.
 pub fn union_split_cases(source: &Value, target: &Value) -> Vec<Value> {
     // A root that only refers (`{"$defs": …, "$ref": …}`) is read as what it refers to.
-    fn referred<'v>(root: &'v Value) -> &'v Value {
+    fn referred(root: &Value) -> &Value {
         let mut schema = root;
         for _ in 0..16 {
             let Some(object) = schema.as_object() else {
