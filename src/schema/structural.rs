@@ -79,6 +79,8 @@ struct Prover {
     /// Pairs under comparison, with the number of child steps taken when each was assumed.
     assumed: HashMap<(String, String), usize>,
     budget: usize,
+    /// What is left of the work [`disjoint`] may do within this proof.
+    disjoint_work: usize,
     /// How many comparisons are nested now: bounded, so a proof cannot overflow the stack.
     depth: usize,
     /// Whether either document refers (`$ref`): only then can the walk meet a pair again, so
@@ -111,6 +113,7 @@ pub fn proves_contained(source: &Value, target: &Value) -> bool {
     let mut prover = Prover {
         assumed: HashMap::new(),
         budget: BUDGET,
+        disjoint_work: DISJOINT_WORK,
         depth: 0,
         track: refers(source) || refers(target),
     };
@@ -402,7 +405,8 @@ impl Prover {
             }
             if !exclusive
                 || branches.iter().enumerate().all(|(other, branch)| {
-                    other == index || disjoint(s.root, s.schema, t_root, branch, 0)
+                    other == index
+                        || apart(s.root, s.schema, t_root, branch, 0, &mut self.disjoint_work)
                 })
             {
                 return true;
@@ -1377,8 +1381,13 @@ fn admits_at(schema: &Value, value: &Value, depth: usize) -> Option<bool> {
 const MAX_SPLITS: usize = 3;
 /// The most cases one split makes (a larger `enum` is not split).
 const MAX_CASES: usize = 16;
+/// The most cases [`union_split_cases`] hands to the witness search (each is a copy of the
+/// source).
+const MAX_WITNESS_CASES: usize = 64;
 /// How deeply [`disjoint`] follows subschemas and `$ref`s.
 const DISJOINT_DEPTH: usize = 16;
+/// The work one disjointness question, or all of those of one proof, may take.
+const DISJOINT_WORK: usize = 50_000;
 
 fn required_names(object: &Map<String, Value>) -> impl Iterator<Item = &str> {
     object
@@ -1544,10 +1553,11 @@ pub fn union_split_cases(source: &Value, target: &Value) -> Vec<Value> {
         }
         out.extend(next.iter().cloned());
         frontier = next;
-        if out.len() > MAX_CASES * MAX_CASES {
+        if out.len() >= MAX_WITNESS_CASES {
             break;
         }
     }
+    out.truncate(MAX_WITNESS_CASES);
     out
 }
 
@@ -1555,23 +1565,38 @@ pub fn union_split_cases(source: &Value, target: &Value) -> Vec<Value> {
 /// (inside `b_root`): `true` is a proof, `false` means "not proven". Sound because every rule
 /// reads each side as a superset of itself: dropping a keyword a rule does not use only widens
 /// a schema (`properties` and `additionalProperties` are read together).
-pub fn disjoint(a_root: &Value, a: &Value, b_root: &Value, b: &Value, depth: usize) -> bool {
+pub fn disjoint(a_root: &Value, a: &Value, b_root: &Value, b: &Value) -> bool {
+    let mut work = DISJOINT_WORK;
+    apart(a_root, a, b_root, b, 0, &mut work)
+}
+
+/// [`disjoint`] within a work budget shared by the caller (a unit per comparison and per
+/// value of a finite schema): unions inside unions would otherwise multiply the work.
+fn apart(
+    a_root: &Value,
+    a: &Value,
+    b_root: &Value,
+    b: &Value,
+    depth: usize,
+    work: &mut usize,
+) -> bool {
     if is_false(a) || is_false(b) {
         return true;
     }
-    if depth > DISJOINT_DEPTH {
+    if depth > DISJOINT_DEPTH || *work == 0 {
         return false;
     }
+    *work -= 1;
     let (Value::Object(ao), Value::Object(bo)) = (a, b) else {
         return false;
     };
-    if let Some(proven) = disjoint_composite(a_root, ao, b_root, b, depth) {
+    if let Some(proven) = disjoint_composite(a_root, ao, b_root, b, depth, work) {
         return proven;
     }
-    if let Some(proven) = disjoint_composite(b_root, bo, a_root, a, depth) {
+    if let Some(proven) = disjoint_composite(b_root, bo, a_root, a, depth, work) {
         return proven;
     }
-    disjoint_flat(a_root, ao, b_root, bo, depth)
+    disjoint_flat(a_root, ao, b_root, bo, depth, work)
 }
 
 /// `a` with a `$ref`, `allOf` or union: `Some` of the answer, `None` when `a` is flat.
@@ -1581,6 +1606,7 @@ fn disjoint_composite(
     b_root: &Value,
     b: &Value,
     depth: usize,
+    work: &mut usize,
 ) -> Option<bool> {
     let next = depth + 1;
     if let Some(reference) = ao.field("$ref") {
@@ -1589,8 +1615,8 @@ fn disjoint_composite(
             .as_str()
             .and_then(|reference| resolve_local(a_root, reference));
         return Some(
-            referenced.is_some_and(|r| disjoint(a_root, r, b_root, b, next))
-                || disjoint(a_root, &rest, b_root, b, next),
+            referenced.is_some_and(|r| apart(a_root, r, b_root, b, next, work))
+                || apart(a_root, &rest, b_root, b, next, work),
         );
     }
     if let Some(Value::Array(parts)) = ao.field("allOf") {
@@ -1599,7 +1625,7 @@ fn disjoint_composite(
             parts
                 .iter()
                 .chain(std::iter::once(&rest))
-                .any(|part| disjoint(a_root, part, b_root, b, next)),
+                .any(|part| apart(a_root, part, b_root, b, next, work)),
         );
     }
     for keyword in ["anyOf", "oneOf"] {
@@ -1608,8 +1634,8 @@ fn disjoint_composite(
             return Some(
                 branches
                     .iter()
-                    .all(|branch| disjoint(a_root, branch, b_root, b, next))
-                    || disjoint(a_root, &rest, b_root, b, next),
+                    .all(|branch| apart(a_root, branch, b_root, b, next, work))
+                    || apart(a_root, &rest, b_root, b, next, work),
             );
         }
     }
@@ -1669,13 +1695,18 @@ fn disjoint_flat(
     b_root: &Value,
     bo: &Map<String, Value>,
     depth: usize,
+    work: &mut usize,
 ) -> bool {
     let (a, b) = (Value::Object(ao.clone()), Value::Object(bo.clone()));
     for (finite, other) in [(ao, &b), (bo, &a)] {
-        if let Some(values) = finite_values(finite)
-            && values.iter().all(|v| admits(other, v) == Some(false))
-        {
-            return true;
+        if let Some(values) = finite_values(finite) {
+            if values.len() > *work {
+                return false;
+            }
+            *work -= values.len();
+            if values.iter().all(|v| admits(other, v) == Some(false)) {
+                return true;
+            }
         }
     }
     let all = TypeSet(0x7f);
@@ -1694,12 +1725,13 @@ fn disjoint_flat(
             let mut names: Vec<&str> = required_names(ao).chain(required_names(bo)).collect();
             names.dedup();
             names.into_iter().any(|name| {
-                disjoint(
+                apart(
                     a_root,
                     member_schema(ao, name),
                     b_root,
                     member_schema(bo, name),
                     depth + 1,
+                    work,
                 )
             })
         }
@@ -1713,10 +1745,10 @@ mod tests {
     use serde_json::json;
 
     fn apart(a: Value, b: Value) -> bool {
-        let forward = disjoint(&a, &a, &b, &b, 0);
+        let forward = disjoint(&a, &a, &b, &b);
         assert_eq!(
             forward,
-            disjoint(&b, &b, &a, &a, 0),
+            disjoint(&b, &b, &a, &a),
             "disjointness is symmetric"
         );
         forward
