@@ -1498,8 +1498,8 @@ fn split(so: &Map<String, Value>, branches: &[Value]) -> Option<(String, Vec<Val
     None
 }
 
-/// The cases [`split`] makes of `source` against a target union at the root, split again
-/// within each case as the prover would: candidates of each case are candidates of a
+/// The cases the prover's split makes of `source` against a target union at the root, split
+/// again within each case as the prover would: candidates of each case are candidates of a
 /// witness (a case no branch contains holds the value that tells the schemas apart). A case
 /// may keep local `$ref`s: read it inside the source document.
 pub fn union_split_cases(source: &Value, target: &Value) -> Vec<Value> {
