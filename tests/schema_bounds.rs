@@ -222,3 +222,43 @@ fn nesting_and_refs_within_the_limit_are_decided() {
     let decision = within(GENEROUS, move || Checker::new().check(&s, &t));
     assert!(matches!(decision, Ok(Decision::Yes { .. })), "{decision:?}");
 }
+
+/// An `anyOf` tree `depth` levels deep, two branches a level, with `leaf` at the bottom.
+fn union_tree(depth: usize, leaf: &Value) -> Value {
+    if depth == 0 {
+        return leaf.clone();
+    }
+    let branch = union_tree(depth - 1, leaf);
+    json!({"anyOf": [branch.clone(), branch]})
+}
+
+#[test]
+fn wide_and_nested_target_unions_are_bounded() {
+    // A discriminated oneOf of 200 branches: each of the source's 16 cases finds its branch
+    // and is disjoint from the 199 others.
+    let kinds: Vec<String> = (0..200).map(|i| format!("k{i}")).collect();
+    let branches: Vec<Value> = kinds
+        .iter()
+        .map(|kind| json!({"properties": {"kind": {"const": kind}}, "required": ["kind"]}))
+        .collect();
+    let source = json!({"type": "object", "properties": {"kind": {"enum": kinds[..16]}},
+        "required": ["kind"]});
+    let target = json!({"oneOf": branches});
+    let decision = within(GENEROUS, move || Checker::new().check(&source, &target));
+    assert!(matches!(decision, Ok(Decision::Yes { .. })), "{decision:?}");
+
+    // Disjointness from a union tree of 2^12 leaves, and containment in one.
+    let tree = union_tree(12, &json!({"type": "number"}));
+    let target = json!({"oneOf": [{"type": "string"}, tree.clone()]});
+    let decision = within(GENEROUS, move || {
+        Checker::new().check(&json!({"type": "string"}), &target)
+    });
+    assert!(matches!(decision, Ok(Decision::Yes { .. })), "{decision:?}");
+    let decision = within(GENEROUS, move || {
+        Checker::new().check(&json!({"type": ["integer", "null"]}), &tree)
+    });
+    match decision {
+        Ok(Decision::No { witness, .. }) => assert_eq!(witness, Value::Null),
+        other => panic!("expected no with witness null, got {other:?}"),
+    }
+}

@@ -197,9 +197,80 @@ fn referring_body() -> BoxedStrategy<Value> {
     body(prop_oneof![leaf_schema(), Just(json!({"$ref": "#/$defs/d"}))].boxed()).boxed()
 }
 
+/// `{"oneOf": branches}` or `{"anyOf": branches}`.
+fn union(exclusive: bool, branches: Vec<Value>) -> Value {
+    let keyword = if exclusive { "oneOf" } else { "anyOf" };
+    json!({ keyword: branches })
+}
+
+/// A non-union source against a target union whose branches are told apart by a discriminating
+/// keyword — the `const` of a member, the `type`, a `required` name — so that deciding it takes
+/// the checker's case split. Member names and values are among those of [`json_value`], so
+/// random instances hit the branches too.
+fn discriminated_pair() -> BoxedStrategy<(Value, Value)> {
+    let tag = || prop::sample::select(vec!["a", "ab", "abc"]);
+    prop_oneof![
+        (
+            prop::sample::subsequence(vec!["a", "ab", "abc"], 1..=3),
+            any::<bool>(),
+            leaf_schema(),
+            prop::collection::vec((tag(), leaf_schema(), any::<bool>()), 1..4),
+            any::<bool>(),
+        )
+            .prop_map(|(tags, required, member, branches, exclusive)| {
+                let required = if required { json!(["a"]) } else { json!([]) };
+                let source = json!({
+                    "type": "object",
+                    "properties": {"a": {"enum": tags}, "b": member},
+                    "required": required
+                });
+                let branches = branches
+                    .into_iter()
+                    .map(|(tag, member, required)| {
+                        let required = if required { json!(["a"]) } else { json!([]) };
+                        json!({"properties": {"a": {"const": tag}, "b": member}, "required": required})
+                    })
+                    .collect();
+                (source, union(exclusive, branches))
+            }),
+        (
+            (type_name(), type_name()).prop_filter("distinct types", |(a, b)| a != b),
+            leaf_schema(),
+            leaf_schema(),
+            any::<bool>()
+        )
+            .prop_map(|((first, second), narrower, other, exclusive)| {
+                let source = json!({"type": [first, second]});
+                let branches = vec![
+                    json!({"allOf": [{"type": first}, narrower]}),
+                    json!({"type": second}),
+                    other,
+                ];
+                (source, union(exclusive, branches))
+            }),
+        (
+            leaf_schema(),
+            leaf_schema(),
+            leaf_schema(),
+            leaf_schema(),
+            any::<bool>()
+        )
+            .prop_map(|(a, b, present, absent, exclusive)| {
+                let source = json!({"type": "object", "properties": {"a": a, "b": b}});
+                let branches = vec![
+                    json!({"type": "object", "required": ["a"], "properties": {"a": present}}),
+                    json!({"type": "object", "properties": {"a": false, "b": absent}}),
+                ];
+                (source, union(exclusive, branches))
+            }),
+    ]
+    .boxed()
+}
+
 /// Pairs where the target is related to the source, so that `Yes` answers are common.
 fn pair() -> impl Strategy<Value = (Value, Value)> {
     prop_oneof![
+        discriminated_pair(),
         (schema(), schema()),
         (plain(), plain()).prop_map(|(s, x)| (s.clone(), json!({ "anyOf": [s, x] }))),
         (plain(), plain()).prop_map(|(s, x)| (json!({ "allOf": [s.clone(), x] }), s)),
@@ -218,11 +289,13 @@ fn pair() -> impl Strategy<Value = (Value, Value)> {
     ]
 }
 
-/// Instances of `source`: the generator's candidates and random values it admits.
-fn source_instances(source: &Value, random: &[Value]) -> Vec<Value> {
+/// Instances of `source`: the generator's candidates (of the source, and of the target, which
+/// reach into its union branches) and random values, those the source admits.
+fn source_instances(source: &Value, target: &Value, random: &[Value]) -> Vec<Value> {
     let admits = validator(source);
     instance::candidates(source, source)
         .into_iter()
+        .chain(instance::candidates(target, target))
         .chain(random.iter().cloned())
         .filter(|value| admits.is_valid(value))
         .collect()
@@ -240,7 +313,10 @@ fn run_property<S: Strategy + 'static>(
         .stack_size(256 * 1024 * 1024)
         .spawn(move || {
             let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
-                cases: 128,
+                cases: std::env::var("SCHEMA_PROPTEST_CASES")
+                    .ok()
+                    .and_then(|cases| cases.parse().ok())
+                    .unwrap_or(128),
                 failure_persistence: None,
                 ..ProptestConfig::default()
             });
@@ -275,7 +351,7 @@ fn verdicts_agree_with_the_validator() {
         match &verdict {
             Verdict::Yes => {
                 let target_validator = validator(&target);
-                for value in source_instances(&source, &random) {
+                for value in source_instances(&source, &target, &random) {
                     prop_assert!(
                         target_validator.is_valid(&value),
                         "yes, but {value} is admitted by {source} and rejected by {target}"
@@ -333,7 +409,7 @@ fn a_source_with_a_witness_is_never_contained() {
         || (pair(), prop::collection::vec(json_value(), 0..24)),
         |((source, target), random)| {
             let target_validator = validator(&target);
-            let counterexample = source_instances(&source, &random)
+            let counterexample = source_instances(&source, &target, &random)
                 .into_iter()
                 .find(|value| !target_validator.is_valid(value));
             if let Some(value) = counterexample {
@@ -357,7 +433,7 @@ fn structural_proofs_are_sound() {
         |((source, target), random)| {
             if primgraph::schema::structural::proves_contained(&source, &target) {
                 let target_validator = validator(&target);
-                for value in source_instances(&source, &random) {
+                for value in source_instances(&source, &target, &random) {
                     prop_assert!(
                         target_validator.is_valid(&value),
                         "structural proof, but {value} is in {source} and not in {target}"
@@ -367,4 +443,48 @@ fn structural_proofs_are_sound() {
             Ok(())
         },
     );
+}
+
+#[test]
+fn discriminated_unions_are_sound() {
+    // The case split and the `oneOf` disjointness rule on their own generator: `Yes` (the
+    // checker's and the prover's alone) meets no source instance the target rejects, and
+    // every `No` witness separates the schemas.
+    static SPLIT_YES: AtomicUsize = AtomicUsize::new(0);
+    static SPLIT_NO: AtomicUsize = AtomicUsize::new(0);
+    run_property(
+        || {
+            (
+                discriminated_pair(),
+                prop::collection::vec(json_value(), 0..24),
+            )
+        },
+        |((source, target), random)| {
+            let proven = primgraph::schema::structural::proves_contained(&source, &target);
+            let verdict = Checker::new().verdict(&source, &target);
+            if proven || verdict == Verdict::Yes {
+                SPLIT_YES.fetch_add(1, Ordering::Relaxed);
+                let target_validator = validator(&target);
+                for value in source_instances(&source, &target, &random) {
+                    prop_assert!(
+                        target_validator.is_valid(&value),
+                        "yes (prover: {proven}), but {value} is admitted by {source} and \
+                         rejected by {target}"
+                    );
+                }
+            }
+            if let Verdict::No { witness, .. } = &verdict {
+                SPLIT_NO.fetch_add(1, Ordering::Relaxed);
+                prop_assert!(validator(&source).is_valid(witness));
+                prop_assert!(!validator(&target).is_valid(witness));
+            }
+            Ok(())
+        },
+    );
+    let (yes, no) = (
+        SPLIT_YES.load(Ordering::Relaxed),
+        SPLIT_NO.load(Ordering::Relaxed),
+    );
+    println!("discriminated unions: yes {yes}, no {no}");
+    assert!(yes >= 5 && no >= 5, "too few decided: yes {yes}, no {no}");
 }

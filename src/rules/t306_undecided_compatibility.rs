@@ -30,9 +30,23 @@
 //!   remains for patterns with look-around, back-references, word boundaries or another
 //!   construct whose meaning differs between ECMA-262 and Rust regular expressions, and past the
 //!   work bound (pattern length, automaton size, search states, time), with that reason.
-//! - **Unions**: a source union is checked branch by branch; a target `anyOf` is tried branch by
-//!   branch; what the structural prover cannot split (a target `oneOf`, a source to be split by
-//!   `type` or by a property's `enum`) goes on to the canonical algebra and the witness search.
+//! - **Unions** (`anyOf`/`oneOf`, at the root or inside properties and items): a source union
+//!   is checked branch by branch. Against a target union, the source (not itself a union) is
+//!   first tried against each branch. For `anyOf` one branch containing it suffices; for `oneOf`
+//!   the source must also be provably disjoint from every other branch (different types,
+//!   `const`/`enum` values the other branch rejects, numeric or length ranges that do not meet,
+//!   or a member one side requires whose schemas on the two sides are disjoint — including one
+//!   the other side forbids), since each of its values must match exactly one branch. Failing
+//!   that, the source is split into cases whose union is the source, on the first
+//!   discriminating keyword the branches use and the source leaves open: its `type` (one case
+//!   per type), the `const`/`enum` values of a property (one case per value, plus one where the
+//!   property is absent unless the source requires it), or a name a branch `required`s (present,
+//!   absent). Each case must then be contained by the same rule, possibly in a different branch;
+//!   splits nest at most three deep. A "no" carries a witness taken from the case that fits no
+//!   branch (or from a pattern inside a branch), confirmed by the validators. Unknown remains
+//!   where disjointness or a split is beyond these rules — two `oneOf` branches told apart only
+//!   by their patterns, or by numeric ranges the source straddles — and those pairs still go to
+//!   the canonical algebra and the witness search.
 //! - **Too deep**: a schema nested or `$ref`-chained past 64 levels is not walked; the edge is
 //!   unknown with that reason (`primgraph schema check` refuses it with its location).
 //!

@@ -38,7 +38,8 @@
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
 //! - **A co-inductive structural prover** ([`structural`]), run *before* the canonical algebra:
 //!   it walks both schemas keyword by keyword (types, bounds, lengths, equal patterns, objects,
-//!   arrays, `enum`/`const` sources whose every value the target admits, unions, intersections
+//!   arrays, `enum`/`const` sources whose every value the target admits, unions — a target
+//!   union by splitting the source into cases on a discriminating keyword —, intersections
 //!   and local `$ref`s), assumes a pair of subschemas contained when it meets it again after
 //!   stepping into a child value (sound because JSON values are finite), and answers only
 //!   "proven" or "not proven". It decides nearly every edge of the registry in microseconds,
@@ -441,6 +442,21 @@ fn pattern_obstacle(source: &Value, target: &Value) -> Option<(Side, String, Str
     None
 }
 
+/// Candidate values of the source: its own, then those of each case it splits into against a
+/// target union ([`structural::union_split_cases`]), where the value of a case no branch
+/// contains is found.
+fn source_candidates(source: &Prepared, target: &Prepared) -> Vec<Value> {
+    let mut candidates = instance::candidates(&source.document, &source.document);
+    for case in structural::union_split_cases(&source.document, &target.document) {
+        for candidate in instance::candidates(&case, &source.document) {
+            if !candidates.contains(&candidate) {
+                candidates.push(candidate);
+            }
+        }
+    }
+    candidates
+}
+
 fn first_hard_keyword(schema: &Value) -> Option<(String, String)> {
     for keyword in HARD_KEYWORDS {
         for (pointer, subschema) in walk::subschemas(schema) {
@@ -828,7 +844,7 @@ impl Checker {
             let schema = difference.to_json_schema();
             pool.extend(instance::candidates(&schema, &schema));
         }
-        let from_source = instance::candidates(&source.document, &source.document);
+        let from_source = source_candidates(source, target);
         let from_target = instance::candidates(&target.document, &target.document);
         let mutated: Vec<Value> = from_target
             .iter()
@@ -859,7 +875,7 @@ impl Checker {
         {
             return None;
         }
-        let from_source = instance::candidates(&source.document, &source.document);
+        let from_source = source_candidates(source, target);
         let mut found: Vec<Value> = from_source
             .iter()
             .filter(|c| separates(c))

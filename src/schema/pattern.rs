@@ -828,6 +828,8 @@ pub struct StringPlace {
 /// How many places, and how deep, [`string_places`] looks.
 const MAX_PLACES: usize = 64;
 const MAX_PLACE_DEPTH: usize = 8;
+/// How many (source, target) pairs one search for places looks at.
+const MAX_PLACE_VISITS: usize = 1024;
 
 fn admits_strings(object: &serde_json::Map<String, serde_json::Value>) -> bool {
     match object.get("type") {
@@ -861,8 +863,12 @@ pub fn string_places(source: &serde_json::Value, target: &serde_json::Value) -> 
     static TRUE: Value = Value::Bool(true);
     let mut places = Vec::new();
     let mut stack: Vec<(&Value, &Value, Vec<Step>)> = vec![(source, target, Vec::new())];
+    // Bounds the walk itself too: union branches and `$ref`s can lead back to the same pair
+    // without adding a place or a step.
+    let mut visits = 0;
     while let Some((s, t, path)) = stack.pop() {
-        if places.len() >= MAX_PLACES {
+        visits += 1;
+        if places.len() >= MAX_PLACES || visits > MAX_PLACE_VISITS {
             break;
         }
         let (s, t) = (follow(source, s), follow(target, t));
@@ -900,6 +906,17 @@ pub fn string_places(source: &serde_json::Value, target: &serde_json::Value) -> 
                     .unwrap_or(0),
                 max_length: source_names.and_then(|n| length(n, "maxLength")),
             });
+        }
+        // Union branches on either side, at the same place: a string outside one target
+        // branch is only a candidate (the validators confirm that every branch rejects it), and
+        // a source branch's pattern narrows where its strings are sought.
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(branches) = to.get(keyword).and_then(Value::as_array) {
+                stack.extend(branches.iter().map(|branch| (s, branch, path.clone())));
+            }
+            if let Some(branches) = so.get(keyword).and_then(Value::as_array) {
+                stack.extend(branches.iter().map(|branch| (branch, t, path.clone())));
+            }
         }
         if path.len() >= MAX_PLACE_DEPTH {
             continue;
