@@ -15,6 +15,8 @@
 //! - The connection is in memory, so the round has no JSON-RPC framing and no stdio reader and
 //!   writer threads (`primgraph lsp` has both); `json_rpc_framing` measures that framing on its
 //!   own: writing and reading back the round's `didChange` and `publishDiagnostics` messages.
+//! - On a shared machine the load drifts between two criterion measurements, so the bench also
+//!   measures the two interleaved (`lsp/paired`, printed on stderr: both medians and their ratio).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
@@ -23,7 +25,7 @@ use primgraph::registry::Registry;
 use primgraph::validate::{Options, check_source};
 use serde_json::{Value, json};
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The largest graph under `graphs/` (by bytes).
 fn largest_example() -> (String, String) {
@@ -132,6 +134,38 @@ fn bench_lsp(c: &mut Criterion) {
             }))
         })
     });
+    group.finish();
+
+    // The same two measurements interleaved, one of each in turn, so a change in the machine's
+    // load during the run (other processes on a shared machine) weighs on both alike.
+    let pairs = 1000;
+    let (mut checks, mut rounds) = (Vec::with_capacity(pairs), Vec::with_capacity(pairs));
+    for _ in 0..pairs {
+        version += 1;
+        let text = &texts[version as usize % 2];
+        let start = Instant::now();
+        black_box(check_source(&name, text.as_bytes(), registry, &options));
+        checks.push(start.elapsed());
+        let start = Instant::now();
+        notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+        receive_until(&client, |m| published_version(m) == Some(version));
+        rounds.push(start.elapsed());
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let (check, round) = (median(&mut checks), median(&mut rounds));
+    eprintln!(
+        "lsp/paired ({pairs} pairs): validate_in_process median {check:?}, did_change_round median {round:?}, ratio {:.2}",
+        round.as_secs_f64() / check.as_secs_f64()
+    );
+
+    let mut group = c.benchmark_group("lsp");
     // The round's two messages as `primgraph lsp` frames them on stdio.
     let change = Message::Notification(Notification::new(
         "textDocument/didChange".into(),

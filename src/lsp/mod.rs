@@ -4,12 +4,14 @@
 //! `definition`, `symbols`, `code_actions`), over the tolerant scanner `scan` and the UTF-16
 //! table `position`.
 //!
-//! The main loop never validates: an opened or changed document is sent, after a debounce, to the
-//! worker thread (`worker`), which publishes its diagnostics to the client itself when the
-//! version it checked is still the document's (the loop keeps the table of current versions it
-//! checks against); a result for a version the document has moved past is dropped. Requests
-//! (hover, completion, …) are answered on the loop from the current text, so they stay fast while
-//! a large document is validated.
+//! An opened or changed document is validated after a debounce: one under
+//! `worker::VALIDATE_ON_LOOP_BYTES` (16 KiB, a few milliseconds of checking) on the main loop,
+//! which costs less than a thread handoff on a busy machine; any larger one on the worker thread
+//! (`worker`), which publishes its diagnostics to the client itself when the version it checked
+//! is still the document's (the loop keeps the table of current versions it checks against); a
+//! result for a version the document has moved past is dropped. Requests (hover, completion, …)
+//! are answered on the loop from the current text, so they stay fast while a large document is
+//! validated.
 //!
 //! Lifecycle (LSP 3.17): a request before `initialize` gets `ServerNotInitialized` (-32002); a
 //! request after `shutdown` gets `InvalidRequest` (-32600); `exit` ends the loop, successfully
@@ -408,11 +410,19 @@ impl Server<'_> {
         Ok(())
     }
 
+    /// Validate every document whose debounce has passed: a small one here (at most a few
+    /// milliseconds, less than handing it to the worker and waiting for the worker to be
+    /// scheduled), any other on the worker.
     fn send_due_jobs(&mut self) {
         let now = Instant::now();
         for (uri, doc) in &mut self.documents {
             if doc.due.is_some_and(|due| due <= now) {
                 doc.due = None;
+                if doc.text.len() < worker::VALIDATE_ON_LOOP_BYTES {
+                    let analysis = worker::analyze(&self.settings, uri, doc.version, &doc.text);
+                    worker::publish(&self.shared, analysis);
+                    continue;
+                }
                 let _ = self.jobs.send(worker::Job {
                     uri: uri.clone(),
                     version: doc.version,
