@@ -222,7 +222,10 @@ fn after_value(frames: &mut [Frame]) {
 /// whether it is open (ended by a line end or the end of the text instead).
 fn string_end(bytes: &[u8], start: usize) -> (usize, bool) {
     let mut i = start + 1;
-    while let Some(at) = bytes.get(i..).and_then(|rest| memchr::memchr3(b'\\', b'"', b'\n', rest)) {
+    while let Some(at) = bytes
+        .get(i..)
+        .and_then(|rest| memchr::memchr3(b'\\', b'"', b'\n', rest))
+    {
         i += at;
         match bytes[i] {
             b'\\' => i += 2,

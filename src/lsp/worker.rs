@@ -156,11 +156,7 @@ pub fn publish(shared: &Shared, analysis: Analysis) -> bool {
     }
     let message = Notification::new(
         note::PublishDiagnostics::METHOD.into(),
-        PublishDiagnosticsParams::new(
-            analysis.uri,
-            analysis.diagnostics,
-            Some(analysis.version),
-        ),
+        PublishDiagnosticsParams::new(analysis.uri, analysis.diagnostics, Some(analysis.version)),
     );
     client.send(message.into()).is_ok()
 }
