@@ -1,9 +1,8 @@
 //! What CI reads, through the real binary: `--format github` workflow commands (escaped as the
 //! Actions toolkit escapes them), SARIF `codeFlows` for witness paths and `suppressions` for
-//! configuration overrides, checked against the SARIF 2.1.0 structure, and `primgraph.toml`
+//! configuration overrides (their validity against the official SARIF 2.1.0 schema is
+//! `tests/sarif_schema.rs`'s), and `primgraph.toml`
 //! (discovery, `--config`, severity overrides shown in JSON, located errors).
-
-#![recursion_limit = "512"]
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -91,59 +90,8 @@ fn github_format_writes_one_escaped_command_per_diagnostic() {
     assert!(notice.contains("title=R102::"), "{notice}");
 }
 
-/// The parts of SARIF 2.1.0 (OASIS standard, §3.13–§3.38) that primgraph writes, as a JSON
-/// Schema: required properties, the enumerations, and no property outside the standard's.
-fn sarif_structure() -> Value {
-    let message = json!({"type": "object", "required": ["text"], "additionalProperties": false,
-        "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}}});
-    let region = json!({"type": "object", "additionalProperties": false, "properties": {
-        "startLine": {"type": "integer", "minimum": 1}, "startColumn": {"type": "integer", "minimum": 1},
-        "endLine": {"type": "integer", "minimum": 1}, "endColumn": {"type": "integer", "minimum": 1}}});
-    let physical = json!({"type": "object", "additionalProperties": false, "required": ["artifactLocation"],
-        "properties": {"artifactLocation": {"type": "object", "additionalProperties": false,
-            "required": ["uri"], "properties": {"uri": {"type": "string"}}}, "region": region}});
-    let location = json!({"type": "object", "additionalProperties": false, "properties": {
-        "id": {"type": "integer", "minimum": -1}, "physicalLocation": physical, "message": message}});
-    json!({
-        "type": "object", "required": ["version", "runs"], "additionalProperties": false,
-        "properties": {
-            "$schema": {"type": "string"},
-            "version": {"enum": ["2.1.0"]},
-            "runs": {"type": "array", "items": {
-                "type": "object", "required": ["tool"],
-                "properties": {
-                    "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
-                    "results": {"type": "array", "items": {
-                        "type": "object", "required": ["message"], "additionalProperties": false,
-                        "properties": {
-                            "ruleId": {"type": "string"}, "ruleIndex": {"type": "integer", "minimum": -1},
-                            "level": {"enum": ["none", "note", "warning", "error"]},
-                            "message": message,
-                            "locations": {"type": "array", "items": location},
-                            "relatedLocations": {"type": "array", "items": location},
-                            "partialFingerprints": {"type": "object", "additionalProperties": {"type": "string"}},
-                            "properties": {"type": "object"},
-                            "codeFlows": {"type": "array", "minItems": 1, "items": {
-                                "type": "object", "required": ["threadFlows"], "additionalProperties": false,
-                                "properties": {"message": message, "threadFlows": {"type": "array", "minItems": 1, "items": {
-                                    "type": "object", "required": ["locations"], "additionalProperties": false,
-                                    "properties": {"locations": {"type": "array", "minItems": 1, "items": {
-                                        "type": "object", "additionalProperties": false,
-                                        "properties": {"location": location,
-                                                       "executionOrder": {"type": "integer", "minimum": -1}}}}}}}}}},
-                            "suppressions": {"type": "array", "items": {
-                                "type": "object", "required": ["kind"], "additionalProperties": false,
-                                "properties": {"kind": {"enum": ["inSource", "external"]},
-                                               "status": {"enum": ["accepted", "underReview", "rejected"]},
-                                               "justification": {"type": "string"}}}}
-                        }}}
-                }}}
-        }
-    })
-}
-
 #[test]
-fn sarif_has_code_flows_and_suppressions_in_the_sarif_2_1_0_structure() {
+fn sarif_has_code_flows_and_suppressions() {
     let dir = project();
     std::fs::write(
         dir.path().join("primgraph.toml"),
@@ -153,16 +101,7 @@ fn sarif_has_code_flows_and_suppressions_in_the_sarif_2_1_0_structure() {
     let out = primgraph(dir.path(), &["validate", "--format", "sarif", "."]);
     assert_eq!(out.status.code(), Some(1));
     let log: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let validator = jsonschema::validator_for(&sarif_structure()).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{}: {e}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    // The check can fail: an unknown property in a code flow is refused.
-    let mut broken = log.clone();
-    broken["runs"][0]["results"][0]["codeFlows"][0]["threads"] = json!([]);
-    assert!(!validator.is_valid(&broken));
+    // Validity against the official SARIF 2.1.0 schema: tests/sarif_schema.rs.
 
     let results = log["runs"][0]["results"].as_array().unwrap();
     let a402 = results.iter().find(|r| r["ruleId"] == "A402").unwrap();

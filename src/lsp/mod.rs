@@ -4,10 +4,14 @@
 //! `definition`, `symbols`, `code_actions`), over the tolerant scanner `scan` and the UTF-16
 //! table `position`.
 //!
-//! The main loop never validates: an opened or changed document is sent, after a debounce, to the
-//! worker thread (`worker`), which publishes its diagnostics back through the loop; a result for a
-//! version the document has moved past is dropped. Requests (hover, completion, …) are answered
-//! on the loop from the current text, so they stay fast while a large document is validated.
+//! An opened or changed document is validated after a debounce: one under
+//! `worker::VALIDATE_ON_LOOP_BYTES` (16 KiB, a few milliseconds of checking) on the main loop,
+//! which costs less than a thread handoff on a busy machine; any larger one on the worker thread
+//! (`worker`), which publishes its diagnostics to the client itself when the version it checked
+//! is still the document's (the loop keeps the table of current versions it checks against); a
+//! result for a version the document has moved past is dropped. Requests (hover, completion, …)
+//! are answered on the loop from the current text, so they stay fast while a large document is
+//! validated.
 //!
 //! Lifecycle (LSP 3.17): a request before `initialize` gets `ServerNotInitialized` (-32002); a
 //! request after `shutdown` gets `InvalidRequest` (-32600); `exit` ends the loop, successfully
@@ -125,8 +129,9 @@ struct Server<'c> {
     settings: Arc<Settings>,
     documents: HashMap<Uri, Document>,
     jobs: Sender<worker::Job>,
+    /// The versions the worker publishes against, and the client's stream it publishes on.
+    shared: worker::Shared,
     state: State,
-    reported_errors: Vec<String>,
 }
 
 /// The capabilities announced in `initialize`.
@@ -151,8 +156,9 @@ pub fn capabilities() -> ServerCapabilities {
 pub fn serve(connection: &Connection, options: ServerOptions) -> Result<Exit, String> {
     let settings = Arc::new(Settings::new(options.config.clone()));
     let (job_tx, job_rx) = crossbeam_channel::unbounded();
-    let (result_tx, result_rx) = crossbeam_channel::unbounded();
-    let worker = worker::spawn(settings.clone(), job_rx, result_tx)
+    let (outline_tx, outline_rx) = crossbeam_channel::unbounded();
+    let shared = worker::shared(connection.sender.clone());
+    let worker = worker::spawn(settings.clone(), shared.clone(), job_rx, outline_tx)
         .map_err(|e| format!("cannot start the validation thread: {e}"))?;
     let mut server = Server {
         connection,
@@ -160,10 +166,13 @@ pub fn serve(connection: &Connection, options: ServerOptions) -> Result<Exit, St
         settings,
         documents: HashMap::new(),
         jobs: job_tx,
+        shared: shared.clone(),
         state: State::Uninitialized,
-        reported_errors: Vec::new(),
     };
-    let exit = server.run(&result_rx);
+    let exit = server.run(&outline_rx);
+    // The worker sends nothing more, and lets go of the client's stream (so that it can close
+    // while a validation nobody will read finishes).
+    worker::lock(&shared).client = None;
     // Dropping the server closes the job channel, so the worker ends after its current job;
     // it is not waited for: `exit` must not wait for a validation nobody will read.
     drop(server);
@@ -172,7 +181,7 @@ pub fn serve(connection: &Connection, options: ServerOptions) -> Result<Exit, St
 }
 
 impl Server<'_> {
-    fn run(&mut self, results: &Receiver<worker::Analysis>) -> Result<Exit, String> {
+    fn run(&mut self, outlines: &Receiver<worker::OutlineReady>) -> Result<Exit, String> {
         loop {
             let timeout = self
                 .documents
@@ -191,9 +200,12 @@ impl Server<'_> {
                     }
                     Err(_) => return Ok(Exit::Abrupt),
                 },
-                recv(results) -> analysis => {
-                    if let Ok(analysis) = analysis {
-                        self.publish(analysis)?;
+                recv(outlines) -> ready => {
+                    if let Ok(ready) = ready
+                        && let Some(doc) = self.documents.get_mut(&ready.uri)
+                        && doc.version == ready.version
+                    {
+                        doc.outline = Some((ready.version, ready.outline));
                     }
                 }
                 default(timeout) => {}
@@ -331,6 +343,9 @@ impl Server<'_> {
                     return Ok(());
                 };
                 let doc = params.text_document;
+                worker::lock(&self.shared)
+                    .versions
+                    .insert(doc.uri.clone(), doc.version);
                 self.documents.insert(
                     doc.uri,
                     Document {
@@ -368,6 +383,9 @@ impl Server<'_> {
                 }
                 doc.set_text(params.text_document.version, text);
                 doc.due = Some(Instant::now() + debounce);
+                worker::lock(&self.shared)
+                    .versions
+                    .insert(params.text_document.uri, params.text_document.version);
             }
             note::DidCloseTextDocument::METHOD => {
                 let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(
@@ -377,7 +395,10 @@ impl Server<'_> {
                 };
                 let uri = params.text_document.uri;
                 if self.documents.remove(&uri).is_some() {
-                    // A closed file's diagnostics are no longer the editor's to show.
+                    // A closed file's diagnostics are no longer the editor's to show; under the
+                    // lock, so that no result of the worker's for it can follow.
+                    let mut table = worker::lock(&self.shared);
+                    table.versions.remove(&uri);
                     self.send(Notification::new(
                         note::PublishDiagnostics::METHOD.into(),
                         PublishDiagnosticsParams::new(uri, Vec::new(), None),
@@ -389,11 +410,19 @@ impl Server<'_> {
         Ok(())
     }
 
+    /// Validate every document whose debounce has passed: a small one here (at most a few
+    /// milliseconds, less than handing it to the worker and waiting for the worker to be
+    /// scheduled), any other on the worker.
     fn send_due_jobs(&mut self) {
         let now = Instant::now();
         for (uri, doc) in &mut self.documents {
             if doc.due.is_some_and(|due| due <= now) {
                 doc.due = None;
+                if doc.text.len() < worker::VALIDATE_ON_LOOP_BYTES {
+                    let analysis = worker::analyze(&self.settings, uri, doc.version, &doc.text);
+                    worker::publish(&self.shared, analysis);
+                    continue;
+                }
                 let _ = self.jobs.send(worker::Job {
                     uri: uri.clone(),
                     version: doc.version,
@@ -401,36 +430,6 @@ impl Server<'_> {
                 });
             }
         }
-    }
-
-    fn publish(&mut self, analysis: worker::Analysis) -> Result<(), String> {
-        if let Some(error) = &analysis.config_error
-            && !self.reported_errors.contains(error)
-        {
-            self.reported_errors.push(error.clone());
-            self.send(Notification::new(
-                note::ShowMessage::METHOD.into(),
-                lsp_types::ShowMessageParams {
-                    typ: lsp_types::MessageType::ERROR,
-                    message: format!("primgraph: {error} (using the defaults)"),
-                },
-            ))?;
-        }
-        let Some(doc) = self.documents.get_mut(&analysis.uri) else {
-            return Ok(()); // closed meanwhile
-        };
-        if doc.version != analysis.version {
-            return Ok(()); // stale: a newer version is on its way
-        }
-        doc.outline = Some((analysis.version, analysis.outline));
-        self.send(Notification::new(
-            note::PublishDiagnostics::METHOD.into(),
-            PublishDiagnosticsParams::new(
-                analysis.uri,
-                analysis.diagnostics,
-                Some(analysis.version),
-            ),
-        ))
     }
 
     /// The outline of the open document at `uri` at its current version.

@@ -62,7 +62,7 @@ pub fn scan(text: &str, mut visit: impl FnMut(Event<'_>) -> bool) {
         match b {
             b' ' | b'\t' | b'\r' | b'\n' => i += 1,
             b'{' | b'[' => {
-                push_value_path(&frames, &mut path);
+                push_value_path(&mut frames, &mut path);
                 if !visit(Event::Open {
                     path: &path,
                     start: i,
@@ -132,11 +132,11 @@ pub fn scan(text: &str, mut visit: impl FnMut(Event<'_>) -> bool) {
                         return;
                     }
                     if let Some(Frame::Object { key, expect_key }) = frames.last_mut() {
-                        *key = Some(decoded.clone());
+                        *key = Some(std::mem::take(&mut decoded));
                         *expect_key = false;
                     }
                 } else {
-                    push_value_path(&frames, &mut path);
+                    push_value_path(&mut frames, &mut path);
                     let go_on = visit(Event::Token {
                         path: &path,
                         role: Role::Value,
@@ -172,7 +172,7 @@ pub fn scan(text: &str, mut visit: impl FnMut(Event<'_>) -> bool) {
                 {
                     i += 1;
                 }
-                push_value_path(&frames, &mut path);
+                push_value_path(&mut frames, &mut path);
                 let go_on = visit(Event::Token {
                     path: &path,
                     role: Role::Value,
@@ -190,10 +190,12 @@ pub fn scan(text: &str, mut visit: impl FnMut(Event<'_>) -> bool) {
     }
 }
 
-/// The path of the value about to start in the innermost container.
-fn push_value_path(frames: &[Frame], path: &mut Vec<Seg>) {
-    match frames.last() {
-        Some(Frame::Object { key, .. }) => path.push(Seg::Key(key.clone().unwrap_or_default())),
+/// The path of the value about to start in the innermost container. The member's key moves into
+/// the path (no copy per value): nothing reads it from the frame again, since the value's end
+/// clears it (`after_value`).
+fn push_value_path(frames: &mut [Frame], path: &mut Vec<Seg>) {
+    match frames.last_mut() {
+        Some(Frame::Object { key, .. }) => path.push(Seg::Key(key.take().unwrap_or_default())),
         Some(Frame::Array { index }) => path.push(Seg::Index(*index)),
         None => {}
     }
@@ -220,12 +222,15 @@ fn after_value(frames: &mut [Frame]) {
 /// whether it is open (ended by a line end or the end of the text instead).
 fn string_end(bytes: &[u8], start: usize) -> (usize, bool) {
     let mut i = start + 1;
-    while i < bytes.len() {
+    while let Some(at) = bytes
+        .get(i..)
+        .and_then(|rest| memchr::memchr3(b'\\', b'"', b'\n', rest))
+    {
+        i += at;
         match bytes[i] {
             b'\\' => i += 2,
             b'"' => return (i + 1, false),
-            b'\n' => return (i, true),
-            _ => i += 1,
+            _ => return (i, true),
         }
     }
     (bytes.len(), true)
@@ -233,6 +238,11 @@ fn string_end(bytes: &[u8], start: usize) -> (usize, bool) {
 
 /// The text of a string's contents with the common escapes decoded (enough for IDs and keys).
 fn decode(raw: &str, out: &mut String) {
+    // Most strings have no escape: one copy, not a char at a time.
+    if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
+        out.push_str(raw);
+        return;
+    }
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {

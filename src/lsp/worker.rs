@@ -1,8 +1,21 @@
 //! The validation worker: one thread that runs the (synchronous, CPU-bound) checker off the
-//! server's main loop, so a keystroke's hover or completion never waits for a validation.
+//! server's main loop for every document of `VALIDATE_ON_LOOP_BYTES` and more, so a keystroke's
+//! hover or completion never waits for a long validation (a small document is checked on the
+//! loop, with the same [`analyze`] and [`publish`]).
 //! Before each batch it drains its queue and keeps only the newest job per document, so a burst
-//! of edits costs one validation; the main loop drops any result whose version is no longer the
-//! document's (a stale result is never published).
+//! of edits costs one validation.
+//!
+//! The worker publishes a document's diagnostics to the client itself, through the [`Shared`]
+//! table of open documents' versions that the main loop keeps current: under that table's lock
+//! it publishes only if the version it checked is still the document's (a stale result is never
+//! published; the main loop's `didClose` publish is under the same lock, so nothing of a closed
+//! document follows it). Going straight to the client, not back through the main loop, keeps one
+//! thread handoff and one wait for the loop out of every keystroke's round.
+//!
+//! A large document's outline (the nodes, for hover, completion, definition, symbols and code
+//! actions) is also scanned here, after its diagnostics are out, and handed to the main loop, so
+//! that a request on a 20 MB text does not scan it on the loop; a small one's is scanned on the
+//! loop when a request first needs it (tens of microseconds), not on every keystroke.
 
 use super::diagnostics::Source;
 use super::position::LineMap;
@@ -10,8 +23,21 @@ use super::scan::Outline;
 use super::settings::Settings;
 use crate::validate::{Options, check_source_parsed};
 use crossbeam_channel::{Receiver, Sender};
-use lsp_types::Uri;
-use std::sync::Arc;
+use lsp_server::{Message, Notification};
+use lsp_types::notification::{self as note, Notification as _};
+use lsp_types::{PublishDiagnosticsParams, Uri};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// Below this size the main loop validates a document itself: checking 16 KiB takes a few
+/// milliseconds at most, which no request notices, while handing it to this thread costs a wake
+/// and a wait to be scheduled (hundreds of microseconds on a loaded machine, more than the
+/// checking of a typical graph). Anything larger is validated here, off the loop.
+pub const VALIDATE_ON_LOOP_BYTES: usize = 16 * 1024;
+
+/// From this size on, the worker scans a document's outline (below it, the main loop does when
+/// a request needs it: at the scanner's speed, well under a millisecond).
+pub const OUTLINE_ON_WORKER_BYTES: usize = 256 * 1024;
 
 /// A document version to validate.
 pub struct Job {
@@ -20,13 +46,44 @@ pub struct Job {
     pub text: Arc<str>,
 }
 
+/// A large document's outline at one version, for the main loop.
+pub struct OutlineReady {
+    pub uri: Uri,
+    pub version: i32,
+    pub outline: Arc<Outline>,
+}
+
+/// What the main loop and the worker share: the client's stream while the session lasts, each
+/// open document's current version, and the configuration errors already shown.
+#[derive(Default)]
+pub struct Published {
+    /// `None` once the session is over (nothing more is sent, and the stream can close).
+    pub client: Option<Sender<Message>>,
+    pub versions: HashMap<Uri, i32>,
+    reported_errors: Vec<String>,
+}
+
+pub type Shared = Arc<Mutex<Published>>;
+
+/// The table of a session that publishes on `client`.
+pub fn shared(client: Sender<Message>) -> Shared {
+    Arc::new(Mutex::new(Published {
+        client: Some(client),
+        ..Published::default()
+    }))
+}
+
+/// Lock the table. A panic while holding it cannot leave it inconsistent (single inserts and
+/// removals), so a poisoned lock is used as is.
+pub fn lock(shared: &Shared) -> MutexGuard<'_, Published> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The outcome of one job.
 pub struct Analysis {
     pub uri: Uri,
     pub version: i32,
     pub diagnostics: Vec<lsp_types::Diagnostic>,
-    /// The document's nodes at this version (so the main loop need not scan a large text).
-    pub outline: Arc<Outline>,
     /// Why the configuration could not be used, if it could not.
     pub config_error: Option<String>,
 }
@@ -40,13 +97,11 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
         (Some(config), Some(path)) => config.is_excluded(path),
         _ => false,
     };
-    let outline = Arc::new(Outline::of(text));
     if excluded {
         return Analysis {
             uri: uri.clone(),
             version,
             diagnostics: Vec::new(),
-            outline,
             config_error: doc.error,
         };
     }
@@ -58,6 +113,7 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
     if let (Some(config), Some(path)) = (&doc.config, &path) {
         config.apply(path, &mut report.diagnostics);
     }
+    // One line table per version, shared by every diagnostic's ranges.
     let lines = LineMap::new(text);
     let source = Source {
         uri,
@@ -69,16 +125,49 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
         uri: uri.clone(),
         version,
         diagnostics: source.convert_all(&report.diagnostics),
-        outline,
         config_error: doc.error,
     }
 }
 
-/// Start the worker; it ends when `jobs`' sender is dropped or `results`' receiver is.
+/// Send `analysis` to the client if its version is still the document's (and its configuration
+/// error, once per session). `false` when the session is over.
+pub fn publish(shared: &Shared, analysis: Analysis) -> bool {
+    let mut table = lock(shared);
+    let Some(client) = table.client.clone() else {
+        return false;
+    };
+    if let Some(error) = analysis.config_error
+        && !table.reported_errors.contains(&error)
+    {
+        let message = Notification::new(
+            note::ShowMessage::METHOD.into(),
+            lsp_types::ShowMessageParams {
+                typ: lsp_types::MessageType::ERROR,
+                message: format!("primgraph: {error} (using the defaults)"),
+            },
+        );
+        table.reported_errors.push(error);
+        if client.send(message.into()).is_err() {
+            return false;
+        }
+    }
+    if table.versions.get(&analysis.uri) != Some(&analysis.version) {
+        return true; // closed, or a newer version is on its way
+    }
+    let message = Notification::new(
+        note::PublishDiagnostics::METHOD.into(),
+        PublishDiagnosticsParams::new(analysis.uri, analysis.diagnostics, Some(analysis.version)),
+    );
+    client.send(message.into()).is_ok()
+}
+
+/// Start the worker; it ends when `jobs`' sender is dropped, the session is over, or `outlines`'
+/// receiver is dropped.
 pub fn spawn(
     settings: Arc<Settings>,
+    shared: Shared,
     jobs: Receiver<Job>,
-    results: Sender<Analysis>,
+    outlines: Sender<OutlineReady>,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name("primgraph-validate".into())
@@ -93,8 +182,23 @@ pub fn spawn(
                 }
                 for job in batch {
                     let analysis = analyze(&settings, &job.uri, job.version, &job.text);
-                    if results.send(analysis).is_err() {
+                    if !publish(&shared, analysis) {
                         return;
+                    }
+                    // Only for the version still current, and not when a newer one is queued.
+                    if job.text.len() >= OUTLINE_ON_WORKER_BYTES
+                        && jobs.is_empty()
+                        && lock(&shared).versions.get(&job.uri) == Some(&job.version)
+                    {
+                        let outline = Arc::new(Outline::of(&job.text));
+                        let ready = OutlineReady {
+                            uri: job.uri,
+                            version: job.version,
+                            outline,
+                        };
+                        if outlines.send(ready).is_err() {
+                            return;
+                        }
                     }
                 }
             }
