@@ -157,9 +157,29 @@ pub(crate) struct RunState<'a, 'r> {
     /// The line being checked.
     pub(crate) pos: LinePos,
     pub(crate) seq: u64,
-    pub(crate) site: String,
+    pub(crate) site: Site,
     /// Where a diagnostic past the stored cap is written (and dropped).
     overflow: Option<Diagnostic>,
+}
+
+/// Where in the run the line being checked is (a diagnostic's `site`): written out only when a
+/// diagnostic is reported, so checking a clean line copies no node ID.
+pub(crate) enum Site {
+    Fixed(&'static str),
+    /// A step's node, or `(end)` for the end event.
+    Event(Arc<Event>),
+}
+
+impl Site {
+    fn text(&self) -> String {
+        match self {
+            Site::Fixed(s) => (*s).to_string(),
+            Site::Event(e) => match &**e {
+                Event::Step(s) => s.node.clone(),
+                Event::End(_) => "(end)".into(),
+            },
+        }
+    }
 }
 
 /// A budget in USD as integer nano-USD: a budget too large for a `u64` of nano-USD is one no
@@ -202,7 +222,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 offset: 0,
             },
             seq: 0,
-            site: "(header)".into(),
+            site: Site::Fixed("(header)"),
             overflow: None,
         }
     }
@@ -239,7 +259,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             byte: self.pos.offset,
             expected,
             actual,
-            site: self.site.clone(),
+            site: self.site.text(),
         });
         let last = self.diagnostics.len() - 1;
         &mut self.diagnostics[last].diagnostic
@@ -254,7 +274,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         column: u32,
     ) {
         self.pos = pos;
-        self.site = "(unreadable line)".into();
+        self.site = Site::Fixed("(unreadable line)");
         let code = if self.header.is_none() { &D601 } else { &D616 };
         self.seq = if self.header.is_none() {
             0
@@ -269,7 +289,7 @@ impl<'a, 'r> RunState<'a, 'r> {
     pub(crate) fn line(&mut self, pos: LinePos, line: Line<'_>) -> bool {
         self.pos = pos;
         if self.ended.is_some() {
-            self.site = "(after end)".into();
+            self.site = Site::Fixed("(after end)");
             self.seq = self.last_seq + 1;
             self.check_d614_after_end();
             self.stopped = true;
@@ -357,10 +377,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         memo: Option<&mut StepMemo<'_>>,
     ) -> bool {
         self.seq = event.seq();
-        self.site = match &*event {
-            Event::Step(s) => s.node.clone(),
-            Event::End(_) => "(end)".into(),
-        };
+        self.site = Site::Event(Arc::clone(&event));
         let chain_ok = self.check_d615(event.prev(), line_cr);
         let seq_ok = self.check_d617(event.seq());
         if !chain_ok || !seq_ok {
@@ -412,7 +429,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         task: Option<String>,
     ) -> bool {
         self.seq = 0;
-        self.site = "(header)".into();
+        self.site = Site::Fixed("(header)");
         match self.check_d601(parsed, terminated) {
             Some(header) => {
                 self.prev_hash = hash();
@@ -532,7 +549,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             return;
         }
         self.pos = eof;
-        self.site = "(end of trace)".into();
+        self.site = Site::Fixed("(end of trace)");
         if self.header.is_none() {
             self.seq = 0;
             self.report(
