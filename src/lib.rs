@@ -75,7 +75,9 @@ pub mod versions;
 #[doc(hidden)]
 pub mod workers;
 
-pub use diagnostic::{Diagnostic, FileReport, Related, Severity, Witness};
+pub use diagnostic::{
+    Diagnostic, FileReport, Level as OverrideLevel, Override, Related, Severity, Witness,
+};
 pub use registry::{Authority, Class, Effect, Primitive, RegistryError};
 
 /// Embed the registry and look primitives up:
@@ -96,6 +98,9 @@ pub use registry::{Authority, Class, Effect, Primitive, RegistryError};
 /// ```
 pub use registry::Registry;
 pub use replay::corpus::CorpusError;
+pub use replay::report::{FirstDivergence, RunStats, SealStatus, TraceDiagnostic};
+pub use replay::seal::{SealError, SealKey, TrustedKey};
+pub use replay::summary::{GraphIdentity, SummaryError, TaskCounts};
 pub use replay::trace::{Cost, Evidence, StepError};
 pub use replay::{
     EndStatus, GraphLoadError, ReplayGraph, ReplayOptions, RunReport, Step, StepResult,
@@ -191,7 +196,10 @@ pub use replay::Replayer;
 /// assert_eq!(both.to_json()["by_verdict"]["violated"], 1);
 /// ```
 pub use replay::Summary;
-pub use schema::{Decision as SchemaDecision, Reason as SchemaReason, SchemaError};
+pub use schema::{
+    Decision as SchemaDecision, Reason as SchemaReason, SchemaError, Side as SchemaSide,
+    Verdict as SchemaVerdict,
+};
 pub use validate::ValidateError;
 
 /// Validate one graph document given as a string (SPEC §3); `file` is the name the report

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use primgraph::graph::render::{self, Format};
+use primgraph::graph::render::Format;
 use primgraph::registry::Registry;
 use primgraph::validate::{Options, check_source};
 
@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     if data.len() <= 1 << 20 {
         for (format, diagnostics) in [(Format::Dot, true), (Format::Mermaid, false)] {
             if let Ok(drawing) =
-                render::render_source("fuzz.graph.json", data, registry, format, diagnostics)
+                primgraph::validate::render_source("fuzz.graph.json", data, registry, format, diagnostics)
             {
                 assert!(!drawing.text.is_empty());
             }

@@ -2,7 +2,7 @@
 //! metrics, each side's estimate with its interval, the difference candidate − baseline with
 //! its interval, and a label — `regression` when the difference's interval lies wholly on the
 //! metric's bad side of zero, `improvement` when wholly on its good side, `none` otherwise. This
-//! module owns the metrics and the [`Comparison`] document; `stats` the interval estimators and
+//! module owns the metrics and the [`Comparison`](crate::compare::Comparison) document; `stats` the interval estimators and
 //! `render` the human and Markdown tables. It is a pure function of the two summaries.
 //!
 //! | metric | estimate | interval |

@@ -10,7 +10,9 @@
 //! use and cached. [`report`] turns lint findings into located diagnostics for
 //! `primgraph registry lint`.
 
+#[doc(hidden)]
 pub mod lint;
+#[doc(hidden)]
 pub mod phash;
 pub mod report;
 
@@ -252,6 +254,7 @@ pub struct Registry {
 pub const BUILTIN_JSON: &str = include_str!("../../registry/kernel-abi-1.0.0.json");
 
 /// The limits of a registry file (the frozen one is about 0.3 MB).
+#[doc(hidden)]
 pub const LIMITS: crate::json::Limits = crate::json::Limits {
     max_bytes: 16 * 1024 * 1024,
     max_depth: 64,
@@ -415,6 +418,7 @@ impl Registry {
 
     /// The schema-compatibility checker shared by every check against this registry: a
     /// schema met in one graph is prepared once for all of them.
+    #[doc(hidden)]
     pub fn schema_checker(&self) -> &crate::schema::Checker {
         &self.checker
     }

@@ -97,7 +97,7 @@ pub fn exact_words(bytes: &[u8]) -> Option<[u64; 4]> {
 
 /// The packed words of a key of any length: [`exact_words`] where it applies; a shorter key is
 /// zero-padded into the first word (still exact, with the length); a longer key gets the words
-/// of its first 16 and last 16 bytes (its middle is mixed into the hash by [`hash_middle`] and
+/// of its first 16 and last 16 bytes (its middle is mixed into the hash by `hash_middle` and
 /// confirmed by the caller).
 #[inline]
 pub fn words(bytes: &[u8]) -> [u64; 4] {

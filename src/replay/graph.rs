@@ -62,18 +62,32 @@ impl ReplayNode {
     }
 }
 
+/// A graph loaded for replay: what the trace is checked against. Build it with
+/// [`ReplayGraph::load`]; the identity fields (`name`, `abi`, `digest`) and the run limits are
+/// the embedder's to read, the node table is the replay engine's.
 #[derive(Debug, Clone)]
 pub struct ReplayGraph {
+    /// The graph's `graph` field.
     pub name: String,
+    /// The Kernel ABI version the graph targets.
     pub abi: String,
+    /// `sha256:` of the graph document's RFC 8785 form: the identity a trace header names.
     pub digest: String,
+    /// The graph document as parsed.
     pub document: Value,
+    #[doc(hidden)]
     pub doc: GraphDoc,
+    #[doc(hidden)]
     pub nodes: Vec<ReplayNode>,
+    #[doc(hidden)]
     pub entry: Option<NodeIdx>,
+    #[doc(hidden)]
     pub index: HashMap<String, NodeIdx>,
+    /// The graph's `max_steps` budget, if any.
     pub max_steps: Option<u64>,
+    /// The graph's `max_spend_usd` budget, if any.
     pub max_spend_usd: Option<f64>,
+    /// The graph's `input` schema, if any.
     pub input_schema: Option<Value>,
 }
 
@@ -218,6 +232,7 @@ impl ReplayGraph {
         })
     }
 
+    #[doc(hidden)]
     pub fn node(&self, idx: NodeIdx) -> Option<&ReplayNode> {
         self.nodes.get(idx)
     }

@@ -3,10 +3,10 @@
 //! `abi` does not rise that much), and the graph-aware gate (V719) that validates real graphs
 //! under both. This module owns the two loaded sides ([`DiffSide`]), the findings
 //! ([`Finding`]: a common [`Diagnostic`] plus where it lives and what bump it requires) and the
-//! driver [`diff`]; the comparisons live one concern per file: [`contract`] (the primitive set,
-//! aliases and every non-schema field), [`schemas`] (inputs/outputs through the §3.2 checker),
-//! [`locations`] (output locations and the `x-*` annotations, location by location), [`graphs`]
-//! (V719), [`bump`] (semver and V718), [`render`] (human, JSON, SARIF, Markdown) and [`codes`]
+//! driver [`diff`]; the comparisons live one concern per file: `contract` (the primitive set,
+//! aliases and every non-schema field), `schemas` (inputs/outputs through the §3.2 checker),
+//! `locations` (output locations and the `x-*` annotations, location by location), [`graphs`]
+//! (V719), [`bump`] (semver and V718), [`render`] (human, JSON, SARIF, Markdown) and `codes`
 //! (the documentation `primgraph explain V7xx` prints). [`edits`] makes seeded edits of a
 //! registry for benchmarks and property tests.
 
