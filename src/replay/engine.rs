@@ -492,7 +492,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.check_d605(n, prim, &step.input, memo.as_deref_mut());
             }
             if let Ok(output) = &step.result {
-                self.check_d607(prim, output, memo.as_deref_mut());
+                self.check_d607(prim, output, memo);
             }
             self.check_d608(prim, &step.evidence);
             if let Err(error) = &step.result {
