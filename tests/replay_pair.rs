@@ -4,7 +4,8 @@
 //! versions with seeded defects of every kind, cut, dropped, repeated and damaged lines, and
 //! graph versions chosen so that each sharing rule is both used and refused (v2: same nodes,
 //! same bindings; a rebinding of one node's input; the nodes listed in another order; another
-//! `input` schema).
+//! `input` schema; v1 checked against another instance of the registry, which shares no schema
+//! check).
 
 use primgraph::registry::Registry;
 use primgraph::replay::pair::{replay_pair_corpus, replay_pair_reader};
@@ -23,11 +24,22 @@ fn doc(path: &str) -> Value {
     d
 }
 
-fn replayer(name: &str, doc: &Value) -> Replayer<'static> {
+fn replayer_with(registry: &'static Registry, name: &str, doc: &Value) -> Replayer<'static> {
     let bytes = serde_json::to_vec_pretty(doc).unwrap();
-    let graph = ReplayGraph::load(name, &bytes, Registry::builtin())
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    Replayer::new(Registry::builtin(), graph, ReplayOptions::default())
+    let graph = ReplayGraph::load(name, &bytes, registry).unwrap_or_else(|e| panic!("{name}: {e}"));
+    Replayer::new(registry, graph, ReplayOptions::default())
+}
+
+fn replayer(name: &str, doc: &Value) -> Replayer<'static> {
+    replayer_with(Registry::builtin(), name, doc)
+}
+
+/// The built-in registry loaded again: equal content, another instance.
+fn other_registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(|| {
+        Registry::from_slice(include_bytes!("../registry/kernel-abi-1.0.0.json"), "copy").unwrap()
+    })
 }
 
 fn node_mut<'d>(doc: &'d mut Value, id: &str) -> &'d mut Value {
@@ -61,6 +73,10 @@ fn versions() -> &'static [(&'static str, Replayer<'static>)] {
             ("rebound", replayer("rebound", &rebound)),
             ("reordered", replayer("reordered", &reordered)),
             ("narrow", replayer("narrow", &narrow)),
+            (
+                "v1-other-registry",
+                replayer_with(other_registry(), "v1", &v1),
+            ),
         ]
     })
 }
