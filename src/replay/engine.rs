@@ -6,6 +6,7 @@
 use super::codes::{self, d603::Expected};
 use super::digest::{Hash, sha256};
 use super::graph::{NodeIdx, ReplayGraph};
+use super::pair::StepMemo;
 use super::report::{RunReport, RunStats, SealStatus, TraceDiagnostic};
 use super::seal::TrustedKey;
 use super::trace::{
@@ -17,6 +18,7 @@ use crate::registry::{PrimIdx, Registry};
 use jsonschema::Validator;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy)]
 pub struct ReplayOptions {
@@ -128,7 +130,8 @@ impl<'r> Replayer<'r> {
 pub(crate) struct RunState<'a, 'r> {
     pub(crate) replayer: &'a Replayer<'r>,
     pub(crate) diagnostics: Vec<TraceDiagnostic>,
-    pub(crate) header: Option<TraceHeader>,
+    /// Shared (not copied) with the other run of a paired replay.
+    pub(crate) header: Option<Arc<TraceHeader>>,
     pub(crate) last_seq: u64,
     pub(crate) prev_hash: Hash,
     /// Whether the previous line ended in `\r` (for D615's line-ending hint).
@@ -136,8 +139,10 @@ pub(crate) struct RunState<'a, 'r> {
     pub(crate) seal: SealStatus,
     pub(crate) signer: Option<String>,
     pub(crate) expected: Expected,
-    /// Each node's latest output; `None` when it never ran or its latest step errored.
-    pub(crate) latest: Vec<Option<Value>>,
+    /// Each node's latest step, kept only when it has an output (`None`: it never ran or its
+    /// latest step errored). The event is shared, not copied: a paired replay's two runs hold
+    /// the same one.
+    pub(crate) latest: Vec<Option<Arc<Event>>>,
     pub(crate) visits: Vec<u32>,
     pub(crate) visits_reported: Vec<bool>,
     pub(crate) steps: u64,
@@ -152,9 +157,29 @@ pub(crate) struct RunState<'a, 'r> {
     /// The line being checked.
     pub(crate) pos: LinePos,
     pub(crate) seq: u64,
-    pub(crate) site: String,
+    pub(crate) site: Site,
     /// Where a diagnostic past the stored cap is written (and dropped).
     overflow: Option<Diagnostic>,
+}
+
+/// Where in the run the line being checked is (a diagnostic's `site`): written out only when a
+/// diagnostic is reported, so checking a clean line copies no node ID.
+pub(crate) enum Site {
+    Fixed(&'static str),
+    /// A step's node, or `(end)` for the end event.
+    Event(Arc<Event>),
+}
+
+impl Site {
+    fn text(&self) -> String {
+        match self {
+            Site::Fixed(s) => (*s).to_string(),
+            Site::Event(e) => match &**e {
+                Event::Step(s) => s.node.clone(),
+                Event::End(_) => "(end)".into(),
+            },
+        }
+    }
 }
 
 /// A budget in USD as integer nano-USD: a budget too large for a `u64` of nano-USD is one no
@@ -197,7 +222,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 offset: 0,
             },
             seq: 0,
-            site: "(header)".into(),
+            site: Site::Fixed("(header)"),
             overflow: None,
         }
     }
@@ -234,7 +259,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             byte: self.pos.offset,
             expected,
             actual,
-            site: self.site.clone(),
+            site: self.site.text(),
         });
         let last = self.diagnostics.len() - 1;
         &mut self.diagnostics[last].diagnostic
@@ -249,7 +274,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         column: u32,
     ) {
         self.pos = pos;
-        self.site = "(unreadable line)".into();
+        self.site = Site::Fixed("(unreadable line)");
         let code = if self.header.is_none() { &D601 } else { &D616 };
         self.seq = if self.header.is_none() {
             0
@@ -264,7 +289,7 @@ impl<'a, 'r> RunState<'a, 'r> {
     pub(crate) fn line(&mut self, pos: LinePos, line: Line<'_>) -> bool {
         self.pos = pos;
         if self.ended.is_some() {
-            self.site = "(after end)".into();
+            self.site = Site::Fixed("(after end)");
             self.seq = self.last_seq + 1;
             self.check_d614_after_end();
             self.stopped = true;
@@ -296,7 +321,12 @@ impl<'a, 'r> RunState<'a, 'r> {
                 return false;
             }
         };
-        self.event(event, bytes.last() == Some(&b'\r'), || sha256(bytes))
+        self.event(
+            Arc::new(event),
+            bytes.last() == Some(&b'\r'),
+            || sha256(bytes),
+            None,
+        )
     }
 
     /// Whether the next line is an event line this run will check (its header is read and it
@@ -305,32 +335,56 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.header.is_some() && self.ended.is_none() && !self.stopped
     }
 
+    /// Whether the next line is the header line this run will check.
+    pub(crate) fn awaits_header(&self) -> bool {
+        self.header.is_none() && self.ended.is_none() && !self.stopped
+    }
+
     /// Check a parsed event line at `pos` (`line_cr`: the line's bytes end in `\r`; `hash`: the
-    /// SHA-256 of the line's bytes); `false` stops reading.
+    /// SHA-256 of the line's bytes; `memo`: the checks the other run of a paired replay already
+    /// made of this line); `false` stops reading.
     pub(crate) fn event_at(
         &mut self,
         pos: LinePos,
-        event: Event,
+        event: Arc<Event>,
         line_cr: bool,
         hash: Hash,
+        memo: &mut StepMemo<'_>,
     ) -> bool {
         self.pos = pos;
-        self.event(event, line_cr, || hash)
+        self.event(event, line_cr, || hash, Some(memo))
     }
 
-    fn event(&mut self, event: Event, line_cr: bool, hash: impl FnOnce() -> Hash) -> bool {
+    /// Check the header line at `pos`, parsed (`header`), its task key and hash computed by the
+    /// caller (a paired replay does it once for both runs); `false` stops reading.
+    pub(crate) fn header_at(
+        &mut self,
+        pos: LinePos,
+        header: Arc<TraceHeader>,
+        line_cr: bool,
+        hash: Hash,
+        task: String,
+    ) -> bool {
+        self.pos = pos;
+        self.header_parsed(Ok(header), true, line_cr, || hash, Some(task))
+    }
+
+    fn event(
+        &mut self,
+        event: Arc<Event>,
+        line_cr: bool,
+        hash: impl FnOnce() -> Hash,
+        memo: Option<&mut StepMemo<'_>>,
+    ) -> bool {
         self.seq = event.seq();
-        self.site = match &event {
-            Event::Step(s) => s.node.clone(),
-            Event::End(_) => "(end)".into(),
-        };
+        self.site = Site::Event(Arc::clone(&event));
         let chain_ok = self.check_d615(event.prev(), line_cr);
         let seq_ok = self.check_d617(event.seq());
         if !chain_ok || !seq_ok {
             self.stopped = true;
             return false;
         }
-        if let Event::Step(step) = &event {
+        if let Event::Step(step) = &*event {
             let add = usd_to_nanos(step.cost.usd);
             match add.and_then(|n| self.spend_nanos.checked_add(n)) {
                 Some(total) => self.spend_nanos = total,
@@ -347,23 +401,43 @@ impl<'a, 'r> RunState<'a, 'r> {
         self.prev_hash = hash();
         self.prev_line_cr = line_cr;
         self.last_seq = event.seq();
-        match event {
-            Event::Step(step) => self.step(step),
-            Event::End(end) => self.end(&end),
+        match &*event {
+            Event::Step(_) => self.step(&event, memo),
+            Event::End(end) => self.end(end),
         }
         true
     }
 
     fn header_line(&mut self, bytes: &[u8], terminated: bool) -> bool {
+        let parsed = super::trace::parse_header(bytes).map(Arc::new);
+        self.header_parsed(
+            parsed,
+            terminated,
+            bytes.last() == Some(&b'\r'),
+            || sha256(bytes),
+            None,
+        )
+    }
+
+    /// `task`: the header's task key, when the caller has it (else computed here).
+    fn header_parsed(
+        &mut self,
+        parsed: Result<Arc<TraceHeader>, super::trace::LineError>,
+        terminated: bool,
+        line_cr: bool,
+        hash: impl FnOnce() -> Hash,
+        task: Option<String>,
+    ) -> bool {
         self.seq = 0;
-        self.site = "(header)".into();
-        match self.check_d601(bytes, terminated) {
+        self.site = Site::Fixed("(header)");
+        match self.check_d601(parsed, terminated) {
             Some(header) => {
-                self.prev_hash = sha256(bytes);
-                self.prev_line_cr = bytes.last() == Some(&b'\r');
+                self.prev_hash = hash();
+                self.prev_line_cr = line_cr;
                 self.check_d602(&header);
                 self.check_run_input(&header);
-                self.stats.task = Some(super::summary::task_key(&header.input));
+                self.stats.task =
+                    Some(task.unwrap_or_else(|| super::summary::task_key(&header.input)));
                 self.header = Some(header);
                 true
             }
@@ -374,9 +448,16 @@ impl<'a, 'r> RunState<'a, 'r> {
         }
     }
 
-    fn step(&mut self, step: super::trace::StepEvent) {
+    fn step(&mut self, event: &Arc<Event>, mut memo: Option<&mut StepMemo<'_>>) {
+        let Event::Step(step) = &**event else { return };
         self.steps += 1;
-        *self.stats.visits.entry(step.node.clone()).or_insert(0) += 1;
+        // Counted without allocating once the node has been seen in this run.
+        match self.stats.visits.get_mut(&step.node) {
+            Some(n) => *n += 1,
+            None => {
+                self.stats.visits.insert(step.node.clone(), 1);
+            }
+        }
         let expected = std::mem::replace(&mut self.expected, Expected::Free);
         let node = self.check_d603(&expected, &step.node);
         let running = self.check_d604(&expected, node, &step.primitive);
@@ -406,12 +487,12 @@ impl<'a, 'r> RunState<'a, 'r> {
             *v = v.saturating_add(1);
         }
         if let Some(prim) = running {
-            self.check_d606(prim, &step.input);
+            self.check_d606(prim, &step.input, memo.as_deref_mut());
             if let Some(n) = node {
-                self.check_d605(n, prim, &step.input);
+                self.check_d605(n, prim, &step.input, memo.as_deref_mut());
             }
             if let Ok(output) = &step.result {
-                self.check_d607(prim, output);
+                self.check_d607(prim, output, memo);
             }
             self.check_d608(prim, &step.evidence);
             if let Err(error) = &step.result {
@@ -428,13 +509,13 @@ impl<'a, 'r> RunState<'a, 'r> {
             self.check_d613(prim);
         }
         self.expected = match node {
-            Some(n) => self.transition(n, running, &step),
+            Some(n) => self.transition(n, running, step),
             None => Expected::Free,
         };
         if let Some(n) = node
             && let Some(slot) = self.latest.get_mut(n)
         {
-            *slot = step.result.ok();
+            *slot = step.result.is_ok().then(|| Arc::clone(event));
         }
     }
 
@@ -468,7 +549,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             return;
         }
         self.pos = eof;
-        self.site = "(end of trace)".into();
+        self.site = Site::Fixed("(end of trace)");
         if self.header.is_none() {
             self.seq = 0;
             self.report(
@@ -488,7 +569,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         let mut stats = self.stats;
         stats.spend_nanos = self.spend_nanos;
         let mut report = RunReport::conclude(
-            self.header.map(|h| h.run),
+            self.header.map(|h| h.run.clone()),
             trace.to_string(),
             self.ended,
             self.steps,

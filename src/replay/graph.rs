@@ -29,7 +29,7 @@ fn summarize(diags: &[Diagnostic]) -> String {
 }
 
 /// An input binding, resolved.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ResolvedBinding {
     /// From the run's input.
     RunInput {

@@ -1,19 +1,142 @@
 //! Paired replay (SPEC §6.2 `graph diff --runs`): every trace replayed against two graphs in one
-//! pass over the file. The trace is read once; each event line is parsed and hashed once and
-//! handed to both runs, which keep their own state (expected node, bindings, visits, bounds), so
-//! each report is exactly what replaying the trace against that graph alone gives (a test checks
-//! it). A line that only one run still reads — the other has stopped or ended — goes to that run
-//! alone, through the ordinary path.
+//! pass over the file. The trace is read once; the header and each event line are parsed and
+//! hashed once and handed to both runs (shared, not copied), which keep their own state
+//! (expected node, visits, bounds), so each report is exactly what replaying the trace against
+//! that graph alone gives (tests check it). A line that only one run still reads — the other has
+//! stopped or ended — goes to that run alone, through the ordinary path.
+//!
+//! Checks of a step whose result cannot differ between the two graphs are made once, by the
+//! first run, and reused by the second ([`StepMemo`]): the input and output schema checks
+//! (D606, D607) of the same primitive when both graphs are checked against the same registry,
+//! and the recomputed input (D605) at a node with the same primitive and bindings in both, when
+//! both graphs list the same node IDs in the same order (then node indices agree, and both runs
+//! have seen the same steps, so their latest outputs are the same). Each run still reports the
+//! result itself, at its own line, seq and site. What is shared is decided once per corpus
+//! ([`Sharing`]).
 
 use super::codes::d616::parse_line;
 use super::corpus::{CorpusError, open_trace};
 use super::digest::sha256;
 use super::engine::{Replayer, RunState};
+use super::graph::NodeIdx;
 use super::report::RunReport;
-use super::trace::{Line, LineReader};
+use super::summary::task_key;
+use super::trace::{Line, LineReader, parse_header};
+use crate::registry::PrimIdx;
 use rayon::prelude::*;
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A schema check's first error: (pointer within the instance, message); `None`: valid.
+pub(crate) type SchemaError = Option<(String, String)>;
+
+/// Where a recorded input first differs from the recomputed one: (relative pointer, recomputed
+/// value, recorded value; `None` where absent); `None`: it does not differ.
+pub(crate) type Difference = Option<(String, Option<Value>, Option<Value>)>;
+
+/// Which checks of a step give the same result under both graphs of a paired replay.
+pub(crate) struct Sharing {
+    /// Both are checked against the same registry, so a primitive's schema checks agree.
+    same_registry: bool,
+    /// By node index: the recomputed input (D605) agrees — same registry, the same node IDs in
+    /// the same order in both graphs, and this node has the same primitive and bindings.
+    same_input: Vec<bool>,
+}
+
+impl Sharing {
+    pub(crate) fn new(first: &Replayer<'_>, second: &Replayer<'_>) -> Sharing {
+        let same_registry = std::ptr::eq(first.registry, second.registry);
+        let (a, b) = (&first.graph.nodes, &second.graph.nodes);
+        let aligned =
+            same_registry && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.id == y.id);
+        let same_input = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| aligned && x.primitive == y.primitive && x.inputs == y.inputs)
+            .collect();
+        Sharing {
+            same_registry,
+            same_input,
+        }
+    }
+}
+
+/// The shareable checks of one event line, made by the first run of a pair and reused by the
+/// second; made afresh for every line.
+pub(crate) struct StepMemo<'s> {
+    sharing: &'s Sharing,
+    input: Option<(PrimIdx, SchemaError)>,
+    output: Option<(PrimIdx, SchemaError)>,
+    recomputed: Option<((NodeIdx, PrimIdx), Difference)>,
+}
+
+/// The value `slot` holds for `key`, else `compute`'s, kept in `slot`.
+fn cached<K: PartialEq, T: Clone>(
+    slot: &mut Option<(K, T)>,
+    key: K,
+    compute: impl FnOnce() -> T,
+) -> T {
+    if let Some((k, v)) = slot.as_ref()
+        && *k == key
+    {
+        return v.clone();
+    }
+    let v = compute();
+    *slot = Some((key, v.clone()));
+    v
+}
+
+impl<'s> StepMemo<'s> {
+    pub(crate) fn new(sharing: &'s Sharing) -> StepMemo<'s> {
+        StepMemo {
+            sharing,
+            input: None,
+            output: None,
+            recomputed: None,
+        }
+    }
+
+    /// D606: the step's input against `prim`'s input schema.
+    pub(crate) fn input_error(
+        memo: Option<&mut Self>,
+        prim: PrimIdx,
+        compute: impl FnOnce() -> SchemaError,
+    ) -> SchemaError {
+        match memo {
+            Some(m) if m.sharing.same_registry => cached(&mut m.input, prim, compute),
+            _ => compute(),
+        }
+    }
+
+    /// D607: the step's output against `prim`'s output schema.
+    pub(crate) fn output_error(
+        memo: Option<&mut Self>,
+        prim: PrimIdx,
+        compute: impl FnOnce() -> SchemaError,
+    ) -> SchemaError {
+        match memo {
+            Some(m) if m.sharing.same_registry => cached(&mut m.output, prim, compute),
+            _ => compute(),
+        }
+    }
+
+    /// D605: the step's input against the one `node`'s bindings compute (running `prim`).
+    pub(crate) fn recomputed(
+        memo: Option<&mut Self>,
+        node: NodeIdx,
+        prim: PrimIdx,
+        compute: impl FnOnce() -> Difference,
+    ) -> Difference {
+        match memo {
+            Some(m) if m.sharing.same_input.get(node) == Some(&true) => {
+                cached(&mut m.recomputed, (node, prim), compute)
+            }
+            _ => compute(),
+        }
+    }
+}
 
 /// The same line again (a [`Line`] borrows the reader's buffer; this copies the view, not the
 /// bytes).
@@ -31,6 +154,16 @@ fn again<'l>(line: &Line<'l>) -> Line<'l> {
 pub fn replay_pair_bufread<R: BufRead>(
     first: &Replayer<'_>,
     second: &Replayer<'_>,
+    trace: &str,
+    reader: R,
+) -> (RunReport, RunReport) {
+    pair_bufread(first, second, &Sharing::new(first, second), trace, reader)
+}
+
+fn pair_bufread<R: BufRead>(
+    first: &Replayer<'_>,
+    second: &Replayer<'_>,
+    sharing: &Sharing,
     trace: &str,
     reader: R,
 ) -> (RunReport, RunReport) {
@@ -60,21 +193,40 @@ pub fn replay_pair_bufread<R: BufRead>(
             }
             Ok(None) => break,
             Ok(Some((pos, line))) => {
-                // The common case: both runs check this event line; parse and hash it once.
+                // The common case: both runs check this line; parse and hash it once. Anything
+                // else (a line that does not parse, one run past its end) takes the ordinary
+                // path, run by run.
                 if a_reads
                     && b_reads
-                    && a.awaits_event()
-                    && b.awaits_event()
                     && let Line::Text { bytes, terminated } = &line
                     && bytes.len() <= first.options.max_line_bytes
                     && bytes.len() <= second.options.max_line_bytes
-                    && let Ok(event) = parse_line(bytes, *terminated, pos.number)
                 {
-                    let hash = sha256(bytes);
                     let line_cr = bytes.last() == Some(&b'\r');
-                    a_reads = a.event_at(pos, event.clone(), line_cr, hash);
-                    b_reads = b.event_at(pos, event, line_cr, hash);
-                    continue;
+                    if a.awaits_event()
+                        && b.awaits_event()
+                        && let Ok(event) = parse_line(bytes, *terminated, pos.number)
+                    {
+                        let hash = sha256(bytes);
+                        let event = Arc::new(event);
+                        let mut memo = StepMemo::new(sharing);
+                        a_reads = a.event_at(pos, Arc::clone(&event), line_cr, hash, &mut memo);
+                        b_reads = b.event_at(pos, event, line_cr, hash, &mut memo);
+                        continue;
+                    }
+                    if a.awaits_header()
+                        && b.awaits_header()
+                        && *terminated
+                        && let Ok(header) = parse_header(bytes)
+                    {
+                        let hash = sha256(bytes);
+                        let task = task_key(&header.input);
+                        let header = Arc::new(header);
+                        a_reads =
+                            a.header_at(pos, Arc::clone(&header), line_cr, hash, task.clone());
+                        b_reads = b.header_at(pos, header, line_cr, hash, task);
+                        continue;
+                    }
                 }
                 if a_reads {
                     a_reads = a.line(pos, again(&line));
@@ -130,10 +282,15 @@ pub fn replay_pair_corpus(
             jobs,
             message: e.to_string(),
         })?;
+    let sharing = Sharing::new(first, second);
     Ok(pool.install(|| {
         files
             .par_iter()
-            .map(|f| replay_pair_file(first, second, f))
+            .map(|f| {
+                let name = f.display().to_string();
+                let reader = BufReader::with_capacity(64 * 1024, open_trace(f));
+                pair_bufread(first, second, &sharing, &name, reader)
+            })
             .collect()
     }))
 }

@@ -266,7 +266,7 @@ impl Walker<'_, '_> {
             let input = Value::Object(recompute_input(
                 &n.inputs,
                 run_input,
-                &self.latest,
+                |i| self.latest.get(i).and_then(Option::as_ref),
                 declared,
             ));
             let remaining = self.max_steps - seq;

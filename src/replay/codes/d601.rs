@@ -39,14 +39,20 @@
 
 use super::super::engine::RunState;
 use super::super::graph::abi_satisfied;
-use super::super::trace::{TraceHeader, parse_header};
+use super::super::trace::{LineError, TraceHeader};
 use crate::codes;
 use serde_json::Value;
+use std::sync::Arc;
 
 impl RunState<'_, '_> {
-    /// Read and check the header line; `None` ends the run.
-    pub(crate) fn check_d601(&mut self, bytes: &[u8], terminated: bool) -> Option<TraceHeader> {
-        let header = match parse_header(bytes) {
+    /// Check the header line, as parsed (`parsed`; `terminated`: the line ended in `\n`);
+    /// `None` ends the run.
+    pub(crate) fn check_d601(
+        &mut self,
+        parsed: Result<Arc<TraceHeader>, LineError>,
+        terminated: bool,
+    ) -> Option<Arc<TraceHeader>> {
+        let header = match parsed {
             Ok(h) => h,
             Err(e) => {
                 let message = if terminated {

@@ -40,16 +40,32 @@
 
 use super::super::engine::RunState;
 use super::super::graph::{NodeIdx, ResolvedBinding};
+use super::super::pair::{Difference, StepMemo};
+use super::super::trace::Event;
 use crate::codes;
 use crate::json::pointer::escape_token as escape_pointer_token;
 use crate::registry::PrimIdx;
 use serde_json::{Map, Value};
 
-/// The input the node's bindings compute over the run's input and the latest outputs.
-pub(crate) fn recompute_input(
-    bindings: &[(String, ResolvedBinding)],
-    run_input: &Value,
-    latest: &[Option<Value>],
+/// The value one binding computes (`latest`: a node's latest output); `None` leaves it out.
+fn bound<'v>(
+    binding: &'v ResolvedBinding,
+    run_input: &'v Value,
+    latest: &impl Fn(NodeIdx) -> Option<&'v Value>,
+) -> Option<&'v Value> {
+    match binding {
+        ResolvedBinding::Const(v) => Some(v),
+        ResolvedBinding::RunInput { at } => run_input.pointer(at),
+        ResolvedBinding::Node { node, at } => node.and_then(latest).and_then(|o| o.pointer(at)),
+    }
+}
+
+/// The input the node's bindings compute over the run's input and the latest outputs
+/// (`latest`: a node's latest output).
+pub(crate) fn recompute_input<'v>(
+    bindings: &'v [(String, ResolvedBinding)],
+    run_input: &'v Value,
+    latest: impl Fn(NodeIdx) -> Option<&'v Value>,
     declared: Option<&Map<String, Value>>,
 ) -> Map<String, Value> {
     let mut out = Map::new();
@@ -59,19 +75,54 @@ pub(crate) fn recompute_input(
         {
             continue;
         }
-        let value = match binding {
-            ResolvedBinding::Const(v) => Some(v),
-            ResolvedBinding::RunInput { at } => run_input.pointer(at),
-            ResolvedBinding::Node { node, at } => node
-                .and_then(|n| latest.get(n))
-                .and_then(Option::as_ref)
-                .and_then(|o| o.pointer(at)),
-        };
-        if let Some(v) = value {
+        if let Some(v) = bound(binding, run_input, &latest) {
             out.insert(prop.clone(), v.clone());
         }
     }
     out
+}
+
+/// Whether `recorded` is what [`recompute_input`] computes, as [`first_difference`] judges
+/// (no difference anywhere), found without building the recomputed input: the common case, so
+/// no value is copied for it. `bindings` name each property once (they come from the node's
+/// `inputs` object), so the bound properties, each found equal in `recorded`, are all of its
+/// keys exactly when there are as many.
+fn input_matches<'v>(
+    bindings: &'v [(String, ResolvedBinding)],
+    run_input: &'v Value,
+    latest: impl Fn(NodeIdx) -> Option<&'v Value>,
+    declared: Option<&Map<String, Value>>,
+    recorded: &Value,
+) -> bool {
+    let Value::Object(got) = recorded else {
+        return false;
+    };
+    let mut present = 0;
+    let mut path = String::new();
+    for (prop, binding) in bindings {
+        if let Some(declared) = declared
+            && !declared.contains_key(prop)
+        {
+            continue;
+        }
+        let Some(want) = bound(binding, run_input, &latest) else {
+            continue;
+        };
+        present += 1;
+        match got.get(prop) {
+            Some(r) if first_difference(want, r, &mut path).is_none() => {}
+            _ => return false,
+        }
+    }
+    present == got.len()
+}
+
+/// A step's output, if it has one.
+fn output_of(event: &Event) -> Option<&Value> {
+    match event {
+        Event::Step(s) => s.result.as_ref().ok(),
+        Event::End(_) => None,
+    }
 }
 
 fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
@@ -133,9 +184,11 @@ pub(crate) fn first_difference<'v>(
 }
 
 impl RunState<'_, '_> {
-    pub(crate) fn check_d605(&mut self, node: NodeIdx, prim: PrimIdx, recorded: &Value) {
+    /// Where the recorded input of a step at `node` running `prim` first differs from the
+    /// recomputed one (`None`: it does not, or the graph has no such node).
+    fn input_difference(&self, node: NodeIdx, prim: PrimIdx, recorded: &Value) -> Difference {
         let graph = self.graph();
-        let Some(n) = graph.node(node) else { return };
+        let n = graph.node(node)?;
         let declared = if prim == n.primitive {
             None
         } else {
@@ -147,23 +200,40 @@ impl RunState<'_, '_> {
         };
         let null = Value::Null;
         let run_input = self.header.as_ref().map_or(&null, |h| &h.input);
-        let want = Value::Object(recompute_input(
-            &n.inputs,
-            run_input,
-            &self.latest,
-            declared,
-        ));
+        let latest = |i: NodeIdx| {
+            self.latest
+                .get(i)
+                .and_then(Option::as_deref)
+                .and_then(output_of)
+        };
+        if input_matches(&n.inputs, run_input, latest, declared, recorded) {
+            return None;
+        }
+        let want = Value::Object(recompute_input(&n.inputs, run_input, latest, declared));
         let mut path = String::new();
-        let Some((at, expected, actual)) = first_difference(&want, recorded, &mut path) else {
+        first_difference(&want, recorded, &mut path)
+            .map(|(at, expected, actual)| (at, expected.cloned(), actual.cloned()))
+    }
+
+    pub(crate) fn check_d605(
+        &mut self,
+        node: NodeIdx,
+        prim: PrimIdx,
+        recorded: &Value,
+        memo: Option<&mut StepMemo<'_>>,
+    ) {
+        let difference = StepMemo::recomputed(memo, node, prim, || {
+            self.input_difference(node, prim, recorded)
+        });
+        let Some((at, expected, actual)) = difference else {
             return;
         };
         let show = |v: Option<&Value>| v.map_or_else(|| "absent".to_string(), |v| v.to_string());
         let message = format!(
             "the recorded input differs from the recomputed one at `/input{at}`: recomputed {}, recorded {}",
-            show(expected),
-            show(actual)
+            show(expected.as_ref()),
+            show(actual.as_ref())
         );
-        let (expected, actual) = (expected.cloned(), actual.cloned());
         let related = format!("/nodes/{node}/inputs");
         self.report(
             &codes::D605,

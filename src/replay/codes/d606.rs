@@ -34,6 +34,7 @@
 //! SPEC §4.2 (input validates against the contract); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::pair::{SchemaError, StepMemo};
 use super::super::trace::TraceHeader;
 use crate::codes;
 use crate::registry::PrimIdx;
@@ -41,10 +42,7 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 /// The first error of `instance` against `validator`: (pointer within the instance, message).
-pub(crate) fn first_schema_error(
-    validator: &Validator,
-    instance: &Value,
-) -> Option<(String, String)> {
+pub(crate) fn first_schema_error(validator: &Validator, instance: &Value) -> SchemaError {
     if validator.is_valid(instance) {
         return None;
     }
@@ -55,12 +53,18 @@ pub(crate) fn first_schema_error(
 }
 
 impl RunState<'_, '_> {
-    pub(crate) fn check_d606(&mut self, prim: PrimIdx, input: &Value) {
+    pub(crate) fn check_d606(
+        &mut self,
+        prim: PrimIdx,
+        input: &Value,
+        memo: Option<&mut StepMemo<'_>>,
+    ) {
         let replayer = self.replayer;
         let Some(validator) = replayer.registry().input_validator(prim) else {
             return;
         };
-        if let Some((at, message)) = first_schema_error(validator, input) {
+        let error = StepMemo::input_error(memo, prim, || first_schema_error(validator, input));
+        if let Some((at, message)) = error {
             let id = &self.registry().get(prim).id;
             let message = format!("the input violates the input schema of `{id}`: {message}");
             self.report(

@@ -32,18 +32,25 @@
 //! SPEC §4.2 (output validates against the contract); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::pair::StepMemo;
 use super::d606::first_schema_error;
 use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
 
 impl RunState<'_, '_> {
-    pub(crate) fn check_d607(&mut self, prim: PrimIdx, output: &Value) {
+    pub(crate) fn check_d607(
+        &mut self,
+        prim: PrimIdx,
+        output: &Value,
+        memo: Option<&mut StepMemo<'_>>,
+    ) {
         let replayer = self.replayer;
         let Some(validator) = replayer.registry().output_validator(prim) else {
             return;
         };
-        if let Some((at, message)) = first_schema_error(validator, output) {
+        let error = StepMemo::output_error(memo, prim, || first_schema_error(validator, output));
+        if let Some((at, message)) = error {
             let id = &self.registry().get(prim).id;
             let message = format!("the output violates the output schema of `{id}`: {message}");
             self.report(
