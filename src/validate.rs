@@ -87,7 +87,7 @@ fn check_source_inner(
                 Arc::from(String::from_utf8_lossy(bytes).as_ref()) as Arc<str>,
             )
         }),
-        Cow::Owned(bytes) => crate::json::parse_owned(bytes, &options.limits),
+        Cow::Owned(bytes) => crate::json::parse_owned(bytes, &options.limits).map_err(|e| *e),
     };
     let mut parsed = match parsed {
         Ok(parsed) => parsed,

@@ -71,11 +71,11 @@ fn load(py: Python<'_>, bytes: &[u8], origin: &str) -> PyResult<PyRegistry> {
                 column: Some(e.span.column),
             },
         )),
-        Err(e @ LintError::Shape { .. }) => {
+        Err(e) => {
             let (line, column) = e.location();
             let message = match &e {
                 LintError::Shape { message, .. } => message.clone(),
-                LintError::Json(j) => j.to_string(),
+                other => other.to_string(),
             };
             Err(errors::raise(
                 py,

@@ -332,7 +332,7 @@ fn lint(args: LintArgs) -> ExitCode {
             // The location is given once, in front; the reason follows without it.
             let what = match &e {
                 LintError::Json(json) => format!("not a JSON document: {}", json.kind),
-                LintError::Shape { .. } => format!("not a registry: {e}"),
+                _ => format!("not a registry: {e}"),
             };
             return super::usage_error(format!("{file}:{line}:{column}: {what}"));
         }

@@ -361,7 +361,7 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Parsed, JsonError> {
 /// [`parse`], taking the bytes: the source is held once (as the [`Parsed`]'s shared text), not
 /// once by the caller and once by the document, for as long as the document lives. On error,
 /// the source as text (invalid UTF-8 replaced) comes back with it, for the report to show.
-pub fn parse_owned(bytes: Vec<u8>, limits: &Limits) -> Result<Parsed, (JsonError, Arc<str>)> {
+pub fn parse_owned(bytes: Vec<u8>, limits: &Limits) -> Result<Parsed, Box<(JsonError, Arc<str>)>> {
     let lossy = |bytes: &[u8]| Arc::from(String::from_utf8_lossy(bytes).as_ref());
     match String::from_utf8(bytes) {
         Ok(text)
@@ -369,11 +369,14 @@ pub fn parse_owned(bytes: Vec<u8>, limits: &Limits) -> Result<Parsed, (JsonError
                 && !text.as_bytes().starts_with(BOM) =>
         {
             let source: Arc<str> = Arc::from(text);
-            parse_text(Arc::clone(&source), limits).map_err(|error| (error, source))
+            parse_text(Arc::clone(&source), limits).map_err(|error| Box::new((error, source)))
         }
         // Too large, a BOM or not UTF-8: the borrowed path reports it.
-        Err(e) => parse(e.as_bytes(), limits).map_err(|error| (error, lossy(e.as_bytes()))),
-        Ok(text) => parse(text.as_bytes(), limits).map_err(|error| (error, lossy(text.as_bytes()))),
+        Err(e) => {
+            parse(e.as_bytes(), limits).map_err(|error| Box::new((error, lossy(e.as_bytes()))))
+        }
+        Ok(text) => parse(text.as_bytes(), limits)
+            .map_err(|error| Box::new((error, lossy(text.as_bytes())))),
     }
 }
 

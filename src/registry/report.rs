@@ -10,6 +10,7 @@ use crate::json::{self, JsonError};
 
 /// Why a file could not be linted at all.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LintError {
     /// Not (strict) JSON: empty, a BOM, invalid UTF-8, a syntax error, too deep or too large.
     #[error("{0}")]

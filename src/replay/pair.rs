@@ -6,13 +6,13 @@
 //! stopped or ended — goes to that run alone, through the ordinary path.
 //!
 //! Checks of a step whose result cannot differ between the two graphs are made once, by the
-//! first run, and reused by the second ([`StepMemo`]): the input and output schema checks
+//! first run, and reused by the second (`StepMemo`): the input and output schema checks
 //! (D606, D607) of the same primitive when both graphs are checked against the same registry,
 //! and the recomputed input (D605) at a node with the same primitive and bindings in both, when
 //! both graphs list the same node IDs in the same order (then node indices agree, and both runs
 //! have seen the same steps, so their latest outputs are the same). Each run still reports the
 //! result itself, at its own line, seq and site. What is shared is decided once per corpus
-//! ([`Sharing`]).
+//! (`Sharing`).
 
 use super::codes::d616::parse_line;
 use super::corpus::{CorpusError, open_trace};

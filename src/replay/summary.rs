@@ -288,6 +288,7 @@ fn big_integer(x: u128) -> Value {
 /// A summary that cannot be read: where (a JSON pointer, or a line and column for a file that is
 /// not JSON) and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 #[error("{}{message}", location_prefix(.line, .column, .pointer))]
 pub struct SummaryError {
     /// The JSON pointer of the offending value (`""`: the document).
