@@ -59,6 +59,10 @@
 //!   reports, so unusable input is refused whichever path decides) and compiled validators
 //!   (only on the path that confirms a witness). The registry holds one checker for every graph
 //!   validated against it.
+//!
+//! This file holds the checker pipeline ([`Checker`]); the answers it gives ([`CompatVerdict`],
+//! [`Decision`], [`Reason`], [`SchemaError`]) are defined in `result`, its per-schema cache in
+//! `cache`.
 
 pub mod instance;
 pub mod pattern;
