@@ -197,8 +197,8 @@ pub use replay::Replayer;
 /// ```
 pub use replay::Summary;
 pub use schema::{
-    Decision as SchemaDecision, Reason as SchemaReason, SchemaError, Side as SchemaSide,
-    Verdict as SchemaVerdict,
+    CompatVerdict as SchemaVerdict, Decision as SchemaDecision, Reason as SchemaReason,
+    SchemaError, Side as SchemaSide,
 };
 pub use validate::ValidateError;
 

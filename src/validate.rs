@@ -296,7 +296,7 @@ pub fn render_source(
         (render::Marks::default(), None)
     };
     Ok(Drawing {
-        text: render::render(&doc, registry, format, &marks),
+        text: render::draw(&doc, registry, format, &marks),
         report,
     })
 }

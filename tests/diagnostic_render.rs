@@ -2,7 +2,7 @@
 //! deterministic order, and snapshots of the human, JSON and SARIF renderings.
 
 use primgraph::diagnostic::{
-    self, Code, Diagnostic, FileReport, Severity, Summary, Witness, human, sarif,
+    self, Code, Diagnostic, FileReport, Severity, Tally, Witness, human, sarif,
 };
 use primgraph::json::{Limits, parse};
 use serde_json::{Value, json};
@@ -187,8 +187,8 @@ fn sort_is_by_line_column_code_pointer_message() {
 fn summary_counts_and_line() {
     let reports = reports();
     assert_eq!(
-        Summary::of(&reports),
-        Summary {
+        Tally::of(&reports),
+        Tally {
             files: 3,
             errors: 3,
             warnings: 1,

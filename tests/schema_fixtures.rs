@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use primgraph::schema::{Checker, Verdict};
+use primgraph::schema::{Checker, CompatVerdict};
 use serde_json::Value;
 
 fn validator(schema: &Value) -> jsonschema::Validator {
@@ -48,7 +48,7 @@ fn fixture_corpus_verdicts() {
                 .or_default()
                 .entry(verdict.label())
                 .or_default() += 1;
-            if let Verdict::No { witness, .. } = &verdict {
+            if let CompatVerdict::No { witness, .. } = &verdict {
                 assert!(
                     validator(source).is_valid(witness),
                     "{name}: witness {witness} is not admitted by the source"

@@ -2,7 +2,7 @@
 //! a `Yes` never meets a source instance the target rejects, a `No` witness is admitted by the
 //! source and rejected by the target, and every schema is compatible with itself.
 
-use primgraph::schema::{Checker, Verdict, instance};
+use primgraph::schema::{Checker, CompatVerdict, instance};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -343,13 +343,13 @@ fn verdicts_agree_with_the_validator() {
         let checker = Checker::new();
         let verdict = checker.verdict(&source, &target);
         let counter = match &verdict {
-            Verdict::Yes => &YES,
-            Verdict::No { .. } => &NO,
-            Verdict::Unknown { .. } => &UNKNOWN,
+            CompatVerdict::Yes => &YES,
+            CompatVerdict::No { .. } => &NO,
+            CompatVerdict::Unknown { .. } => &UNKNOWN,
         };
         counter.fetch_add(1, Ordering::Relaxed);
         match &verdict {
-            Verdict::Yes => {
+            CompatVerdict::Yes => {
                 let target_validator = validator(&target);
                 for value in source_instances(&source, &target, &random) {
                     prop_assert!(
@@ -358,7 +358,7 @@ fn verdicts_agree_with_the_validator() {
                     );
                 }
             }
-            Verdict::No { witness, .. } => {
+            CompatVerdict::No { witness, .. } => {
                 prop_assert!(
                     validator(&source).is_valid(witness),
                     "witness {witness} not in source"
@@ -368,7 +368,7 @@ fn verdicts_agree_with_the_validator() {
                     "witness {witness} in target"
                 );
             }
-            Verdict::Unknown { reason } => prop_assert!(!reason.is_empty()),
+            CompatVerdict::Unknown { reason } => prop_assert!(!reason.is_empty()),
         }
         Ok(())
     });
@@ -389,7 +389,7 @@ fn verdicts_agree_with_the_validator() {
 fn every_schema_is_compatible_with_itself() {
     run_property(schema, |source| {
         let checker = Checker::new();
-        prop_assert_eq!(checker.verdict(&source, &source), Verdict::Yes);
+        prop_assert_eq!(checker.verdict(&source, &source), CompatVerdict::Yes);
         // Annotations never change the verdict.
         let annotated = json!({"allOf": [source.clone()], "title": "t", "x-trust": "untrusted"});
         let plain = json!({"allOf": [source.clone()]});
@@ -415,7 +415,7 @@ fn a_source_with_a_witness_is_never_contained() {
             if let Some(value) = counterexample {
                 let verdict = Checker::new().verdict(&source, &target);
                 prop_assert!(
-                    verdict != Verdict::Yes,
+                    verdict != CompatVerdict::Yes,
                     "yes for {source} ⊆ {target}, but {value} separates them"
                 );
             }
@@ -462,7 +462,7 @@ fn discriminated_unions_are_sound() {
         |((source, target), random)| {
             let proven = primgraph::schema::structural::proves_contained(&source, &target);
             let verdict = Checker::new().verdict(&source, &target);
-            if proven || verdict == Verdict::Yes {
+            if proven || verdict == CompatVerdict::Yes {
                 SPLIT_YES.fetch_add(1, Ordering::Relaxed);
                 let target_validator = validator(&target);
                 for value in source_instances(&source, &target, &random) {
@@ -473,7 +473,7 @@ fn discriminated_unions_are_sound() {
                     );
                 }
             }
-            if let Verdict::No { witness, .. } = &verdict {
+            if let CompatVerdict::No { witness, .. } = &verdict {
                 SPLIT_NO.fetch_add(1, Ordering::Relaxed);
                 prop_assert!(validator(&source).is_valid(witness));
                 prop_assert!(!validator(&target).is_valid(witness));

@@ -7,7 +7,7 @@
 //! Exit 0: the picture (or graph) was printed, whatever the diagnostics say; 1: the document does
 //! not load (its diagnostics go to stderr); 2: the command could not run.
 
-use primgraph::diagnostic::{self, Summary};
+use primgraph::diagnostic::{self, Tally};
 use primgraph::graph::render::Format;
 use primgraph::validate::RenderError;
 use std::path::PathBuf;
@@ -211,7 +211,7 @@ fn draw(args: DrawArgs, format: Format) -> ExitCode {
                 if !reports[0].diagnostics.is_empty() {
                     eprint!("{}", diagnostic::human::render(&reports, color));
                 } else {
-                    eprintln!("{}", Summary::of(&reports));
+                    eprintln!("{}", Tally::of(&reports));
                 }
             }
             ExitCode::SUCCESS

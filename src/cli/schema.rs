@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use primgraph::schema::{Checker, Decision, SchemaFile, Side};
+use primgraph::schema::{Checker, Decision, Side};
 
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
@@ -106,5 +106,50 @@ fn print_human(decision: &Decision) {
             }
         }
         Decision::Unknown { reason } => super::io::println(&format!("unknown: {reason}")),
+    }
+}
+
+/// A schema file that could not be read as JSON, located in the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{path}:{line}:{column}: {message}")]
+pub struct SchemaFileError {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// A schema file parsed with the spanned JSON parser, so that pointers into it can be located.
+pub struct SchemaFile {
+    pub path: String,
+    pub parsed: primgraph::json::Parsed,
+}
+
+impl SchemaFile {
+    /// Parse `bytes` (the contents of `path`) as a JSON document.
+    pub fn parse(path: &str, bytes: &[u8]) -> Result<Self, SchemaFileError> {
+        match primgraph::json::parse(bytes, &primgraph::json::Limits::default()) {
+            Ok(parsed) => Ok(SchemaFile {
+                path: path.to_string(),
+                parsed,
+            }),
+            Err(error) => Err(SchemaFileError {
+                path: path.to_string(),
+                line: error.span.line,
+                column: error.span.column,
+                message: match &error.kind {
+                    primgraph::json::JsonErrorKind::Syntax { message } => message.clone(),
+                    other => other.to_string(),
+                },
+            }),
+        }
+    }
+
+    /// `path:line:column` of the value at `pointer` when the parser knows it, else `path`.
+    pub fn locate(&self, pointer: &str) -> String {
+        match self.parsed.locate(pointer) {
+            Some(span) if span.line > 0 => format!("{}:{}:{}", self.path, span.line, span.column),
+            _ => self.path.clone(),
+        }
     }
 }

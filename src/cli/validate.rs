@@ -8,7 +8,7 @@
 //! with no `*.graph.json` unless `--allow-empty`, unreadable registry, unusable configuration).
 
 use primgraph::config::Config;
-use primgraph::diagnostic::{self, FileReport, Summary};
+use primgraph::diagnostic::{self, FileReport, Tally};
 use primgraph::validate::{Options, ValidateError, collect_paths, try_check_paths};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -108,7 +108,7 @@ pub fn run(args: ValidateArgs) -> ExitCode {
             config.apply_report(report);
         }
     }
-    let summary = Summary::of(&reports);
+    let summary = Tally::of(&reports);
     let color = args.format == Format::Human && super::io::color_stdout();
     super::io::print(&render(&reports, args.format, color));
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {

@@ -2,7 +2,7 @@
 //! the source line with the span underlined, related locations as secondary annotations, the
 //! witness and the help as notes, and a final summary line. Colour only when asked.
 
-use super::{Diagnostic, FileReport, Severity, Summary, reparse, reparsed_span};
+use super::{Diagnostic, FileReport, Severity, Tally, reparse, reparsed_span};
 use crate::json::{LineIndex, Parsed};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use std::ops::Range;
@@ -30,7 +30,7 @@ pub fn render(reports: &[FileReport], color: bool) -> String {
 
 /// `2 errors, 1 warning in 3 files`.
 pub fn summary_line(reports: &[FileReport]) -> String {
-    Summary::of(reports).to_string()
+    Tally::of(reports).to_string()
 }
 
 /// The diagnostics of one file, each followed by a blank line.

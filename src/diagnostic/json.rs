@@ -4,7 +4,7 @@
 //! Diagnostics a configuration override turned off are listed apart, under the file's
 //! `suppressed` (written only when there are some), each with its `overridden_by`.
 
-use super::{Diagnostic, FileReport, Summary};
+use super::{Diagnostic, FileReport, Tally};
 use serde_json::{Value, json};
 
 /// The document as a value.
@@ -32,7 +32,7 @@ pub fn to_value(reports: &[FileReport]) -> Value {
         .collect();
     json!({
         "files": files,
-        "summary": serde_json::to_value(Summary::of(reports)).unwrap_or(Value::Null),
+        "summary": serde_json::to_value(Tally::of(reports)).unwrap_or(Value::Null),
     })
 }
 

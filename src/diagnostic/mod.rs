@@ -309,20 +309,21 @@ pub fn sort(diags: &mut [Diagnostic]) {
     });
 }
 
-/// How many diagnostics of each severity a set of reports holds.
+/// How many diagnostics of each severity a set of reports holds (a tally, named apart from the
+/// replay corpus `Summary`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub struct Summary {
+pub struct Tally {
     pub files: usize,
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
 }
 
-impl Summary {
-    pub fn of(reports: &[FileReport]) -> Summary {
-        let mut summary = Summary {
+impl Tally {
+    pub fn of(reports: &[FileReport]) -> Tally {
+        let mut summary = Tally {
             files: reports.len(),
-            ..Summary::default()
+            ..Tally::default()
         };
         let counted = reports
             .iter()
@@ -339,7 +340,7 @@ impl Summary {
     }
 }
 
-impl std::fmt::Display for Summary {
+impl std::fmt::Display for Tally {
     /// `2 errors, 1 warning in 3 files` (infos only when there are some).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         fn plural(n: usize, word: &str) -> String {

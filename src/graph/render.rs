@@ -438,7 +438,7 @@ impl<'a> Prepared<'a> {
 }
 
 /// Draw `doc` in `format`.
-pub fn render(doc: &GraphDoc, registry: &Registry, format: Format, marks: &Marks) -> String {
+pub fn draw(doc: &GraphDoc, registry: &Registry, format: Format, marks: &Marks) -> String {
     let prepared = Prepared::new(doc, registry);
     match format {
         Format::Dot => dot(&prepared, marks),

@@ -48,7 +48,7 @@ use super::Context;
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::graph::Binding;
-use crate::schema::Verdict;
+use crate::schema::CompatVerdict;
 use serde_json::Value;
 
 /// The verdict for one binding whose both ends resolve.
@@ -60,20 +60,20 @@ pub struct CompatFinding {
     /// `from`, as written.
     pub from: String,
     pub at: String,
-    pub verdict: Verdict,
+    pub verdict: CompatVerdict,
 }
 
 /// Re-check a "no" witness against both schemas; a witness that fails either check is not
 /// evidence, so the verdict becomes unknown rather than a false alarm.
-fn confirm(verdict: Verdict, source: &Value, target: &Value) -> Verdict {
+fn confirm(verdict: CompatVerdict, source: &Value, target: &Value) -> CompatVerdict {
     match verdict {
-        Verdict::No { witness, reason } => {
+        CompatVerdict::No { witness, reason } => {
             let admitted = jsonschema::is_valid(source, &witness);
             let rejected = !jsonschema::is_valid(target, &witness);
             if admitted && rejected {
-                Verdict::No { witness, reason }
+                CompatVerdict::No { witness, reason }
             } else {
-                Verdict::Unknown {
+                CompatVerdict::Unknown {
                     reason: format!("the checker's witness {witness} did not check out ({reason})"),
                 }
             }
@@ -86,7 +86,7 @@ fn confirm(verdict: Verdict, source: &Value, target: &Value) -> Verdict {
 /// distinct (selected source schema, target schema) pair is decided once; a yes — the verdict
 /// of nearly every edge of a working graph — costs no allocation.
 pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
-    let mut cache: rustc_hash::FxHashMap<(*const Value, *const Value), Option<Verdict>> =
+    let mut cache: rustc_hash::FxHashMap<(*const Value, *const Value), Option<CompatVerdict>> =
         Default::default();
     let mut findings = Vec::new();
     let checker = cx.registry.schema_checker();
@@ -117,7 +117,7 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
                 None => std::borrow::Cow::Borrowed(target),
             };
             match confirm(checker.verdict(&source, &target), &source, &target) {
-                Verdict::Yes => None,
+                CompatVerdict::Yes => None,
                 other => Some(other),
             }
         });
@@ -138,7 +138,7 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for finding in cx.compat() {
-        let Verdict::No { witness, reason } = &finding.verdict else {
+        let CompatVerdict::No { witness, reason } = &finding.verdict else {
             continue;
         };
         let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());

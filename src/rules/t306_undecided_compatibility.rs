@@ -81,11 +81,11 @@
 use super::Context;
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::schema::Verdict;
+use crate::schema::CompatVerdict;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for finding in cx.compat() {
-        let Verdict::Unknown { reason } = &finding.verdict else {
+        let CompatVerdict::Unknown { reason } = &finding.verdict else {
             continue;
         };
         let consumer = cx.prim(finding.node).map_or("?", |p| p.id.as_str());

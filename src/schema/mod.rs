@@ -59,16 +59,25 @@
 //!   reports, so unusable input is refused whichever path decides) and compiled validators
 //!   (only on the path that confirms a witness). The registry holds one checker for every graph
 //!   validated against it.
+//!
+//! This file holds the checker pipeline ([`Checker`]); the answers it gives ([`CompatVerdict`],
+//! [`Decision`], [`Reason`], [`SchemaError`]) are defined in `result`, its per-schema cache in
+//! `cache`.
 
 pub mod instance;
 pub mod pattern;
 pub mod structural;
 pub mod walk;
 
+pub use result::{CompatVerdict, Decision, Reason, SchemaError, Side};
 pub use walk::ignored_annotations;
 
+mod cache;
+mod result;
+
+use cache::{Compiled, ContentCache, Prepared, content_hash};
+
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::canonical::{CanonicalSchema, CanonicalView, Containment, Satisfiability};
@@ -76,140 +85,12 @@ use jsonschema::{CanonicalizationError, Draft, Validator};
 use pattern::Inclusion;
 use serde_json::Value;
 
-/// The verdict of a compatibility check; `reason` is the [`Reason`] rendered as text.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    Yes,
-    No { witness: Value, reason: String },
-    Unknown { reason: String },
-}
-
-impl Verdict {
-    /// `"yes"`, `"no"` or `"unknown"`, as in the §3.2 document.
-    pub fn label(&self) -> &'static str {
-        match self {
-            Verdict::Yes => "yes",
-            Verdict::No { .. } => "no",
-            Verdict::Unknown { .. } => "unknown",
-        }
-    }
-}
-
-/// Why a verdict is what it is: the keyword that decided it and where it sits in each schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reason {
-    /// The keyword that decided (e.g. `type`, `required`), or empty when none single one did.
-    pub keyword: String,
-    /// JSON pointer into the source schema, when the reason concerns a place in it.
-    pub source_pointer: Option<String>,
-    /// JSON pointer into the target schema, when the reason concerns a place in it.
-    pub target_pointer: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        let mut places = Vec::new();
-        if !self.keyword.is_empty() {
-            places.push(format!("keyword `{}`", self.keyword));
-        }
-        if let Some(pointer) = &self.source_pointer {
-            places.push(format!("source at #{pointer}"));
-        }
-        if let Some(pointer) = &self.target_pointer {
-            places.push(format!("target at #{pointer}"));
-        }
-        if !places.is_empty() {
-            write!(f, " ({})", places.join(", "))?;
-        }
-        Ok(())
-    }
-}
-
-/// A verdict with its structured reason.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Decision {
-    Yes { reason: Reason },
-    No { witness: Value, reason: Reason },
-    Unknown { reason: Reason },
-}
-
-impl Decision {
-    pub fn reason(&self) -> &Reason {
-        match self {
-            Decision::Yes { reason }
-            | Decision::No { reason, .. }
-            | Decision::Unknown { reason } => reason,
-        }
-    }
-
-    /// The plain verdict (`reason` rendered with [`Reason`]'s `Display`).
-    pub fn verdict(&self) -> Verdict {
-        match self {
-            Decision::Yes { .. } => Verdict::Yes,
-            Decision::No { witness, reason } => Verdict::No {
-                witness: witness.clone(),
-                reason: reason.to_string(),
-            },
-            Decision::Unknown { reason } => Verdict::Unknown {
-                reason: reason.to_string(),
-            },
-        }
-    }
-}
-
-/// Which of the two schemas an error is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Source,
-    Target,
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Source => "source",
-            Side::Target => "target",
-        })
-    }
-}
-
-/// A schema the checker cannot use at all (the CLI's exit 2).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SchemaError {
-    #[error("{side} schema is not a valid Draft 2020-12 schema at \"{pointer}\": {message}")]
-    NotASchema {
-        side: Side,
-        pointer: String,
-        message: String,
-    },
-    #[error(
-        "{side} schema is too deep at \"{pointer}\": its nesting and `$ref` chains reach more \
-         than {limit} levels"
-    )]
-    TooDeep {
-        side: Side,
-        pointer: String,
-        limit: usize,
-    },
-    #[error(
-        "{side} schema: `$ref` \"{reference}\" at \"{pointer}\" does not resolve in the document"
-    )]
-    UnresolvableRef {
-        side: Side,
-        pointer: String,
-        reference: String,
-    },
-}
-
 /// Decide source ⊆ target. A schema the checker cannot use is `Unknown` here; use
 /// [`check_with_reasons`] or a [`Checker`] to tell that apart.
-pub fn check(source: &Value, target: &Value) -> Verdict {
+pub fn check(source: &Value, target: &Value) -> CompatVerdict {
     match check_with_reasons(source, target) {
         Ok(decision) => decision.verdict(),
-        Err(error) => Verdict::Unknown {
+        Err(error) => CompatVerdict::Unknown {
             reason: error.to_string(),
         },
     }
@@ -220,139 +101,12 @@ pub fn check_with_reasons(source: &Value, target: &Value) -> Result<Decision, Sc
     Checker::new().check(source, target)
 }
 
-/// One schema, read once: the document, what keeps it from being decided, and — computed only
-/// when a check needs them — its annotation-free form and its canonical form.
-struct Prepared {
-    document: Value,
-    /// The first keyword that looks like a typo of a Draft 2020-12 keyword: (keyword, pointer,
-    /// the keyword it is probably meant to be).
-    unknown_keyword: Option<(String, String, &'static str)>,
-    stripped: OnceLock<Value>,
-    canonical: OnceLock<Result<CanonicalSchema, String>>,
-}
-
-impl Prepared {
-    fn stripped(&self) -> &Value {
-        self.stripped
-            .get_or_init(|| walk::strip_annotations(&self.document))
-    }
-
-    fn canonical(&self) -> &Result<CanonicalSchema, String> {
-        self.canonical
-            .get_or_init(|| canonicalize(&self.document).map_err(|error| error.to_string()))
-    }
-}
-
-/// How many distinct schemas one checker keeps; past it, new schemas are prepared per check
-/// and not kept, so a long-lived checker fed ever new schemas stays bounded.
-const CACHE_LIMIT: usize = 8192;
-
-/// Something cached per schema, which keeps the schema it was made from.
-trait OfSchema {
-    fn document(&self) -> &Value;
-}
-
-impl OfSchema for Prepared {
-    fn document(&self) -> &Value {
-        &self.document
-    }
-}
-
-/// A validator with the schema it was compiled from.
-struct Compiled {
-    document: Value,
-    validator: Validator,
-}
-
-impl OfSchema for Compiled {
-    fn document(&self) -> &Value {
-        &self.document
-    }
-}
-
-/// Schemas by content: a structural hash, then equality, so no schema is serialized to find
-/// it and two equal documents at different addresses share one entry.
-struct ContentCache<T> {
-    entries: rustc_hash::FxHashMap<u64, Vec<Arc<T>>>,
-    len: usize,
-}
-
-impl<T> Default for ContentCache<T> {
-    fn default() -> Self {
-        ContentCache {
-            entries: Default::default(),
-            len: 0,
-        }
-    }
-}
-
-impl<T: OfSchema> ContentCache<T> {
-    fn get(&self, hash: u64, schema: &Value) -> Option<Arc<T>> {
-        self.entries
-            .get(&hash)?
-            .iter()
-            .find(|entry| entry.document() == schema)
-            .map(Arc::clone)
-    }
-
-    fn insert(&mut self, hash: u64, value: &Arc<T>) {
-        if self.len < CACHE_LIMIT {
-            self.len += 1;
-            self.entries
-                .entry(hash)
-                .or_default()
-                .push(Arc::clone(value));
-        }
-    }
-}
-
 /// A compatibility checker that caches per-schema work (the checks on the document, canonical
 /// forms, compiled validators) across checks. Safe to share between threads.
 #[derive(Default)]
 pub struct Checker {
     prepared: Mutex<ContentCache<Prepared>>,
     validators: Mutex<ContentCache<Compiled>>,
-}
-
-/// A structural hash of a JSON value's first levels (object members in document order): the
-/// cache compares documents for equality anyway, so the hash only needs to spread them.
-/// FxHash: the keys are schemas, not adversarial input, and this runs on every check.
-fn content_hash(schema: &Value) -> u64 {
-    fn feed(value: &Value, state: &mut rustc_hash::FxHasher, depth: usize) {
-        if depth > 3 {
-            return;
-        }
-        match value {
-            Value::Null => state.write_u8(0),
-            Value::Bool(b) => state.write_u8(1 + u8::from(*b)),
-            Value::Number(n) => {
-                state.write_u8(3);
-                n.hash(state);
-            }
-            Value::String(text) => {
-                state.write_u8(4);
-                text.hash(state);
-            }
-            Value::Array(items) => {
-                state.write_u8(5);
-                state.write_usize(items.len());
-                for item in items {
-                    feed(item, state, depth + 1);
-                }
-            }
-            Value::Object(members) => {
-                state.write_u8(6);
-                state.write_usize(members.len());
-                for (key, member) in members {
-                    key.hash(state);
-                    feed(member, state, depth + 1);
-                }
-            }
-        }
-    }
-    let mut state = rustc_hash::FxHasher::default();
-    feed(schema, &mut state, 0);
-    state.finish()
 }
 
 /// Whether a schema uses a keyword whose errors only canonicalization reports (an invalid
@@ -592,10 +346,10 @@ impl Checker {
     }
 
     /// Decide source ⊆ target and return the plain verdict (unusable schemas are `Unknown`).
-    pub fn verdict(&self, source: &Value, target: &Value) -> Verdict {
+    pub fn verdict(&self, source: &Value, target: &Value) -> CompatVerdict {
         match self.check(source, target) {
             Ok(decision) => decision.verdict(),
-            Err(error) => Verdict::Unknown {
+            Err(error) => CompatVerdict::Unknown {
                 reason: error.to_string(),
             },
         }
@@ -961,84 +715,5 @@ impl Checker {
             });
         }
         None
-    }
-}
-
-impl Decision {
-    /// The §3.2 document: `{"verdict", "witness"?, "reason"?}`.
-    pub fn to_document(&self) -> Value {
-        let mut document = serde_json::Map::new();
-        document.insert("verdict".into(), Value::from(self.verdict().label()));
-        if let Decision::No { witness, .. } = self {
-            document.insert("witness".into(), witness.clone());
-        }
-        if !matches!(self, Decision::Yes { .. }) {
-            document.insert("reason".into(), Value::from(self.reason().to_string()));
-        }
-        Value::Object(document)
-    }
-}
-
-/// A schema file that could not be read as JSON, located in the file.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{path}:{line}:{column}: {message}")]
-pub struct SchemaFileError {
-    pub path: String,
-    pub line: u32,
-    pub column: u32,
-    pub message: String,
-}
-
-/// A schema file parsed with the spanned JSON parser, so that pointers into it can be located.
-pub struct SchemaFile {
-    pub path: String,
-    pub parsed: crate::json::Parsed,
-}
-
-impl SchemaFile {
-    /// Parse `bytes` (the contents of `path`) as a JSON document.
-    pub fn parse(path: &str, bytes: &[u8]) -> Result<Self, SchemaFileError> {
-        match crate::json::parse(bytes, &crate::json::Limits::default()) {
-            Ok(parsed) => Ok(SchemaFile {
-                path: path.to_string(),
-                parsed,
-            }),
-            Err(error) => Err(SchemaFileError {
-                path: path.to_string(),
-                line: error.span.line,
-                column: error.span.column,
-                message: match &error.kind {
-                    crate::json::JsonErrorKind::Syntax { message } => message.clone(),
-                    other => other.to_string(),
-                },
-            }),
-        }
-    }
-
-    /// `path:line:column` of the value at `pointer` when the parser knows it, else `path`.
-    pub fn locate(&self, pointer: &str) -> String {
-        match self.parsed.locate(pointer) {
-            Some(span) if span.line > 0 => format!("{}:{}:{}", self.path, span.line, span.column),
-            _ => self.path.clone(),
-        }
-    }
-}
-
-impl SchemaError {
-    pub fn side(&self) -> Side {
-        match self {
-            SchemaError::NotASchema { side, .. }
-            | SchemaError::UnresolvableRef { side, .. }
-            | SchemaError::TooDeep { side, .. } => *side,
-        }
-    }
-
-    /// The pointer in the schema the error is about.
-    pub fn pointer(&self) -> &str {
-        match self {
-            SchemaError::NotASchema { pointer, .. }
-            | SchemaError::UnresolvableRef { pointer, .. }
-            | SchemaError::TooDeep { pointer, .. } => pointer,
-        }
     }
 }

@@ -315,9 +315,9 @@ pub fn input_check(registry: &Registry, old: &GraphDoc, new: &GraphDoc) -> Input
         return InputCheck::Admitted;
     }
     match registry.schema_checker().verdict(a, b) {
-        crate::schema::Verdict::Yes => InputCheck::Admitted,
-        crate::schema::Verdict::No { witness, .. } => InputCheck::Narrowed { witness },
-        crate::schema::Verdict::Unknown { reason } => InputCheck::Unknown { reason },
+        crate::schema::CompatVerdict::Yes => InputCheck::Admitted,
+        crate::schema::CompatVerdict::No { witness, .. } => InputCheck::Narrowed { witness },
+        crate::schema::CompatVerdict::Unknown { reason } => InputCheck::Unknown { reason },
     }
 }
 
