@@ -3,8 +3,10 @@
 //! oversized input with located errors.
 //!
 //! The locations live in a flat pre-order table (one entry per value, with its member key's
-//! range and its subtree size) built while parsing; `Parsed::locate` walks the `Value` and the
-//! table together, so parsing costs one push per value and no map of pointers is ever built.
+//! range and its subtree size) built while parsing; `Parsed::locate` walks the table, comparing
+//! member keys with the source text, so parsing costs one push per value, no map of pointers is
+//! ever built, and locating needs no `Value` at all: validation gives the value tree to the
+//! loader ([`parse_owned`] then `graph::load_owned`) and a large graph is held about once.
 //! Lines and columns are computed on demand from a lazily built `LineIndex`.
 //!
 //! This module depends only on `std` and `serde_json` so that `build.rs` may include it by path.
