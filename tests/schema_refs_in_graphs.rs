@@ -111,7 +111,8 @@ fn a_registry_ref_into_the_root_defs_resolves() {
 
 #[test]
 fn generated_inputs_follow_refs_and_all_of() {
-    use primgraph::replay::schema_gen::{Rng, generate};
+    use primgraph::replay::schema_gen::generate;
+    use primgraph::rng::Rng;
     let inner = json!({"type": "object", "properties": {"issue": {"type": "string", "minLength": 1}}, "required": ["issue"]});
     for schema in [
         json!({"$ref": "#/$defs/Task", "$defs": {"Task": inner}}),

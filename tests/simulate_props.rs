@@ -5,9 +5,10 @@
 //! for a seed; and every `--faults` kind yields its code at its `seq` as the first divergence.
 
 use primgraph::registry::Registry;
-use primgraph::replay::schema_gen::{Rng, generate};
+use primgraph::replay::schema_gen::generate;
 use primgraph::replay::simulate::{FAULT_CODES, SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, Verdict};
+use primgraph::rng::Rng;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
