@@ -4,6 +4,17 @@
 //! `multipleOf`, `format`, `anyOf`/`oneOf`/`allOf`), drawn from the crate's one PRNG
 //! ([`crate::rng::Rng`], re-exported here for the simulator). Values the generator cannot
 //! promise (a `pattern`, say) are checked by the caller against the compiled schema.
+//!
+//! Why this is not `schema::instance`: that module enumerates, deterministically, every
+//! candidate worth trying — boundary values on both sides of each bound, values of every type,
+//! arrays varied one element at a time — because the compatibility checker hunts for a witness
+//! the *target* refuses, so most of its candidates are meant to fail one schema or the other.
+//! Here the simulator needs one plausible value the schema *admits*, drawn from a seed so
+//! traces vary but replay the same: realistic words and in-range numbers, optional properties
+//! sometimes present. The two read the same keywords and resolve `$ref` through the same
+//! `schema::walk::resolve_local`; their `allOf` merges differ on purpose (the checker
+//! intersects `type` to stay sound about what a conjunction admits, this one keeps the first
+//! part's keyword, which is enough to generate from since the caller checks the result).
 
 use serde_json::{Map, Value};
 
@@ -91,9 +102,14 @@ fn gen_number(schema: &Map<String, Value>, rng: &mut Rng, integer: bool) -> Valu
 
 /// A value `schema` admits (best effort, see the module doc). Local `$ref`s (into `$defs`, say)
 /// resolve against `schema` itself, and `allOf` parts are merged, at every depth.
-pub fn generate(schema: &Value, rng: &mut Rng) -> Value {
+pub fn random_instance(schema: &Value, rng: &mut Rng) -> Value {
     generate_depth(schema, schema, rng, 0)
 }
+
+/// The old name of [`random_instance`], kept only while `replay/simulate.rs` (being split on
+/// another branch) still calls it; it collides with `graph::generate::generate`.
+#[doc(hidden)]
+pub use random_instance as generate;
 
 /// `schema` with its local `$ref` and its `allOf` parts merged in (the first part to set a
 /// keyword wins, except `properties` and `required`, which are united): enough to generate
