@@ -7,27 +7,15 @@
 //! diagnostics carry `expected`/`actual` (absent keys for absent values), `--trust`, empty
 //! folders, and `--max-line-bytes` named in the long-line message.
 
-use primgraph::registry::Registry;
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, TrustedKey};
+use primgraph::replay::{Replayer, TrustedKey};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
 
-const DIR: &str = "tests/fixtures/replay/adversarial";
-const REGISTRY: &str = "tests/fixtures/replay/registry.json";
-const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
-
-fn registry() -> &'static Registry {
-    static R: OnceLock<Registry> = OnceLock::new();
-    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
-}
+mod common;
+use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, trusting};
 
 fn replayer(trust: &[PathBuf]) -> Replayer<'static> {
-    let bytes = std::fs::read(GRAPH).unwrap();
-    let graph = ReplayGraph::load(GRAPH, &bytes, registry()).unwrap();
-    let keys = trust.iter().map(|p| TrustedKey::read(p).unwrap()).collect();
-    Replayer::new(registry(), graph, ReplayOptions::default()).with_trusted_keys(keys)
+    trusting(trust.iter().map(|p| TrustedKey::read(p).unwrap()).collect())
 }
 
 fn fixtures() -> Vec<(String, PathBuf, Value)> {
@@ -142,18 +130,6 @@ fn a_sealed_run_reports_its_signer_with_and_without_trust() {
     assert_eq!(r.seal.as_str(), "verified");
     assert_ne!(r.signer.as_deref(), Some(signer.as_str()));
     assert_eq!(r.verdict.as_str(), "faithful");
-}
-
-fn primgraph(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn replay_json(extra: &[&str], trace: &str) -> (i32, Value) {

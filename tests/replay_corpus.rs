@@ -2,31 +2,19 @@
 //! the summary is a commutative monoid (a random split, summarised and merged, gives the whole's
 //! summary exactly), and the CLI's exit codes and formats.
 
-use primgraph::registry::Registry;
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::render;
 use primgraph::replay::simulate::{SimOptions, simulate_run};
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, RunReport, Summary};
+use primgraph::replay::{Replayer, RunReport, Summary};
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
-const REGISTRY: &str = "tests/fixtures/replay/registry.json";
-const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
-
-fn registry() -> &'static Registry {
-    static R: OnceLock<Registry> = OnceLock::new();
-    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
-}
+mod common;
+use common::{GRAPH, REGISTRY, trusting};
 
 fn replayer() -> Replayer<'static> {
-    let bytes = std::fs::read(GRAPH).unwrap();
-    Replayer::new(
-        registry(),
-        ReplayGraph::load(GRAPH, &bytes, registry()).unwrap(),
-        ReplayOptions::default(),
-    )
+    trusting(Vec::new())
 }
 
 /// A simulated corpus with defects, written once per test binary.
@@ -124,15 +112,10 @@ proptest! {
     }
 }
 
+/// The exit code and stdout of the binary.
 fn primgraph(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::primgraph(args);
+    (code, out)
 }
 
 #[test]

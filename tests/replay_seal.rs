@@ -4,31 +4,16 @@
 //! unsealed run under trust is D618. And the way a user meets it: `keygen` (mode 0600, no
 //! overwrite without `--force`), `simulate --sign`, `replay --trust`, `TraceWriter::sealed`.
 
-use primgraph::registry::Registry;
 use primgraph::replay::{
-    EndStatus, ReplayGraph, ReplayOptions, Replayer, SealKey, SealStatus, TraceWriter, TrustedKey,
-    Verdict,
+    EndStatus, Replayer, SealKey, SealStatus, TraceWriter, TrustedKey, Verdict,
 };
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
-const DIR: &str = "tests/fixtures/replay/adversarial";
-const REGISTRY: &str = "tests/fixtures/replay/registry.json";
-const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
-
-fn registry() -> &'static Registry {
-    static R: OnceLock<Registry> = OnceLock::new();
-    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
-}
-
-fn trusting(keys: Vec<TrustedKey>) -> Replayer<'static> {
-    let bytes = std::fs::read(GRAPH).unwrap();
-    let graph = ReplayGraph::load(GRAPH, &bytes, registry()).unwrap();
-    Replayer::new(registry(), graph, ReplayOptions::default()).with_trusted_keys(keys)
-}
+mod common;
+use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, trusting};
 
 fn fixture_key() -> SealKey {
     SealKey::read(&Path::new(DIR).join("fixture.key")).unwrap()
@@ -211,18 +196,6 @@ fn an_unsealed_run_under_trust_is_d618_and_without_trust_is_fine() {
     assert_eq!(r.first_divergence.unwrap().code, "D618");
     let r = trusting(Vec::new()).replay_slice("t", &bytes);
     assert_eq!((r.verdict, r.seal), (Verdict::Faithful, SealStatus::Absent));
-}
-
-fn primgraph(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
