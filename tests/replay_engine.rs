@@ -81,6 +81,18 @@ fn grant() -> Value {
 
 /// A faithful run: parse, list, draft (errors, falls back), gate allows, apply conflicts and
 /// routes back to draft, gate, apply, test fails, decide retries … test passes, done.
+/// The policy gate allowing the patch.
+fn gate() -> Step {
+    out(
+        "gate",
+        "ctl.authorize_patch",
+        json!({"patch": PATCH}),
+        json!({"decision": "allow", "grant": grant()}),
+        Some("allow"),
+        Some("policy_decision"),
+    )
+}
+
 /// One pass of the loop that succeeds in applying: draft (with `confidence`), gate, apply, and
 /// the test's `log`/`passed` output with its `outcome`.
 fn attempt(confidence: f64, test: Value, outcome: &str) -> [Step; 4] {
@@ -93,14 +105,7 @@ fn attempt(confidence: f64, test: Value, outcome: &str) -> [Step; 4] {
             None,
             Some("model_call"),
         ),
-        out(
-            "gate",
-            "ctl.authorize_patch",
-            json!({"patch": PATCH}),
-            json!({"decision": "allow", "grant": grant()}),
-            Some("allow"),
-            Some("policy_decision"),
-        ),
+        gate(),
         out(
             "apply",
             "mut.apply_patch",
@@ -154,14 +159,7 @@ fn happy_steps() -> Vec<Step> {
             None,
             Some("model_call"),
         ),
-        out(
-            "gate",
-            "ctl.authorize_patch",
-            json!({"patch": PATCH}),
-            json!({"decision": "allow", "grant": grant()}),
-            Some("allow"),
-            Some("policy_decision"),
-        ),
+        gate(),
         err(
             "apply",
             "mut.apply_patch",
