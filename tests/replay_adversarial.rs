@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, trusting};
+use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, replay, trusting};
 
 fn replayer(trust: &[PathBuf]) -> Replayer<'static> {
     trusting(trust.iter().map(|p| TrustedKey::read(p).unwrap()).collect())
@@ -173,25 +173,11 @@ fn cli_trust_and_the_seal_field_in_every_format() {
     let (code, _) = replay_json(&["--trust", &other_pub, "--trust", &fixture_pub], &sealed);
     assert_eq!(code, 0);
     // jsonl and human carry the seal too
-    let (code, out, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--format",
-        "jsonl",
-        &sealed,
-    ]);
+    let (code, out, _) = replay(&["--format", "jsonl", &sealed]);
     assert_eq!(code, 0);
     let first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(first["seal"], "verified");
-    let (code, out, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
+    let (code, out, _) = replay(&[
         "--trust",
         &fixture_pub,
         &format!("{DIR}/unsealed-under-trust.trace.jsonl"),
@@ -200,16 +186,7 @@ fn cli_trust_and_the_seal_field_in_every_format() {
     assert!(out.contains("seal absent"), "{out}");
     assert!(out.contains("error[D618]"), "{out}");
     // a trust file that is not a key: exit 2, naming the file
-    let (code, _, err) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--trust",
-        &sealed,
-        &sealed,
-    ]);
+    let (code, _, err) = replay(&["--trust", &sealed, &sealed]);
     assert_eq!(code, 2);
     assert!(err.contains("sealed.trace.jsonl"), "{err}");
 }
@@ -263,14 +240,7 @@ fn a_recorded_null_is_a_null_and_a_missing_property_is_absent() {
         assert_eq!(d["pointer"], "/input/summary", "{name}");
         assert_eq!(d["expected"], "log t");
         assert_eq!(d.get("actual").cloned(), actual, "{name}: {d}");
-        let (_, human, _) = primgraph(&[
-            "replay",
-            "--graph",
-            GRAPH,
-            "--registry",
-            REGISTRY,
-            path.to_str().unwrap(),
-        ]);
+        let (_, human, _) = replay(&[path.to_str().unwrap()]);
         let shown = if name == "null" { "null" } else { "(absent)" };
         assert!(
             human.contains(&format!("=   actual: {shown}\n")),
@@ -298,33 +268,17 @@ fn a_folder_without_traces_is_exit_2_unless_allow_empty() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "no traces here").unwrap();
     let d = dir.path().to_str().unwrap();
-    let (code, _, err) = primgraph(&["replay", "--graph", GRAPH, "--registry", REGISTRY, d]);
+    let (code, _, err) = replay(&[d]);
     assert_eq!(code, 2);
     assert!(
         err.contains(&format!("no *.trace.jsonl under {d}")),
         "{err}"
     );
-    let (code, out, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--allow-empty",
-        d,
-    ]);
+    let (code, out, _) = replay(&["--allow-empty", d]);
     assert_eq!(code, 0);
     assert!(out.contains("summary: 0 runs"), "{out}");
     // One empty folder among good paths still fails: a typo in one CI path must not pass.
-    let (code, _, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        &format!("{DIR}/sealed.trace.jsonl"),
-        d,
-    ]);
+    let (code, _, _) = replay(&[&format!("{DIR}/sealed.trace.jsonl"), d]);
     assert_eq!(code, 2);
 }
 

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 mod common;
-use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, trusting};
+use common::{ADVERSARIAL as DIR, GRAPH, primgraph, replay, simulate, trusting};
 
 fn fixture_key() -> SealKey {
     SealKey::read(&Path::new(DIR).join("fixture.key")).unwrap()
@@ -251,11 +251,7 @@ fn keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites_silentl
         assert_eq!(mode, 0o600);
     }
     // unreadable key files are exit 2, naming the file
-    let (code, _, err) = primgraph(&[
-        "simulate",
-        GRAPH,
-        "--registry",
-        REGISTRY,
+    let (code, _, err) = simulate(&[
         "--out",
         dir.path().join("o").to_str().unwrap(),
         "--sign",
@@ -279,11 +275,7 @@ fn simulate_sign_then_replay_trust() {
     let runs = dir.path().join("runs");
     let faulty = dir.path().join("faulty");
     for (out, faults) in [(&runs, "0"), (&faulty, "1")] {
-        let (code, _, err) = primgraph(&[
-            "simulate",
-            GRAPH,
-            "--registry",
-            REGISTRY,
+        let (code, _, err) = simulate(&[
             "--runs",
             "12",
             "--seed",
@@ -298,12 +290,7 @@ fn simulate_sign_then_replay_trust() {
         assert_eq!(code, 0, "{err}");
     }
     let replay = |trust: &Path, dir: &Path| {
-        let (code, out, err) = primgraph(&[
-            "replay",
-            "--graph",
-            GRAPH,
-            "--registry",
-            REGISTRY,
+        let (code, out, err) = replay(&[
             "--format",
             "json",
             "--trust",

@@ -39,3 +39,13 @@ pub fn primgraph(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `primgraph replay --graph GRAPH --registry REGISTRY ARGS…` over the fixtures.
+pub fn replay(args: &[&str]) -> (i32, String, String) {
+    primgraph(&[&["replay", "--graph", GRAPH, "--registry", REGISTRY], args].concat())
+}
+
+/// `primgraph simulate GRAPH --registry REGISTRY ARGS…` over the fixtures.
+pub fn simulate(args: &[&str]) -> (i32, String, String) {
+    primgraph(&[&["simulate", GRAPH, "--registry", REGISTRY], args].concat())
+}
