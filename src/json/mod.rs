@@ -361,6 +361,9 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Parsed, JsonError> {
 /// [`parse`], taking the bytes: the source is held once (as the [`Parsed`]'s shared text), not
 /// once by the caller and once by the document, for as long as the document lives. On error,
 /// the source as text (invalid UTF-8 replaced) comes back with it, for the report to show.
+// The error is built once per failed file and unpacked at once: boxing it would only add an
+// allocation to the error path.
+#[allow(clippy::result_large_err)]
 pub fn parse_owned(bytes: Vec<u8>, limits: &Limits) -> Result<Parsed, (JsonError, Arc<str>)> {
     let lossy = |bytes: &[u8]| Arc::from(String::from_utf8_lossy(bytes).as_ref());
     match String::from_utf8(bytes) {

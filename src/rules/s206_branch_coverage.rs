@@ -71,7 +71,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !branches.contains_key("*") {
             let missing: Vec<&str> = outcomes
                 .iter()
-                .filter(|o| !branches.contains_key(*o))
+                .filter(|o| !branches.contains_key(o))
                 .map(String::as_str)
                 .collect();
             if !missing.is_empty() {
