@@ -108,6 +108,9 @@ fn a_fifo_named_as_a_path_is_refused_by_every_reading_command() {
         vec!["registry", "lint", f],
         vec!["registry", "list", "--registry", f],
         vec!["replay", "--graph", f, g],
+        // A FIFO named as a trace (opening it would wait for a writer forever).
+        vec!["replay", "--graph", g, f],
+        vec!["graph", "diff", g, g, "--runs", f],
     ] {
         let out = run_bounded(&args);
         let err = text(&out.stderr);

@@ -179,7 +179,8 @@ fn traces_of(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>>
     let paths = convert::to_paths("paths", paths)?;
     py.detach(|| collect_traces(&paths)).map_err(|e| {
         let file = match &e {
-            primgraph::replay::corpus::CorpusError::Io { path, .. } => Some(path.clone()),
+            primgraph::replay::corpus::CorpusError::Io { path, .. }
+            | primgraph::replay::corpus::CorpusError::NotRegular { path, .. } => Some(path.clone()),
             _ => None,
         };
         errors::raise(

@@ -18,6 +18,9 @@ pub enum CorpusError {
         #[source]
         source: std::io::Error,
     },
+    /// A FIFO, socket or device named as a trace: opening it would block or never end.
+    #[error("{path}: not a regular file (it is {kind}); name a trace file or a folder of them")]
+    NotRegular { path: String, kind: &'static str },
     #[error("cannot start {jobs} replay threads: {message}")]
     Pool { jobs: usize, message: String },
     #[error("cannot write the report: {0}")]
@@ -47,8 +50,13 @@ pub fn collect_traces(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CorpusError> {
             walk(p, &mut found)?;
             found.sort();
             out.extend(found);
-        } else {
+        } else if meta.is_file() {
             out.push(p.clone());
+        } else {
+            return Err(CorpusError::NotRegular {
+                path: p.display().to_string(),
+                kind: crate::input::kind_of(meta.file_type()),
+            });
         }
     }
     Ok(out)
@@ -76,6 +84,16 @@ impl std::io::Read for TraceSource {
 }
 
 pub(crate) fn open_trace(path: &Path) -> TraceSource {
+    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        let msg = format!(
+            "cannot open the trace: not a regular file (it is {})",
+            crate::input::kind_of(meta.file_type())
+        );
+        return TraceSource::Failing(FailingReader(Some(std::io::ErrorKind::InvalidInput), msg));
+    }
     match std::fs::File::open(path) {
         Ok(f) => TraceSource::File(f),
         Err(e) => {
