@@ -103,8 +103,13 @@ fn add_unbounded_cycle(doc: &mut Value) -> bool {
     false
 }
 
-/// A `from` binding re-pointed to a new `$input` property of an incompatible type.
-fn break_binding_type(doc: &mut Value) -> bool {
+/// The first `from` binding (in document order) for whose target input schema `schema_for`
+/// gives a schema, re-pointed to a new required `$input` property `name` of that schema.
+fn rebind_to_new_input(
+    doc: &mut Value,
+    name: &str,
+    schema_for: impl Fn(&Value) -> Option<Value>,
+) -> bool {
     let mut found = None;
     for node in nodes_mut(doc).iter_mut() {
         let Some(prim) = prim_of(node) else { continue };
@@ -112,29 +117,39 @@ fn break_binding_type(doc: &mut Value) -> bool {
             continue;
         };
         for (property, binding) in inputs.iter_mut() {
-            let target = &prim.inputs["properties"][property];
-            if binding.get("from").is_none() || has_x(target, "x-authority") {
+            if binding.get("from").is_none() {
                 continue;
             }
-            let wrong = match target["type"].as_str() {
-                Some("string") => json!({"type": "integer"}),
-                Some(_) => json!({"type": "string"}),
-                None => continue,
-            };
-            *binding = json!({"from": "$input", "at": "/broken_value"});
-            found = Some(wrong);
-            break;
+            if let Some(schema) = schema_for(&prim.inputs["properties"][property]) {
+                *binding = json!({"from": "$input", "at": format!("/{name}")});
+                found = Some(schema);
+                break;
+            }
         }
         if found.is_some() {
             break;
         }
     }
-    let Some(wrong) = found else { return false };
-    doc["input"]["properties"]["broken_value"] = wrong;
+    let Some(schema) = found else { return false };
+    doc["input"]["properties"][name] = schema;
     if let Some(required) = doc["input"]["required"].as_array_mut() {
-        required.push(json!("broken_value"));
+        required.push(json!(name));
     }
     true
+}
+
+/// A `from` binding re-pointed to a new `$input` property of an incompatible type.
+fn break_binding_type(doc: &mut Value) -> bool {
+    rebind_to_new_input(doc, "broken_value", |target| {
+        if has_x(target, "x-authority") {
+            return None;
+        }
+        match target["type"].as_str() {
+            Some("string") => Some(json!({"type": "integer"})),
+            Some(_) => Some(json!({"type": "string"})),
+            None => None,
+        }
+    })
 }
 
 /// A required, non-authority input's binding removed.
@@ -162,35 +177,17 @@ fn drop_required_input(doc: &mut Value) -> bool {
 
 /// A sink input bound to a new `$input` property marked untrusted.
 fn untrusted_into_sink(doc: &mut Value) -> bool {
-    let mut found = None;
-    for node in nodes_mut(doc).iter_mut() {
-        let Some(prim) = prim_of(node) else { continue };
-        let Some(inputs) = node.get_mut("inputs").and_then(Value::as_object_mut) else {
-            continue;
-        };
-        for (property, binding) in inputs.iter_mut() {
-            let target = &prim.inputs["properties"][property];
-            if has_x(target, "x-sink") && binding.get("from").is_some() {
-                let mut schema = target.clone();
-                if let Some(o) = schema.as_object_mut() {
-                    o.retain(|k, _| !k.starts_with("x-"));
-                    o.insert("x-trust".into(), json!("untrusted"));
-                }
-                *binding = json!({"from": "$input", "at": "/untrusted_text"});
-                found = Some(schema);
-                break;
-            }
+    rebind_to_new_input(doc, "untrusted_text", |target| {
+        if !has_x(target, "x-sink") {
+            return None;
         }
-        if found.is_some() {
-            break;
+        let mut schema = target.clone();
+        if let Some(o) = schema.as_object_mut() {
+            o.retain(|k, _| !k.starts_with("x-"));
+            o.insert("x-trust".into(), json!("untrusted"));
         }
-    }
-    let Some(schema) = found else { return false };
-    doc["input"]["properties"]["untrusted_text"] = schema;
-    if let Some(required) = doc["input"]["required"].as_array_mut() {
-        required.push(json!("untrusted_text"));
-    }
-    true
+        Some(schema)
+    })
 }
 
 /// A change's verifier bypassed: its `next` goes to a new terminal (the verifier stays

@@ -7,27 +7,15 @@
 //! diagnostics carry `expected`/`actual` (absent keys for absent values), `--trust`, empty
 //! folders, and `--max-line-bytes` named in the long-line message.
 
-use primgraph::registry::Registry;
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, TrustedKey};
+use primgraph::replay::{Replayer, TrustedKey};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
 
-const DIR: &str = "tests/fixtures/replay/adversarial";
-const REGISTRY: &str = "tests/fixtures/replay/registry.json";
-const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
-
-fn registry() -> &'static Registry {
-    static R: OnceLock<Registry> = OnceLock::new();
-    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
-}
+mod common;
+use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, replay, trusting};
 
 fn replayer(trust: &[PathBuf]) -> Replayer<'static> {
-    let bytes = std::fs::read(GRAPH).unwrap();
-    let graph = ReplayGraph::load(GRAPH, &bytes, registry()).unwrap();
-    let keys = trust.iter().map(|p| TrustedKey::read(p).unwrap()).collect();
-    Replayer::new(registry(), graph, ReplayOptions::default()).with_trusted_keys(keys)
+    trusting(trust.iter().map(|p| TrustedKey::read(p).unwrap()).collect())
 }
 
 fn fixtures() -> Vec<(String, PathBuf, Value)> {
@@ -144,18 +132,6 @@ fn a_sealed_run_reports_its_signer_with_and_without_trust() {
     assert_eq!(r.verdict.as_str(), "faithful");
 }
 
-fn primgraph(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn replay_json(extra: &[&str], trace: &str) -> (i32, Value) {
     let mut args = vec![
         "replay",
@@ -197,25 +173,11 @@ fn cli_trust_and_the_seal_field_in_every_format() {
     let (code, _) = replay_json(&["--trust", &other_pub, "--trust", &fixture_pub], &sealed);
     assert_eq!(code, 0);
     // jsonl and human carry the seal too
-    let (code, out, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--format",
-        "jsonl",
-        &sealed,
-    ]);
+    let (code, out, _) = replay(&["--format", "jsonl", &sealed]);
     assert_eq!(code, 0);
     let first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(first["seal"], "verified");
-    let (code, out, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
+    let (code, out, _) = replay(&[
         "--trust",
         &fixture_pub,
         &format!("{DIR}/unsealed-under-trust.trace.jsonl"),
@@ -224,16 +186,7 @@ fn cli_trust_and_the_seal_field_in_every_format() {
     assert!(out.contains("seal absent"), "{out}");
     assert!(out.contains("error[D618]"), "{out}");
     // a trust file that is not a key: exit 2, naming the file
-    let (code, _, err) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--trust",
-        &sealed,
-        &sealed,
-    ]);
+    let (code, _, err) = replay(&["--trust", &sealed, &sealed]);
     assert_eq!(code, 2);
     assert!(err.contains("sealed.trace.jsonl"), "{err}");
 }
@@ -287,14 +240,7 @@ fn a_recorded_null_is_a_null_and_a_missing_property_is_absent() {
         assert_eq!(d["pointer"], "/input/summary", "{name}");
         assert_eq!(d["expected"], "log t");
         assert_eq!(d.get("actual").cloned(), actual, "{name}: {d}");
-        let (_, human, _) = primgraph(&[
-            "replay",
-            "--graph",
-            GRAPH,
-            "--registry",
-            REGISTRY,
-            path.to_str().unwrap(),
-        ]);
+        let (_, human, _) = replay(&[path.to_str().unwrap()]);
         let shown = if name == "null" { "null" } else { "(absent)" };
         assert!(
             human.contains(&format!("=   actual: {shown}\n")),
@@ -322,33 +268,17 @@ fn a_folder_without_traces_is_exit_2_unless_allow_empty() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "no traces here").unwrap();
     let d = dir.path().to_str().unwrap();
-    let (code, _, err) = primgraph(&["replay", "--graph", GRAPH, "--registry", REGISTRY, d]);
+    let (code, _, err) = replay(&[d]);
     assert_eq!(code, 2);
     assert!(
         err.contains(&format!("no *.trace.jsonl under {d}")),
         "{err}"
     );
-    let (code, out, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--allow-empty",
-        d,
-    ]);
+    let (code, out, _) = replay(&["--allow-empty", d]);
     assert_eq!(code, 0);
     assert!(out.contains("summary: 0 runs"), "{out}");
     // One empty folder among good paths still fails: a typo in one CI path must not pass.
-    let (code, _, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        &format!("{DIR}/sealed.trace.jsonl"),
-        d,
-    ]);
+    let (code, _, _) = replay(&[&format!("{DIR}/sealed.trace.jsonl"), d]);
     assert_eq!(code, 2);
 }
 

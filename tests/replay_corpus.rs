@@ -2,31 +2,19 @@
 //! the summary is a commutative monoid (a random split, summarised and merged, gives the whole's
 //! summary exactly), and the CLI's exit codes and formats.
 
-use primgraph::registry::Registry;
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::render;
 use primgraph::replay::simulate::{SimOptions, simulate_run};
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, RunReport, Summary};
+use primgraph::replay::{Replayer, RunReport, Summary};
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
-const REGISTRY: &str = "tests/fixtures/replay/registry.json";
-const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
-
-fn registry() -> &'static Registry {
-    static R: OnceLock<Registry> = OnceLock::new();
-    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
-}
+mod common;
+use common::{REGISTRY, primgraph, replay, simulate, trusting};
 
 fn replayer() -> Replayer<'static> {
-    let bytes = std::fs::read(GRAPH).unwrap();
-    Replayer::new(
-        registry(),
-        ReplayGraph::load(GRAPH, &bytes, registry()).unwrap(),
-        ReplayOptions::default(),
-    )
+    trusting(Vec::new())
 }
 
 /// A simulated corpus with defects, written once per test binary.
@@ -124,45 +112,19 @@ proptest! {
     }
 }
 
-fn primgraph(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
 #[test]
 fn cli_simulate_then_replay() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("ok");
     let o = out.to_str().unwrap();
-    let (code, _) = primgraph(&[
-        "simulate",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--runs",
-        "12",
-        "--seed",
-        "3",
-        "--out",
-        o,
-    ]);
+    let (code, _, _) = simulate(&["--runs", "12", "--seed", "3", "--out", o]);
     assert_eq!(code, 0);
-    let (code, human) = primgraph(&["replay", "--graph", GRAPH, "--registry", REGISTRY, o]);
+    let (code, human, _) = replay(&[o]);
     assert_eq!(code, 0, "{human}");
     assert!(human.contains("faithful 12"), "{human}");
     // deterministic for a seed
     let again = dir.path().join("again");
-    primgraph(&[
-        "simulate",
-        GRAPH,
-        "--registry",
-        REGISTRY,
+    simulate(&[
         "--runs",
         "12",
         "--seed",
@@ -178,33 +140,9 @@ fn cli_simulate_then_replay() {
 
     let bad = dir.path().join("bad");
     let b = bad.to_str().unwrap();
-    let (code, _) = primgraph(&[
-        "simulate",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--runs",
-        "10",
-        "--seed",
-        "3",
-        "--out",
-        b,
-        "--faults",
-        "1",
-    ]);
+    let (code, _, _) = simulate(&["--runs", "10", "--seed", "3", "--out", b, "--faults", "1"]);
     assert_eq!(code, 0);
-    let (code, json) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--format",
-        "json",
-        "--jobs",
-        "2",
-        b,
-    ]);
+    let (code, json, _) = replay(&["--format", "json", "--jobs", "2", b]);
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let runs = doc["runs"].as_array().unwrap();
@@ -217,22 +155,13 @@ fn cli_simulate_then_replay() {
         assert_eq!(run["first_divergence"]["code"], expected["code"], "{trace}");
         assert_eq!(run["first_divergence"]["seq"], expected["seq"], "{trace}");
     }
-    let (code, jsonl) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "--format",
-        "jsonl",
-        b,
-    ]);
+    let (code, jsonl, _) = replay(&["--format", "jsonl", b]);
     assert_eq!(code, 1);
     let lines: Vec<&str> = jsonl.lines().collect();
     assert_eq!(lines.len(), 11);
     assert!(lines[10].starts_with("{\"summary\":"));
 
-    let (code, _) = primgraph(&[
+    let (code, _, _) = primgraph(&[
         "replay",
         "--graph",
         "no/such.graph.json",
@@ -241,14 +170,7 @@ fn cli_simulate_then_replay() {
         o,
     ]);
     assert_eq!(code, 2);
-    let (code, _) = primgraph(&[
-        "replay",
-        "--graph",
-        GRAPH,
-        "--registry",
-        REGISTRY,
-        "no/such/dir",
-    ]);
+    let (code, _, _) = replay(&["no/such/dir"]);
     assert_eq!(code, 2);
     let broken = dir.path().join("broken.graph.json");
     std::fs::write(
@@ -256,7 +178,7 @@ fn cli_simulate_then_replay() {
         r#"{"graph":"x","abi":"1.0.0","capabilities":["nope"],"entry":"a","nodes":[{"id":"a","primitive":"nope"}]}"#,
     )
     .unwrap();
-    let (code, _) = primgraph(&[
+    let (code, _, _) = primgraph(&[
         "replay",
         "--graph",
         broken.to_str().unwrap(),

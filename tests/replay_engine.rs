@@ -81,6 +81,50 @@ fn grant() -> Value {
 
 /// A faithful run: parse, list, draft (errors, falls back), gate allows, apply conflicts and
 /// routes back to draft, gate, apply, test fails, decide retries … test passes, done.
+/// The policy gate allowing the patch.
+fn gate() -> Step {
+    out(
+        "gate",
+        "ctl.authorize_patch",
+        json!({"patch": PATCH}),
+        json!({"decision": "allow", "grant": grant()}),
+        Some("allow"),
+        Some("policy_decision"),
+    )
+}
+
+/// One pass of the loop that succeeds in applying: draft (with `confidence`), gate, apply, and
+/// the test's `log`/`passed` output with its `outcome`.
+fn attempt(confidence: f64, test: Value, outcome: &str) -> [Step; 4] {
+    [
+        out(
+            "draft",
+            "synth.draft_patch",
+            json!({"summary": "fix the flaky test", "paths": ["src/x.rs"]}),
+            json!({"patch": PATCH, "confidence": confidence}),
+            None,
+            Some("model_call"),
+        ),
+        gate(),
+        out(
+            "apply",
+            "mut.apply_patch",
+            json!({"patch": PATCH, "grant": grant()}),
+            json!({"applied": true}),
+            None,
+            Some("diff"),
+        ),
+        out(
+            "test",
+            "ver.run_target_tests",
+            json!({"test_ids": ["t::x"]}),
+            test,
+            Some(outcome),
+            Some("test_log"),
+        ),
+    ]
+}
+
 fn happy_steps() -> Vec<Step> {
     let summary = json!("fix the flaky test");
     vec![
@@ -115,14 +159,7 @@ fn happy_steps() -> Vec<Step> {
             None,
             Some("model_call"),
         ),
-        out(
-            "gate",
-            "ctl.authorize_patch",
-            json!({"patch": PATCH}),
-            json!({"decision": "allow", "grant": grant()}),
-            Some("allow"),
-            Some("policy_decision"),
-        ),
+        gate(),
         err(
             "apply",
             "mut.apply_patch",
@@ -130,87 +167,31 @@ fn happy_steps() -> Vec<Step> {
             "patch_conflict",
             Some("diff"),
         ),
-        out(
-            "draft",
-            "synth.draft_patch",
-            json!({"summary": summary, "paths": ["src/x.rs"]}),
-            json!({"patch": PATCH, "confidence": 0.9}),
-            None,
-            Some("model_call"),
-        ),
-        out(
-            "gate",
-            "ctl.authorize_patch",
-            json!({"patch": PATCH}),
-            json!({"decision": "allow", "grant": grant()}),
-            Some("allow"),
-            Some("policy_decision"),
-        ),
-        out(
-            "apply",
-            "mut.apply_patch",
-            json!({"patch": PATCH, "grant": grant()}),
-            json!({"applied": true}),
-            None,
-            Some("diff"),
-        ),
-        out(
-            "test",
-            "ver.run_target_tests",
-            json!({"test_ids": ["t::x"]}),
-            json!({"passed": false, "log": "1 failed"}),
-            Some("fail"),
-            Some("test_log"),
-        ),
-        out(
-            "decide",
-            "stop.retry_or_stop",
-            json!({"log": "1 failed"}),
-            json!({"decision": "retry", "rationale": "try again"}),
-            Some("retry"),
-            None,
-        ),
-        out(
-            "draft",
-            "synth.draft_patch",
-            json!({"summary": summary, "paths": ["src/x.rs"]}),
-            json!({"patch": PATCH, "confidence": 0.95}),
-            None,
-            Some("model_call"),
-        ),
-        out(
-            "gate",
-            "ctl.authorize_patch",
-            json!({"patch": PATCH}),
-            json!({"decision": "allow", "grant": grant()}),
-            Some("allow"),
-            Some("policy_decision"),
-        ),
-        out(
-            "apply",
-            "mut.apply_patch",
-            json!({"patch": PATCH, "grant": grant()}),
-            json!({"applied": true}),
-            None,
-            Some("diff"),
-        ),
-        out(
-            "test",
-            "ver.run_target_tests",
-            json!({"test_ids": ["t::x"]}),
-            json!({"passed": true, "log": "ok"}),
-            Some("pass"),
-            Some("test_log"),
-        ),
-        out(
-            "done",
-            "done.success",
-            json!({"summary": summary}),
-            json!({}),
-            None,
-            None,
-        ),
     ]
+    .into_iter()
+    .chain(attempt(
+        0.9,
+        json!({"passed": false, "log": "1 failed"}),
+        "fail",
+    ))
+    .chain([out(
+        "decide",
+        "stop.retry_or_stop",
+        json!({"log": "1 failed"}),
+        json!({"decision": "retry", "rationale": "try again"}),
+        Some("retry"),
+        None,
+    )])
+    .chain(attempt(0.95, json!({"passed": true, "log": "ok"}), "pass"))
+    .chain([out(
+        "done",
+        "done.success",
+        json!({"summary": summary}),
+        json!({}),
+        None,
+        None,
+    )])
+    .collect()
 }
 
 fn write(steps: &[Step], end: EndStatus) -> Vec<u8> {

@@ -4,31 +4,16 @@
 //! unsealed run under trust is D618. And the way a user meets it: `keygen` (mode 0600, no
 //! overwrite without `--force`), `simulate --sign`, `replay --trust`, `TraceWriter::sealed`.
 
-use primgraph::registry::Registry;
 use primgraph::replay::{
-    EndStatus, ReplayGraph, ReplayOptions, Replayer, SealKey, SealStatus, TraceWriter, TrustedKey,
-    Verdict,
+    EndStatus, Replayer, SealKey, SealStatus, TraceWriter, TrustedKey, Verdict,
 };
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
-const DIR: &str = "tests/fixtures/replay/adversarial";
-const REGISTRY: &str = "tests/fixtures/replay/registry.json";
-const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
-
-fn registry() -> &'static Registry {
-    static R: OnceLock<Registry> = OnceLock::new();
-    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
-}
-
-fn trusting(keys: Vec<TrustedKey>) -> Replayer<'static> {
-    let bytes = std::fs::read(GRAPH).unwrap();
-    let graph = ReplayGraph::load(GRAPH, &bytes, registry()).unwrap();
-    Replayer::new(registry(), graph, ReplayOptions::default()).with_trusted_keys(keys)
-}
+mod common;
+use common::{ADVERSARIAL as DIR, GRAPH, primgraph, replay, simulate, trusting};
 
 fn fixture_key() -> SealKey {
     SealKey::read(&Path::new(DIR).join("fixture.key")).unwrap()
@@ -213,18 +198,6 @@ fn an_unsealed_run_under_trust_is_d618_and_without_trust_is_fine() {
     assert_eq!((r.verdict, r.seal), (Verdict::Faithful, SealStatus::Absent));
 }
 
-fn primgraph(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites_silently() {
     let dir = tempfile::tempdir().unwrap();
@@ -278,11 +251,7 @@ fn keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites_silentl
         assert_eq!(mode, 0o600);
     }
     // unreadable key files are exit 2, naming the file
-    let (code, _, err) = primgraph(&[
-        "simulate",
-        GRAPH,
-        "--registry",
-        REGISTRY,
+    let (code, _, err) = simulate(&[
         "--out",
         dir.path().join("o").to_str().unwrap(),
         "--sign",
@@ -306,11 +275,7 @@ fn simulate_sign_then_replay_trust() {
     let runs = dir.path().join("runs");
     let faulty = dir.path().join("faulty");
     for (out, faults) in [(&runs, "0"), (&faulty, "1")] {
-        let (code, _, err) = primgraph(&[
-            "simulate",
-            GRAPH,
-            "--registry",
-            REGISTRY,
+        let (code, _, err) = simulate(&[
             "--runs",
             "12",
             "--seed",
@@ -325,12 +290,7 @@ fn simulate_sign_then_replay_trust() {
         assert_eq!(code, 0, "{err}");
     }
     let replay = |trust: &Path, dir: &Path| {
-        let (code, out, err) = primgraph(&[
-            "replay",
-            "--graph",
-            GRAPH,
-            "--registry",
-            REGISTRY,
+        let (code, out, err) = replay(&[
             "--format",
             "json",
             "--trust",

@@ -5,9 +5,10 @@
 //! for a seed; and every `--faults` kind yields its code at its `seq` as the first divergence.
 
 use primgraph::registry::Registry;
-use primgraph::replay::schema_gen::{Rng, generate};
+use primgraph::replay::schema_gen::random_instance;
 use primgraph::replay::simulate::{FAULT_CODES, SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, Verdict};
+use primgraph::rng::Rng;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -27,7 +28,7 @@ fn fixture_graph() -> Value {
 fn consts(prim: &str, rng: &mut Rng, skip: &[&str]) -> Value {
     let p = registry().lookup(prim).unwrap();
     let mut inputs = serde_json::Map::new();
-    let v = generate(&p.inputs, rng);
+    let v = random_instance(&p.inputs, rng);
     for (k, val) in v.as_object().unwrap() {
         if !skip.contains(&k.as_str()) {
             inputs.insert(k.clone(), json!({"const": val}));

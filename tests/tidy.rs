@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "json",       // the spanned parser: std and serde_json only
     "codes",      // the code table: serde only (build.rs includes it)
+    "rng",        // the one seeded PRNG (SplitMix64)
     "input",      // reading a named input file safely
     "workers",    // the thread pool behind --jobs
     "batch",      // folders into files

@@ -112,56 +112,17 @@ fn validate_exit_codes() {
     let registry = registry.to_str().unwrap_or_default();
     let file = |name: &str| fixtures().join(name).display().to_string();
     let run = |args: &[&str]| primgraph(args).status.code();
+    // `primgraph validate --registry REGISTRY ARGS…`
+    let validate = |args: &[&str]| run(&[&["validate", "--registry", registry], args].concat());
     let clean = file("a402_clean.graph.json");
     let broken = file("a402_fires.graph.json");
     let warning_only = file("s203_fires.graph.json");
-    assert_eq!(run(&["validate", "--registry", registry, &clean]), Some(0));
-    assert_eq!(
-        run(&[
-            "validate",
-            "--registry",
-            registry,
-            "--format",
-            "json",
-            &broken
-        ]),
-        Some(1)
-    );
-    assert_eq!(
-        run(&[
-            "validate",
-            "--registry",
-            registry,
-            &clean,
-            &broken,
-            "--jobs",
-            "2"
-        ]),
-        Some(1)
-    );
-    assert_eq!(
-        run(&["validate", "--registry", registry, &warning_only]),
-        Some(0)
-    );
-    assert_eq!(
-        run(&[
-            "validate",
-            "--registry",
-            registry,
-            "--deny-warnings",
-            &warning_only
-        ]),
-        Some(1)
-    );
-    assert_eq!(
-        run(&[
-            "validate",
-            "--registry",
-            registry,
-            &file("missing.graph.json")
-        ]),
-        Some(2)
-    );
+    assert_eq!(validate(&[&clean]), Some(0));
+    assert_eq!(validate(&["--format", "json", &broken]), Some(1));
+    assert_eq!(validate(&[&clean, &broken, "--jobs", "2"]), Some(1));
+    assert_eq!(validate(&[&warning_only]), Some(0));
+    assert_eq!(validate(&["--deny-warnings", &warning_only]), Some(1));
+    assert_eq!(validate(&[&file("missing.graph.json")]), Some(2));
     assert_eq!(
         run(&["validate", "--registry", "/no/such/registry.json", &clean]),
         Some(2)

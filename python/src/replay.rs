@@ -265,17 +265,7 @@ impl PyReplayer {
         let done = py.detach(|| self.engine.with(|r| replay_corpus(r, &files, jobs, &|| {})));
         let (runs, summary) =
             done.map_err(|e| errors::raise(py, "Error", Located::new(e.to_string())))?;
-        let reports = PyList::empty(py);
-        for run in runs {
-            reports.append(Bound::new(py, PyRunReport { inner: run })?)?;
-        }
-        PyTuple::new(
-            py,
-            [
-                reports.into_any(),
-                Bound::new(py, PySummary { inner: summary })?.into_any(),
-            ],
-        )
+        reports_and_summary(py, runs, summary)
     }
 }
 
@@ -380,17 +370,7 @@ impl PyReplayer {
                 (runs, summary)
             })
         });
-        let reports = PyList::empty(py);
-        for run in runs {
-            reports.append(Bound::new(py, PyRunReport { inner: run })?)?;
-        }
-        PyTuple::new(
-            py,
-            [
-                reports.into_any(),
-                Bound::new(py, PySummary { inner: summary })?.into_any(),
-            ],
-        )
+        reports_and_summary(py, runs, summary)
     }
 
     /// The graph's path as loaded.
@@ -442,4 +422,23 @@ pub fn collect_trace_files(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult
         .into_iter()
         .map(|p| p.display().to_string())
         .collect())
+}
+
+/// What `replay_corpus` and `replay_many` return: `(list of RunReport, Summary)`.
+fn reports_and_summary<'py>(
+    py: Python<'py>,
+    runs: Vec<RunReport>,
+    summary: Summary,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let reports = PyList::empty(py);
+    for run in runs {
+        reports.append(Bound::new(py, PyRunReport { inner: run })?)?;
+    }
+    PyTuple::new(
+        py,
+        [
+            reports.into_any(),
+            Bound::new(py, PySummary { inner: summary })?.into_any(),
+        ],
+    )
 }

@@ -22,28 +22,23 @@ pub fn command(severity: Severity) -> &'static str {
 
 /// Escape a command's message: `%` → `%25`, `\r` → `%0D`, `\n` → `%0A`.
 pub fn escape_data(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c => out.push(c),
-        }
-    }
-    out
+    escape(text, false)
 }
 
 /// Escape a property value: as [`escape_data`], and `:` → `%3A`, `,` → `%2C`.
 pub fn escape_property(text: &str) -> String {
+    escape(text, true)
+}
+
+fn escape(text: &str, property: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
             c => out.push(c),
         }
     }

@@ -90,12 +90,7 @@ impl<'a> FileView<'a> {
             return None;
         }
         let start = self.lines.offset(self.source, line, column.max(1))?;
-        let end = self
-            .source
-            .get(start..)
-            .and_then(|rest| rest.chars().next())
-            .filter(|&c| c != '\n' && c != '\r')
-            .map_or(start, |c| start + c.len_utf8());
+        let end = LineIndex::char_end(self.source, start);
         Some(Located {
             range: start..end,
             line,

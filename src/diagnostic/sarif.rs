@@ -195,12 +195,7 @@ impl FileLocator<'_> {
         }
         let (line, column) = (line.max(1), column.max(1));
         let start = self.lines.offset(self.source, line, column).unwrap_or(0);
-        let end = self
-            .source
-            .get(start..)
-            .and_then(|rest| rest.chars().next())
-            .filter(|&c| c != '\n' && c != '\r')
-            .map_or(start, |c| start + c.len_utf8());
+        let end = LineIndex::char_end(self.source, start);
         self.lines.span(self.source, start, end)
     }
 

@@ -29,6 +29,7 @@
 //! `capabilities` lists the `prefix.*` of every family used.
 
 use crate::registry::{Authority, Class, Effect, Primitive, Registry};
+use crate::rng::Rng;
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde_json::{Map, Value, json};
@@ -41,38 +42,6 @@ pub enum GenerateError {
         "the registry has no {0} primitive the generator can use (it needs at least an ordinary step and a terminal)"
     )]
     MissingPool(&'static str),
-}
-
-/// A small, fast, seedable PRNG (SplitMix64): the generator must not depend on a crate's
-/// algorithm staying the same across versions.
-#[derive(Debug, Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next_u64() % 100 < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        if items.is_empty() {
-            None
-        } else {
-            items.get(self.below(items.len()))
-        }
-    }
 }
 
 fn has_annotation(schema: &Value, key: &str) -> bool {
@@ -302,15 +271,15 @@ impl<'r> Builder<'r> {
         } else {
             &self.pools.failure
         };
-        let prim = pool[self.rng.below(pool.len())];
+        let prim = pool[self.rng.index(pool.len())];
         self.add(prim)
     }
 
     fn step(&mut self) -> usize {
-        let prim = self.pools.steps[self.rng.below(self.pools.steps.len())];
+        let prim = self.pools.steps[self.rng.index(self.pools.steps.len())];
         let node = self.add(prim);
-        if !prim.failure_modes.is_empty() && self.rng.chance(15) {
-            let mode = prim.failure_modes[self.rng.below(prim.failure_modes.len())].clone();
+        if !prim.failure_modes.is_empty() && self.rng.percent(15) {
+            let mode = prim.failure_modes[self.rng.index(prim.failure_modes.len())].clone();
             let fail = self.terminal(false);
             self.nodes[node].on_error.insert(mode, fail);
         }
@@ -335,8 +304,8 @@ impl<'r> Builder<'r> {
         let node = self.add(decision);
         self.connect(holes, node);
         let outcomes = decision.outcomes.clone().unwrap_or_default();
-        let stop_arm = if outcomes.len() > 2 && self.rng.chance(50) {
-            Some(self.rng.below(outcomes.len()))
+        let stop_arm = if outcomes.len() > 2 && self.rng.percent(50) {
+            Some(self.rng.index(outcomes.len()))
         } else {
             None
         };
@@ -346,10 +315,10 @@ impl<'r> Builder<'r> {
             if Some(k) == stop_arm {
                 let fail = self.terminal(false);
                 self.connect(&arm, fail);
-            } else if self.rng.chance(30) {
+            } else if self.rng.percent(30) {
                 joined.extend(arm);
             } else {
-                let len = 1 + self.rng.below(2);
+                let len = 1 + self.rng.index(2);
                 joined.extend(self.chain(&arm, len));
             }
         }
@@ -374,7 +343,7 @@ impl<'r> Builder<'r> {
             let hole = [Hole::Branch(gate_node, outcome.clone())];
             if gate.grants.contains(outcome) {
                 self.connect(&hole, change_node);
-            } else if self.rng.chance(70) {
+            } else if self.rng.percent(70) {
                 let fail = self.terminal(false);
                 self.connect(&hole, fail);
             } else {
@@ -382,7 +351,7 @@ impl<'r> Builder<'r> {
             }
         }
         let after_change = self.exits(change_node);
-        let verifier = if change.requires_verifier || self.rng.chance(50) {
+        let verifier = if change.requires_verifier || self.rng.percent(50) {
             self.rng.pick(&self.pools.verifiers).copied()
         } else {
             None
@@ -394,7 +363,7 @@ impl<'r> Builder<'r> {
         let check = self.add(verifier);
         self.connect(&after_change, check);
         for mode in &change.failure_modes {
-            if self.rng.chance(60) {
+            if self.rng.percent(60) {
                 self.nodes[change_node].on_error.insert(mode.clone(), check);
             }
         }
@@ -408,7 +377,7 @@ impl<'r> Builder<'r> {
                 open.push(hole);
             } else if retry {
                 failed.push(hole);
-            } else if self.rng.chance(50) {
+            } else if self.rng.percent(50) {
                 let fail = self.terminal(false);
                 self.connect(&[hole], fail);
             } else {
@@ -425,13 +394,13 @@ impl<'r> Builder<'r> {
     fn bounded_loop(&mut self, holes: &[Hole]) -> Vec<Hole> {
         let head = self.step();
         self.connect(holes, head);
-        self.nodes[head].max_visits = Some(2 + self.rng.below(4) as u32);
+        self.nodes[head].max_visits = Some(2 + self.rng.index(4) as u32);
         let mut open = vec![Hole::Next(head)];
-        if self.rng.chance(50) {
-            let len = 1 + self.rng.below(2);
+        if self.rng.percent(50) {
+            let len = 1 + self.rng.index(2);
             open = self.chain(&open, len);
         }
-        if self.rng.chance(50) {
+        if self.rng.percent(50) {
             let (after, failed) = self.gated_change(&open, true);
             if !failed.is_empty() {
                 self.connect(&failed, head);
@@ -540,7 +509,7 @@ fn bind(nodes: &mut [Node<'_>], rng: &mut Rng) -> Value {
                     })
             });
             match found {
-                Some((source, _, untrusted)) if is_required || rng.chance(50) => {
+                Some((source, _, untrusted)) if is_required || rng.percent(50) => {
                     if nodes[*source].prim.class != Class::Policy
                         && nodes[*source].prim.class != Class::Verification
                     {
@@ -608,7 +577,7 @@ fn bind(nodes: &mut [Node<'_>], rng: &mut Rng) -> Value {
 pub fn generate(nodes: usize, seed: u64, registry: &Registry) -> Result<Value, GenerateError> {
     let pools = Pools::new(registry)?;
     let mut b = Builder {
-        rng: Rng(seed ^ 0x005E_ED0F_A9E7_u64.rotate_left(17)),
+        rng: Rng::new(seed ^ 0x005E_ED0F_A9E7_u64.rotate_left(17)),
         pools,
         nodes: Vec::with_capacity(nodes + 8),
         counter: HashMap::new(),
@@ -616,9 +585,9 @@ pub fn generate(nodes: usize, seed: u64, registry: &Registry) -> Result<Value, G
     let first = b.step();
     let mut holes = b.exits(first);
     while b.nodes.len() + 1 < nodes {
-        holes = match b.rng.below(10) {
+        holes = match b.rng.index(10) {
             0..=2 => {
-                let len = 1 + b.rng.below(4);
+                let len = 1 + b.rng.index(4);
                 b.chain(&holes, len)
             }
             3..=4 => b.fan_out(&holes),

@@ -452,34 +452,17 @@ pub fn bfs<'a>(
     start: usize,
     keep: impl Fn(petgraph::graph::EdgeReference<'_, EdgeKind<'a>, u32>) -> bool,
 ) -> (Vec<bool>, Vec<Option<usize>>) {
-    let n = graph.node_count();
-    let mut seen = vec![false; n];
-    let mut parent = vec![None; n];
-    if start >= n {
-        return (seen, parent);
-    }
-    let mut queue = VecDeque::new();
-    seen[start] = true;
-    parent[start] = Some(start);
-    queue.push_back(start);
-    let mut targets: Vec<usize> = Vec::new();
-    while let Some(v) = queue.pop_front() {
-        // Visit successors in ascending target order so witnesses do not depend on edge order.
-        targets.clear();
-        targets.extend(
-            graph
-                .edges(NodeIndex::new(v))
-                .filter(|e| keep(*e))
-                .map(|e| e.target().index()),
-        );
-        targets.sort_unstable();
-        for &t in &targets {
-            if !seen[t] {
-                seen[t] = true;
-                parent[t] = Some(v);
-                queue.push_back(t);
-            }
-        }
+    // The same walk as `bfs_edges` (same visiting order), naming each parent node instead.
+    let (seen, edges) = bfs_edges(graph, start, keep);
+    let mut parent: Vec<Option<usize>> = edges
+        .iter()
+        .map(|e| {
+            e.and_then(|e| graph.edge_endpoints(e))
+                .map(|(s, _)| s.index())
+        })
+        .collect();
+    if let Some(own) = parent.get_mut(start) {
+        *own = Some(start);
     }
     (seen, parent)
 }

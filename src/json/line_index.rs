@@ -81,6 +81,15 @@ impl LineIndex {
             .map_or_else(|| rest.find('\n').unwrap_or(rest.len()), |(i, _)| i);
         Some(start + within)
     }
+
+    /// The byte offset just past the character at `start` of `text` (`start` itself at a line
+    /// end or the end of the text): a one-character range to underline.
+    pub fn char_end(text: &str, start: usize) -> usize {
+        text.get(start..)
+            .and_then(|rest| rest.chars().next())
+            .filter(|&c| c != '\n' && c != '\r')
+            .map_or(start, |c| start + c.len_utf8())
+    }
 }
 
 /// The span of `start..end` of `text` without building an index (for one-off error positions).

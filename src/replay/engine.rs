@@ -104,13 +104,7 @@ impl<'r> Replayer<'r> {
         loop {
             match lines.next_line() {
                 Err(e) => {
-                    let pos = lines.position();
-                    run.stop_malformed(
-                        pos,
-                        format!("cannot read the trace: {e}"),
-                        String::new(),
-                        1,
-                    );
+                    run.stop_unreadable(lines.position(), &e);
                     break;
                 }
                 Ok(None) => break,
@@ -283,6 +277,16 @@ impl<'a, 'r> RunState<'a, 'r> {
         };
         self.report(code, pointer, message, None, None).column = column.max(1);
         self.stopped = true;
+    }
+
+    /// The trace could not be read further (an I/O error): malformed, as [`Self::stop_malformed`].
+    pub(crate) fn stop_unreadable(&mut self, pos: LinePos, error: &std::io::Error) {
+        self.stop_malformed(
+            pos,
+            format!("cannot read the trace: {error}"),
+            String::new(),
+            1,
+        );
     }
 
     /// Check one line; `false` stops reading.

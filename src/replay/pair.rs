@@ -181,12 +181,7 @@ fn pair_bufread<R: BufRead>(
                 let pos = lines.position();
                 for (run, reads) in [(&mut a, a_reads), (&mut b, b_reads)] {
                     if reads {
-                        run.stop_malformed(
-                            pos,
-                            format!("cannot read the trace: {e}"),
-                            String::new(),
-                            1,
-                        );
+                        run.stop_unreadable(pos, &e);
                     }
                 }
                 break;

@@ -1,56 +1,24 @@
 //! Seeded generation of JSON values that satisfy a JSON Schema (the subset the registry's
 //! conventions use: `type`, `enum`, `const`, `properties`, `required`, `items`, `prefixItems`,
 //! `minItems`/`maxItems`, `minLength`/`maxLength`, `minimum`/`maximum`/`exclusive*`,
-//! `multipleOf`, `format`, `anyOf`/`oneOf`/`allOf`), and the small deterministic PRNG that
-//! drives it and the simulator. Values the generator cannot promise (a `pattern`, say) are
-//! checked by the caller against the compiled schema.
+//! `multipleOf`, `format`, `anyOf`/`oneOf`/`allOf`), drawn from the crate's one PRNG
+//! ([`crate::rng::Rng`], re-exported here for the simulator). Values the generator cannot
+//! promise (a `pattern`, say) are checked by the caller against the compiled schema.
+//!
+//! Why this is not `schema::instance`: that module enumerates, deterministically, every
+//! candidate worth trying — boundary values on both sides of each bound, values of every type,
+//! arrays varied one element at a time — because the compatibility checker hunts for a witness
+//! the *target* refuses, so most of its candidates are meant to fail one schema or the other.
+//! Here the simulator needs one plausible value the schema *admits*, drawn from a seed so
+//! traces vary but replay the same: realistic words and in-range numbers, optional properties
+//! sometimes present. The two read the same keywords and resolve `$ref` through the same
+//! `schema::walk::resolve_local`; their `allOf` merges differ on purpose (the checker
+//! intersects `type` to stay sound about what a conjunction admits, this one keeps the first
+//! part's keyword, which is enough to generate from since the caller checks the result).
 
 use serde_json::{Map, Value};
 
-/// SplitMix64: tiny, fast and stable forever, so a seed means the same traces in every release.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// A generator for stream `a`/`b` of `seed`, independent of the others.
-    pub fn derive(seed: u64, a: u64, b: u64) -> Rng {
-        let mut r = Rng(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        r.next_u64();
-        r.0 ^= b.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        r.next_u64();
-        r
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`0` when `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next_u64() % n }
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        items.get(self.below(items.len() as u64) as usize)
-    }
-}
+use crate::rng::Rng;
 
 const WORDS: &[&str] = &[
     "alpha", "beta", "gamma", "delta", "patch", "test", "src", "main", "fix", "log",
@@ -134,7 +102,7 @@ fn gen_number(schema: &Map<String, Value>, rng: &mut Rng, integer: bool) -> Valu
 
 /// A value `schema` admits (best effort, see the module doc). Local `$ref`s (into `$defs`, say)
 /// resolve against `schema` itself, and `allOf` parts are merged, at every depth.
-pub fn generate(schema: &Value, rng: &mut Rng) -> Value {
+pub fn random_instance(schema: &Value, rng: &mut Rng) -> Value {
     generate_depth(schema, schema, rng, 0)
 }
 

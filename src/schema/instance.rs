@@ -3,6 +3,12 @@
 //! of `enum`, minimal and full objects, short and long arrays). It proves nothing on its own:
 //! every candidate is checked with a `jsonschema` validator before anything relies on it, so a
 //! wrong guess costs a candidate, never a wrong verdict.
+//!
+//! A second generator of values, `replay::schema_gen::random_instance`, remains on purpose: it
+//! draws one seeded, realistic value a schema admits for the simulator, where this one lists
+//! many boundary values on both sides of every bound so the checker can find a witness the
+//! target refuses. Merging them would either flood the simulator with edge cases or lose the
+//! witnesses here; they share `walk::resolve_local` for `$ref`s.
 
 use serde_json::{Map, Number, Value, json};
 

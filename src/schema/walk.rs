@@ -440,6 +440,34 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(decoded).ok()
 }
 
+/// `value` of `keyword` with `f` applied to every subschema it holds (the value itself, the
+/// items of an array, the members of a map); `None` for a keyword that holds no subschema. A
+/// value of the wrong shape for its keyword is kept as it is.
+fn map_subschemas(keyword: &str, value: &Value, f: &dyn Fn(&Value) -> Value) -> Option<Value> {
+    if SINGLE_SUBSCHEMA.contains(&keyword) {
+        return Some(f(value));
+    }
+    let mapped = if SUBSCHEMA_ARRAY.contains(&keyword) {
+        match value {
+            Value::Array(items) => Value::Array(items.iter().map(f).collect()),
+            other => other.clone(),
+        }
+    } else if SUBSCHEMA_MAP.contains(&keyword) {
+        match value {
+            Value::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(name, member)| (name.clone(), f(member)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    } else {
+        return None;
+    };
+    Some(mapped)
+}
+
 /// `schema` with every annotation removed, so that two schemas differing only in annotations
 /// compare equal. Data-valued keywords (`enum`, `const`) are kept verbatim.
 pub fn strip_annotations(schema: &Value) -> Value {
@@ -451,26 +479,8 @@ pub fn strip_annotations(schema: &Value) -> Value {
         if is_annotation(keyword) {
             continue;
         }
-        let stripped = if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
-            strip_annotations(value)
-        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
-            match value {
-                Value::Array(items) => Value::Array(items.iter().map(strip_annotations).collect()),
-                other => other.clone(),
-            }
-        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
-            match value {
-                Value::Object(members) => Value::Object(
-                    members
-                        .iter()
-                        .map(|(name, member)| (name.clone(), strip_annotations(member)))
-                        .collect(),
-                ),
-                other => other.clone(),
-            }
-        } else {
-            value.clone()
-        };
+        let stripped =
+            map_subschemas(keyword, value, &strip_annotations).unwrap_or_else(|| value.clone());
         out.insert(keyword.clone(), stripped);
     }
     Value::Object(out)
@@ -606,27 +616,9 @@ fn rewrite_refs(schema: &Value, names: &rustc_hash::FxHashMap<String, String>) -
                 Some(name) => Value::String(format!("#/$defs/{name}")),
                 None => value.clone(),
             }
-        } else if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
-            rewrite_refs(value, names)
-        } else if SUBSCHEMA_ARRAY.contains(&keyword.as_str()) {
-            match value {
-                Value::Array(items) => {
-                    Value::Array(items.iter().map(|i| rewrite_refs(i, names)).collect())
-                }
-                other => other.clone(),
-            }
-        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
-            match value {
-                Value::Object(members) => Value::Object(
-                    members
-                        .iter()
-                        .map(|(name, member)| (name.clone(), rewrite_refs(member, names)))
-                        .collect(),
-                ),
-                other => other.clone(),
-            }
         } else {
-            value.clone()
+            map_subschemas(keyword, value, &|sub| rewrite_refs(sub, names))
+                .unwrap_or_else(|| value.clone())
         };
         out.insert(keyword.clone(), rewritten);
     }

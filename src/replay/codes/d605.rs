@@ -133,6 +133,24 @@ fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
     }
 }
 
+/// [`first_difference`] one level down, at `token` (a member or an index either side may lack).
+fn difference_at<'v>(
+    path: &mut String,
+    token: &str,
+    want: Option<&'v Value>,
+    got: Option<&'v Value>,
+) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
+    let len = path.len();
+    path.push('/');
+    path.push_str(token);
+    let found = match (want, got) {
+        (Some(x), Some(y)) => first_difference(x, y, path),
+        (x, y) => Some((path.clone(), x, y)),
+    };
+    path.truncate(len);
+    found
+}
+
 /// The pointer (relative) of the first difference and the two values there (`None`: absent).
 pub(crate) fn first_difference<'v>(
     want: &'v Value,
@@ -146,37 +164,11 @@ pub(crate) fn first_difference<'v>(
                 .chain(b.keys().filter(|k| !a.contains_key(*k)))
                 .collect();
             keys.sort();
-            for k in keys {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&escape_pointer_token(k));
-                let found = match (a.get(k), b.get(k)) {
-                    (Some(x), Some(y)) => first_difference(x, y, path),
-                    (x, y) => Some((path.clone(), x, y)),
-                };
-                path.truncate(len);
-                if found.is_some() {
-                    return found;
-                }
-            }
-            None
+            keys.into_iter()
+                .find_map(|k| difference_at(path, &escape_pointer_token(k), a.get(k), b.get(k)))
         }
-        (Value::Array(a), Value::Array(b)) => {
-            for i in 0..a.len().max(b.len()) {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&i.to_string());
-                let found = match (a.get(i), b.get(i)) {
-                    (Some(x), Some(y)) => first_difference(x, y, path),
-                    (x, y) => Some((path.clone(), x, y)),
-                };
-                path.truncate(len);
-                if found.is_some() {
-                    return found;
-                }
-            }
-            None
-        }
+        (Value::Array(a), Value::Array(b)) => (0..a.len().max(b.len()))
+            .find_map(|i| difference_at(path, &i.to_string(), a.get(i), b.get(i))),
         (Value::Number(a), Value::Number(b)) if numbers_equal(a, b) => None,
         _ if want == got => None,
         _ => Some((path.clone(), Some(want), Some(got))),

@@ -41,32 +41,19 @@ impl RunState<'_, '_> {
         let p = self.registry().get(prim);
         match (&p.outcomes, outcome) {
             (Some(declared), Some(o)) if declared.iter().any(|d| d == o) => {}
-            (Some(declared), Some(o)) => {
+            (Some(declared), recorded) => {
                 let message = format!(
-                    "`{}` decides among [{}]; the step recorded `{o}`",
+                    "`{}` decides among [{}]; the step recorded {}",
                     p.id,
-                    declared.join(", ")
+                    declared.join(", "),
+                    recorded.map_or("no outcome".to_string(), |o| format!("`{o}`"))
                 );
                 self.report(
                     &codes::D610,
                     "/outcome",
                     message,
                     Some(Value::from(declared.clone())),
-                    Some(Value::from(o)),
-                );
-            }
-            (Some(declared), None) => {
-                let message = format!(
-                    "`{}` decides among [{}]; the step recorded no outcome",
-                    p.id,
-                    declared.join(", ")
-                );
-                self.report(
-                    &codes::D610,
-                    "/outcome",
-                    message,
-                    Some(Value::from(declared.clone())),
-                    None,
+                    recorded.map(Value::from),
                 );
             }
             (None, Some(o)) => {

@@ -6,9 +6,9 @@
 use super::{FAULT_CODES, InjectedFault, Plan, write_plan};
 use crate::replay::digest::{format_hash, sha256};
 use crate::replay::engine::Replayer;
-use crate::replay::schema_gen::Rng;
 use crate::replay::seal::SealKey;
 use crate::replay::writer::{Step, StepResult};
+use crate::rng::Rng;
 use serde_json::{Map, Value};
 
 /// The trace as JSON values, one a line (header first).

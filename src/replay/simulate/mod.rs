@@ -24,10 +24,11 @@ use walk::{Walker, distances_to_end};
 use super::engine::Replayer;
 use super::graph::ReplayGraph;
 use super::report::Verdict;
-use super::schema_gen::{Rng, generate};
+use super::schema_gen::random_instance;
 use super::seal::SealKey;
 use super::trace::{EndStatus, TRACE_VERSION, TraceHeader};
 use super::writer::{Step, TraceWriter};
+use crate::rng::Rng;
 use serde_json::{Map, Value};
 
 /// The fault kinds `--faults` can inject, each named by the code replay reports first.
@@ -223,7 +224,7 @@ fn run_header(g: &ReplayGraph, options: &SimOptions, index: u64, rng: &mut Rng) 
         graph_digest: g.digest.clone(),
         abi: g.abi.clone(),
         input: match &g.input_schema {
-            Some(s) => generate(s, input_rng),
+            Some(s) => random_instance(s, input_rng),
             None => Value::Object(Map::new()),
         },
     }

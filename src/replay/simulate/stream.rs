@@ -4,8 +4,8 @@
 use super::walk::{Walker, distances_to_end};
 use super::{SimError, SimOptions, run_header};
 use crate::replay::engine::Replayer;
-use crate::replay::schema_gen::Rng;
 use crate::replay::writer::TraceWriter;
+use crate::rng::Rng;
 
 /// Write one long run straight to `out` without holding it in memory and without the replay
 /// check `simulate_run` makes (for benchmark traces of any size; replay it to check it). Errors

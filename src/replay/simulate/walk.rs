@@ -9,9 +9,10 @@ use crate::replay::codes::d605::recompute_input;
 use crate::replay::digest::{format_hash, sha256};
 use crate::replay::engine::Replayer;
 use crate::replay::graph::NodeIdx;
-use crate::replay::schema_gen::{Rng, generate};
+use crate::replay::schema_gen::random_instance;
 use crate::replay::trace::{Cost, EndStatus, Evidence, StepError, StepEvent};
 use crate::replay::writer::{Step, StepResult};
+use crate::rng::Rng;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 
@@ -105,7 +106,7 @@ impl Walker<'_, '_> {
         let validator = self.replayer.output_validator(prim);
         let mut out = Value::Object(Map::new());
         for _ in 0..16 {
-            out = generate(&p.outputs, &mut self.rng);
+            out = random_instance(&p.outputs, &mut self.rng);
             if let (Some(o), Value::Object(m)) = (outcome, &mut out) {
                 if m.contains_key("decision") || p.outputs.pointer("/properties/decision").is_some()
                 {

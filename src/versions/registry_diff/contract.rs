@@ -4,7 +4,7 @@
 //! (V712), `effects` (V713), `requires_authorization`/`requires_verifier` (V714), `terminal`
 //! (V715) and metadata (V717: `summary`, `family`, `evaluation`, and the family table).
 
-use super::{Bump, Draft, Place, Sink, field_pointer};
+use super::{BREAKING, Bump, COMPATIBLE, Draft, METADATA, Place, REVIEW, Sink, field_pointer};
 use crate::codes::{self, Code};
 use crate::diagnostic::Severity;
 use crate::registry::{Primitive, Registry};
@@ -44,56 +44,50 @@ pub(super) fn compare_sets(sink: &mut Sink, old: &Registry, new: &Registry) {
         }
         match new_by_alias.get(p.alias.as_str()) {
             Some(owner) if owner.id != p.id => {
-                sink.push(Draft {
-                    code: &codes::V702,
-                    severity: Severity::Error,
-                    bump: Bump::Major,
-                    place: Place::New,
-                    primitive: Some(p.id.clone()),
-                    pointer: field_pointer(owner, "alias"),
-                    message: format!(
+                sink.push(Draft::in_new(
+                    &codes::V702,
+                    BREAKING,
+                    &p.id,
+                    field_pointer(owner, "alias"),
+                    format!(
                         "alias `{}` named `{}` in OLD and names `{}` in NEW",
                         p.alias, p.id, owner.id
                     ),
-                    help: "a graph that says the alias now runs another primitive; an alias keeps its primitive for ever".into(),
-                });
+                    "a graph that says the alias now runs another primitive; an alias keeps its primitive for ever",
+                ));
             }
             Some(_) => {}
             // A removed primitive's alias goes with it (V701 says so); a kept one lost it.
             None => {
                 if let Some(kept) = kept {
-                    sink.push(Draft {
-                        code: &codes::V702,
-                        severity: Severity::Error,
-                        bump: Bump::Major,
-                        place: Place::New,
-                        primitive: Some(p.id.clone()),
-                        pointer: field_pointer(kept, "alias"),
-                        message: format!(
+                    sink.push(Draft::in_new(
+                        &codes::V702,
+                        BREAKING,
+                        &p.id,
+                        field_pointer(kept, "alias"),
+                        format!(
                             "alias `{}` of `{}` is gone (NEW calls it `{}`)",
                             p.alias, p.id, kept.alias
                         ),
-                        help: format!(
+                        format!(
                             "graphs that say `{}` no longer resolve (R101); keep the old alias",
                             p.alias
                         ),
-                    });
+                    ));
                 }
             }
         }
     }
     for p in new.primitives() {
         if !old_by_id.contains_key(p.id.as_str()) {
-            sink.push(Draft {
-                code: &codes::V703,
-                severity: Severity::Info,
-                bump: Bump::Minor,
-                place: Place::New,
-                primitive: Some(p.id.clone()),
-                pointer: field_pointer(p, ""),
-                message: format!("primitive `{}` ({}) was added", p.id, p.alias),
-                help: "a compatible addition: it needs a higher minor".into(),
-            });
+            sink.push(Draft::in_new(
+                &codes::V703,
+                COMPATIBLE,
+                &p.id,
+                field_pointer(p, ""),
+                format!("primitive `{}` ({}) was added", p.id, p.alias),
+                "a compatible addition: it needs a higher minor",
+            ));
         }
     }
     compare_families(sink, old, new);
@@ -170,8 +164,8 @@ fn list_diff<'a>(old: &'a [String], new: &'a [String]) -> (Vec<&'a str>, Vec<(us
 struct ListRule {
     field: &'static str,
     code: &'static Code,
-    removed: (Severity, Bump, &'static str),
-    added: (Severity, Bump, &'static str),
+    removed: ((Severity, Bump), &'static str),
+    added: ((Severity, Bump), &'static str),
 }
 
 fn compare_list(
@@ -184,30 +178,26 @@ fn compare_list(
     let (removed, added) = list_diff(old_l, new_l);
     let id = &new.id;
     for member in removed {
-        let (severity, bump, help) = rule.removed;
-        sink.push(Draft {
-            code: rule.code,
-            severity,
-            bump,
-            place: Place::New,
-            primitive: Some(id.clone()),
-            pointer: field_pointer(new, rule.field),
-            message: format!("`{id}`: {} `{member}` was removed", singular(rule.field)),
-            help: help.into(),
-        });
+        let (change, help) = rule.removed;
+        sink.push(Draft::in_new(
+            rule.code,
+            change,
+            id,
+            field_pointer(new, rule.field),
+            format!("`{id}`: {} `{member}` was removed", singular(rule.field)),
+            help,
+        ));
     }
     for (index, member) in added {
-        let (severity, bump, help) = rule.added;
-        sink.push(Draft {
-            code: rule.code,
-            severity,
-            bump,
-            place: Place::New,
-            primitive: Some(id.clone()),
-            pointer: field_pointer(new, &format!("{}/{index}", rule.field)),
-            message: format!("`{id}`: {} `{member}` was added", singular(rule.field)),
-            help: help.into(),
-        });
+        let (change, help) = rule.added;
+        sink.push(Draft::in_new(
+            rule.code,
+            change,
+            id,
+            field_pointer(new, &format!("{}/{index}", rule.field)),
+            format!("`{id}`: {} `{member}` was added", singular(rule.field)),
+            help,
+        ));
     }
 }
 
@@ -227,13 +217,11 @@ const LISTS: &[ListRule] = &[
         field: "grants",
         code: &codes::V709,
         removed: (
-            Severity::Error,
-            Bump::Major,
+            BREAKING,
             "graphs whose `allow` branch relied on this grant now reach authorized nodes without one (A402)",
         ),
         added: (
-            Severity::Warning,
-            Bump::Minor,
+            REVIEW,
             "a new branch now grants authority: a reviewer must confirm the gate still asks the right question",
         ),
     },
@@ -241,13 +229,11 @@ const LISTS: &[ListRule] = &[
         field: "evidence",
         code: &codes::V710,
         removed: (
-            Severity::Info,
-            Bump::Minor,
+            COMPATIBLE,
             "recorded runs carry more evidence than now required: compatible",
         ),
         added: (
-            Severity::Error,
-            Bump::Major,
+            BREAKING,
             "runs recorded under OLD lack this evidence and no longer replay faithful (D608)",
         ),
     },
@@ -255,13 +241,11 @@ const LISTS: &[ListRule] = &[
         field: "failure_modes",
         code: &codes::V711,
         removed: (
-            Severity::Error,
-            Bump::Major,
+            BREAKING,
             "graphs with an `on_error` entry for it fail S208, and recorded runs ending in it fail D609",
         ),
         added: (
-            Severity::Info,
-            Bump::Minor,
+            COMPATIBLE,
             "a new error class: graphs without a `*` handler simply do not route it",
         ),
     },
@@ -270,24 +254,21 @@ const LISTS: &[ListRule] = &[
 /// Every non-schema field of a primitive present in both.
 pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) {
     let id = &new.id;
-    let push = |sink: &mut Sink, code, severity, bump, field: &str, message: String, help: &str| {
-        sink.push(Draft {
+    let push = |sink: &mut Sink, code, change, field: &str, message: String, help: &str| {
+        sink.push(Draft::in_new(
             code,
-            severity,
-            bump,
-            place: Place::New,
-            primitive: Some(id.clone()),
-            pointer: field_pointer(new, field),
+            change,
+            id,
+            field_pointer(new, field),
             message,
-            help: help.into(),
-        });
+            help,
+        ));
     };
     if old.class != new.class {
         push(
             sink,
             &codes::V704,
-            Severity::Error,
-            Bump::Major,
+            BREAKING,
             "class",
             format!(
                 "`{id}`: class changed from `{}` to `{}`",
@@ -300,8 +281,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         push(
             sink,
             &codes::V704,
-            Severity::Error,
-            Bump::Major,
+            BREAKING,
             "authority",
             format!(
                 "`{id}`: authority changed from `{}` to `{}`",
@@ -329,8 +309,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
         push(
             sink,
             &codes::V712,
-            Severity::Error,
-            Bump::Major,
+            BREAKING,
             "fallback",
             message,
             "recorded runs that fell back followed the old fallback and no longer replay faithful",
@@ -345,13 +324,11 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
             field: "effects",
             code: &codes::V713,
             removed: (
-                Severity::Warning,
-                Bump::Minor,
+                REVIEW,
                 "fewer declared effects loosen the checks that read them (A404, grants): confirm the primitive really lost it",
             ),
             added: (
-                Severity::Error,
-                Bump::Major,
+                BREAKING,
                 "a new effect may make S1 branches to it illegal (A404) and needs authorization (L509); graphs valid under OLD may break",
             ),
         },
@@ -378,8 +355,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
             push(
                 sink,
                 &codes::V714,
-                Severity::Error,
-                Bump::Major,
+                BREAKING,
                 field,
                 format!("`{id}`: `{field}` is now set"),
                 if field == "requires_authorization" {
@@ -392,8 +368,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
             push(
                 sink,
                 &codes::V714,
-                Severity::Warning,
-                Bump::Minor,
+                REVIEW,
                 field,
                 format!("`{id}`: `{field}` was cleared"),
                 if field == "requires_authorization" {
@@ -409,8 +384,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
             push(
                 sink,
                 &codes::V715,
-                Severity::Info,
-                Bump::Minor,
+                COMPATIBLE,
                 "terminal",
                 format!("`{id}`: `terminal` is now set"),
                 "a node of it may now end a graph: compatible",
@@ -419,8 +393,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
             push(
                 sink,
                 &codes::V715,
-                Severity::Error,
-                Bump::Major,
+                BREAKING,
                 "terminal",
                 format!("`{id}`: `terminal` was cleared"),
                 "graphs that end at a node of it now fail S204, and runs that ended there fail D614",
@@ -441,8 +414,7 @@ pub(super) fn compare_fields(sink: &mut Sink, old: &Primitive, new: &Primitive) 
             push(
                 sink,
                 &codes::V717,
-                Severity::Info,
-                Bump::Patch,
+                METADATA,
                 field,
                 format!("`{id}`: `{field}` changed"),
                 "metadata: it needs a higher patch",
@@ -465,8 +437,8 @@ fn compare_outcomes(sink: &mut Sink, old: &Primitive, new: &Primitive) {
         &ListRule {
             field: "outcomes",
             code: &codes::V708,
-            removed: (Severity::Error, Bump::Major, help_removed),
-            added: (Severity::Error, Bump::Major, help_added),
+            removed: (BREAKING, help_removed),
+            added: (BREAKING, help_added),
         },
         new,
         o,
@@ -484,15 +456,13 @@ fn compare_outcomes(sink: &mut Sink, old: &Primitive, new: &Primitive) {
                 new.id
             )
         };
-        sink.push(Draft {
-            code: &codes::V708,
-            severity: Severity::Error,
-            bump: Bump::Major,
-            place: Place::New,
-            primitive: Some(new.id.clone()),
-            pointer: field_pointer(new, "outcomes"),
+        sink.push(Draft::in_new(
+            &codes::V708,
+            BREAKING,
+            &new.id,
+            field_pointer(new, "outcomes"),
             message,
-            help: "whether a node must branch (S207) depends on whether the primitive declares outcomes".into(),
-        });
+            "whether a node must branch (S207) depends on whether the primitive declares outcomes",
+        ));
     }
 }

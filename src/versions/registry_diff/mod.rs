@@ -328,6 +328,36 @@ pub(crate) struct Draft {
     pub help: String,
 }
 
+/// The severity and bump of each kind of change, written once: an incompatible change, one a
+/// reviewer must look at, a compatible addition, and metadata.
+pub(crate) const BREAKING: (Severity, Bump) = (Severity::Error, Bump::Major);
+pub(crate) const REVIEW: (Severity, Bump) = (Severity::Warning, Bump::Minor);
+pub(crate) const COMPATIBLE: (Severity, Bump) = (Severity::Info, Bump::Minor);
+pub(crate) const METADATA: (Severity, Bump) = (Severity::Info, Bump::Patch);
+
+impl Draft {
+    /// A finding about primitive `id`, located in NEW (where most findings are).
+    pub(crate) fn in_new(
+        code: &'static crate::codes::Code,
+        (severity, bump): (Severity, Bump),
+        id: &str,
+        pointer: String,
+        message: String,
+        help: impl Into<String>,
+    ) -> Draft {
+        Draft {
+            code,
+            severity,
+            bump,
+            place: Place::New,
+            primitive: Some(id.to_string()),
+            pointer,
+            message,
+            help: help.into(),
+        }
+    }
+}
+
 impl Sink {
     pub(crate) fn push(&mut self, draft: Draft) -> &mut Finding {
         let diagnostic = draft

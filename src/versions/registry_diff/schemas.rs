@@ -8,9 +8,11 @@
 //! of descriptions, or a rewrite proven equivalent, is V717 metadata. The `x-*` annotations are
 //! [`super::locations`]' business.
 
-use super::{Bump, Draft, Finding, Place, SchemaVerdict, Sink, field_pointer};
+use super::{
+    BREAKING, COMPATIBLE, Draft, Finding, METADATA, REVIEW, SchemaVerdict, Sink, field_pointer,
+};
 use crate::codes;
-use crate::diagnostic::{Severity, Witness};
+use crate::diagnostic::Witness;
 use crate::json::Parsed;
 use crate::registry::{PrimIdx, Primitive, Registry};
 use crate::schema::structural::json_equal;
@@ -81,20 +83,18 @@ pub(super) fn compare(
         );
         if json_equal(&stripped.0, &stripped.1) {
             if !json_equal(&without_x_annotations(a), &without_x_annotations(b)) {
-                sink.push(Draft {
-                    code: &codes::V717,
-                    severity: Severity::Info,
-                    bump: Bump::Patch,
-                    place: Place::New,
-                    primitive: Some(new.id.clone()),
-                    pointer: field_pointer(new, half.field()),
-                    message: format!(
+                sink.push(Draft::in_new(
+                    &codes::V717,
+                    METADATA,
+                    &new.id,
+                    field_pointer(new, half.field()),
+                    format!(
                         "`{}`: annotations of `{}` changed (descriptions, titles, formats)",
                         new.id,
                         half.field()
                     ),
-                    help: "metadata: it needs a higher patch".into(),
-                });
+                    "metadata: it needs a higher patch",
+                ));
             }
             continue;
         }
@@ -218,18 +218,16 @@ impl Pair<'_> {
         match self.check(must_hold_old_is_source) {
             Answer::No(witness, reason) => {
                 let pointer = self.pointer_in_new(Some(&reason), !must_hold_old_is_source);
-                let draft = Draft {
+                let draft = Draft::in_new(
                     code,
-                    severity: Severity::Error,
-                    bump: Bump::Major,
-                    place: Place::New,
-                    primitive: Some(id.clone()),
+                    BREAKING,
+                    &id,
                     pointer,
-                    message: format!(
+                    format!(
                         "`{id}`: {what}: {who_admits}'s `{field}` admits {witness}, {who_rejects}'s rejects it"
                     ),
-                    help: help_no.into(),
-                };
+                    help_no,
+                );
                 self.push(draft, "no", reason.to_string())
                     .diagnostic
                     .witness = Some(Witness::Value(witness));
@@ -240,18 +238,16 @@ impl Pair<'_> {
                     Half::Inputs => "NEW's `inputs` admit every value OLD's admit",
                     Half::Outputs => "NEW's `outputs` admit only values OLD's admit",
                 };
-                let draft = Draft {
+                let draft = Draft::in_new(
                     code,
-                    severity: Severity::Warning,
-                    bump: Bump::Minor,
-                    place: Place::New,
-                    primitive: Some(id.clone()),
+                    REVIEW,
+                    &id,
                     pointer,
-                    message: format!(
+                    format!(
                         "`{id}`: `{field}` changed and the checker could not decide whether {direction} (unknown: {text})"
                     ),
-                    help: "review the change by hand, or simplify the schema so the checker decides it (`primgraph schema check OLD.json NEW.json`)".into(),
-                };
+                    "review the change by hand, or simplify the schema so the checker decides it (`primgraph schema check OLD.json NEW.json`)",
+                );
                 self.push(draft, "unknown", text);
             }
             Answer::Yes => self.compatible(),
@@ -284,50 +280,44 @@ impl Pair<'_> {
                     Half::Outputs => ("OLD", "NEW"),
                 };
                 let pointer = self.pointer_in_new(Some(&reason), self.half == Half::Inputs);
-                let draft = Draft {
-                    code: &codes::V720,
-                    severity: Severity::Info,
-                    bump: Bump::Minor,
-                    place: Place::New,
-                    primitive: Some(id.clone()),
+                let draft = Draft::in_new(
+                    &codes::V720,
+                    COMPATIBLE,
+                    &id,
                     pointer,
-                    message: format!(
+                    format!(
                         "`{id}`: {what} (compatible): {admits}'s `{field}` admits {witness}, {rejects}'s rejects it"
                     ),
-                    help: format!("proven compatible ({proven}): it needs a higher minor"),
-                };
+                    format!("proven compatible ({proven}): it needs a higher minor"),
+                );
                 self.push(draft, "yes", format!("proven: {proven}"))
                     .diagnostic
                     .witness = Some(Witness::Value(witness));
             }
             Answer::Unknown(text, _) => {
-                let draft = Draft {
-                    code: &codes::V720,
-                    severity: Severity::Info,
-                    bump: Bump::Minor,
-                    place: Place::New,
-                    primitive: Some(id.clone()),
-                    pointer: root,
-                    message: format!(
+                let draft = Draft::in_new(
+                    &codes::V720,
+                    COMPATIBLE,
+                    &id,
+                    root,
+                    format!(
                         "`{id}`: `{field}` changed compatibly ({proven}); whether it is a strict change is undecided ({text})"
                     ),
-                    help: "proven compatible: it needs a higher minor".into(),
-                };
+                    "proven compatible: it needs a higher minor",
+                );
                 self.push(draft, "yes", format!("proven: {proven}"));
             }
             Answer::Yes => {
-                let draft = Draft {
-                    code: &codes::V717,
-                    severity: Severity::Info,
-                    bump: Bump::Patch,
-                    place: Place::New,
-                    primitive: Some(id.clone()),
-                    pointer: root,
-                    message: format!(
+                let draft = Draft::in_new(
+                    &codes::V717,
+                    METADATA,
+                    &id,
+                    root,
+                    format!(
                         "`{id}`: `{field}` was rewritten; the checker proves it admits exactly the same values"
                     ),
-                    help: "an equivalent rewrite is metadata: it needs a higher patch".into(),
-                };
+                    "an equivalent rewrite is metadata: it needs a higher patch",
+                );
                 self.push(draft, "yes", "proven equivalent in both directions".into());
             }
         }
