@@ -278,134 +278,57 @@ fn too_deep() {
     assert!(matches!(e.kind, JsonErrorKind::Syntax { .. }));
 }
 
+/// Each malformed document with the message and the (line, column) it is reported at.
+#[rustfmt::skip]
+const SYNTAX_ERRORS: &[(&str, &str, u32, u32)] = &[
+    ("{\"a\": 1 \"b\": 2}", "expected ',' or '}' after object member", 1, 9),
+    ("{\"a\": 1,}", "expected a string key after ',' (trailing commas are not allowed)", 1, 9),
+    ("{\"a\": 1, 2}", "expected a string key after ','", 1, 10),
+    ("{\"a\" 1}", "expected ':' after object key", 1, 6),
+    ("{1: 2}", "expected a string key or '}'", 1, 2),
+    ("[1 2]", "expected ',' or ']' after array element", 1, 4),
+    ("[1,]", "expected a JSON value, found ']'", 1, 4),
+    ("[", "expected a JSON value or ']', found end of input", 1, 2),
+    ("[1,\n", "expected a JSON value, found end of input", 2, 1),
+    ("{\"a\":", "expected a JSON value, found end of input", 1, 6),
+    ("{", "expected a string key or '}'", 1, 2),
+    ("1 2", "trailing characters after the JSON value", 1, 3),
+    ("{} x", "trailing characters after the JSON value", 1, 4),
+    ("\n  \"abc", "unterminated string", 2, 3),
+    ("[\"ab\\", "unterminated string", 1, 2),
+    ("\"a\nb\"", "control character U+000A in string (escape it as \\n)", 1, 3),
+    ("\"a\u{1}\"", "control character U+0001 in string", 1, 3),
+    ("\"a\\x\"", "invalid escape '\\x' (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", 1, 3),
+    ("\"\\u12g4\"", "invalid \\u escape: expected 4 hex digits", 1, 2),
+    ("\"\\ud800\"", "lone surrogate \\uD800 in string", 1, 2),
+    ("\"x\\udc00\"", "lone surrogate \\uDC00 in string", 1, 3),
+    ("\"\\ud800\\u0041\"", "lone surrogate \\uD800 in string", 1, 2),
+    ("\"\\ud800\\uzzzz\"", "invalid \\u escape: expected 4 hex digits", 1, 8),
+    ("01", "leading zeros are not allowed in numbers", 1, 2),
+    ("-01", "leading zeros are not allowed in numbers", 1, 3),
+    ("-", "expected a digit after '-', found end of input", 1, 2),
+    ("-a", "expected a digit after '-', found 'a'", 1, 2),
+    ("1.", "expected a digit after the decimal point, found end of input", 1, 3),
+    ("1.e5", "expected a digit after the decimal point, found 'e'", 1, 3),
+    ("1e", "expected a digit in the exponent, found end of input", 1, 3),
+    ("1e+", "expected a digit in the exponent, found end of input", 1, 4),
+    (".5", "expected a JSON value, found '.'", 1, 1),
+    ("+1", "expected a JSON value, found '+'", 1, 1),
+    ("1e400", "number out of range", 1, 1),
+    ("[-1e999]", "number out of range", 1, 2),
+    ("tru", "invalid literal: expected 'true', found end of input", 1, 4),
+    ("[nul1]", "invalid literal: expected 'null', found '1'", 1, 5),
+    ("falsy", "invalid literal: expected 'false', found 'y'", 1, 5),
+    ("NaN", "expected a JSON value, found 'N'", 1, 1),
+    ("[é]", "expected a JSON value or ']', found 'é'", 1, 2),
+    ("'a'", "expected a JSON value, found '''", 1, 1),
+    ("{\"a\":1}\u{0}", "trailing characters after the JSON value", 1, 8),
+    ("/* c */ 1", "expected a JSON value, found '/'", 1, 1),
+];
+
 #[test]
 fn syntax_errors_with_positions() {
-    let cases: &[(&str, &str, u32, u32)] = &[
-        (
-            "{\"a\": 1 \"b\": 2}",
-            "expected ',' or '}' after object member",
-            1,
-            9,
-        ),
-        (
-            "{\"a\": 1,}",
-            "expected a string key after ',' (trailing commas are not allowed)",
-            1,
-            9,
-        ),
-        ("{\"a\": 1, 2}", "expected a string key after ','", 1, 10),
-        ("{\"a\" 1}", "expected ':' after object key", 1, 6),
-        ("{1: 2}", "expected a string key or '}'", 1, 2),
-        ("[1 2]", "expected ',' or ']' after array element", 1, 4),
-        ("[1,]", "expected a JSON value, found ']'", 1, 4),
-        (
-            "[",
-            "expected a JSON value or ']', found end of input",
-            1,
-            2,
-        ),
-        ("[1,\n", "expected a JSON value, found end of input", 2, 1),
-        ("{\"a\":", "expected a JSON value, found end of input", 1, 6),
-        ("{", "expected a string key or '}'", 1, 2),
-        ("1 2", "trailing characters after the JSON value", 1, 3),
-        ("{} x", "trailing characters after the JSON value", 1, 4),
-        ("\n  \"abc", "unterminated string", 2, 3),
-        ("[\"ab\\", "unterminated string", 1, 2),
-        (
-            "\"a\nb\"",
-            "control character U+000A in string (escape it as \\n)",
-            1,
-            3,
-        ),
-        ("\"a\u{1}\"", "control character U+0001 in string", 1, 3),
-        (
-            "\"a\\x\"",
-            "invalid escape '\\x' (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
-            1,
-            3,
-        ),
-        (
-            "\"\\u12g4\"",
-            "invalid \\u escape: expected 4 hex digits",
-            1,
-            2,
-        ),
-        ("\"\\ud800\"", "lone surrogate \\uD800 in string", 1, 2),
-        ("\"x\\udc00\"", "lone surrogate \\uDC00 in string", 1, 3),
-        (
-            "\"\\ud800\\u0041\"",
-            "lone surrogate \\uD800 in string",
-            1,
-            2,
-        ),
-        (
-            "\"\\ud800\\uzzzz\"",
-            "invalid \\u escape: expected 4 hex digits",
-            1,
-            8,
-        ),
-        ("01", "leading zeros are not allowed in numbers", 1, 2),
-        ("-01", "leading zeros are not allowed in numbers", 1, 3),
-        ("-", "expected a digit after '-', found end of input", 1, 2),
-        ("-a", "expected a digit after '-', found 'a'", 1, 2),
-        (
-            "1.",
-            "expected a digit after the decimal point, found end of input",
-            1,
-            3,
-        ),
-        (
-            "1.e5",
-            "expected a digit after the decimal point, found 'e'",
-            1,
-            3,
-        ),
-        (
-            "1e",
-            "expected a digit in the exponent, found end of input",
-            1,
-            3,
-        ),
-        (
-            "1e+",
-            "expected a digit in the exponent, found end of input",
-            1,
-            4,
-        ),
-        (".5", "expected a JSON value, found '.'", 1, 1),
-        ("+1", "expected a JSON value, found '+'", 1, 1),
-        ("1e400", "number out of range", 1, 1),
-        ("[-1e999]", "number out of range", 1, 2),
-        (
-            "tru",
-            "invalid literal: expected 'true', found end of input",
-            1,
-            4,
-        ),
-        (
-            "[nul1]",
-            "invalid literal: expected 'null', found '1'",
-            1,
-            5,
-        ),
-        (
-            "falsy",
-            "invalid literal: expected 'false', found 'y'",
-            1,
-            5,
-        ),
-        ("NaN", "expected a JSON value, found 'N'", 1, 1),
-        ("[é]", "expected a JSON value or ']', found 'é'", 1, 2),
-        ("'a'", "expected a JSON value, found '''", 1, 1),
-        (
-            "{\"a\":1}\u{0}",
-            "trailing characters after the JSON value",
-            1,
-            8,
-        ),
-        ("/* c */ 1", "expected a JSON value, found '/'", 1, 1),
-    ];
-    for &(src, message, line, column) in cases {
+    for &(src, message, line, column) in SYNTAX_ERRORS {
         let got = syntax(src);
         assert_eq!(got, (message.to_string(), line, column), "{src:?}");
     }
@@ -425,48 +348,45 @@ fn error_spans_cover_the_offending_text() {
     assert_eq!(e.span.end_column, 3);
 }
 
+/// The duplicate key `src` is refused for: (key, pointer, where it repeats, where it first was).
+fn duplicate_key(src: &str) -> (String, String, Span, Span) {
+    match err(src.as_bytes()) {
+        (
+            JsonErrorKind::DuplicateKey {
+                key,
+                pointer,
+                first,
+            },
+            _,
+            _,
+            span,
+        ) => (key, pointer, span, first),
+        (other, ..) => panic!("{src:?}: expected a duplicate key, got {other:?}"),
+    }
+}
+
 #[test]
 fn duplicate_keys_anywhere() {
     let src = "{\n  \"nodes\": [\n    {\"id\": \"a\",\n     \"id\": \"b\"}\n  ]\n}";
-    let (kind, line, column, span) = err(src.as_bytes());
-    let JsonErrorKind::DuplicateKey {
-        key,
-        pointer,
-        first,
-    } = kind
-    else {
-        panic!("expected a duplicate key, got {kind:?}");
-    };
+    let (key, pointer, span, first) = duplicate_key(src);
     assert_eq!(key, "id");
     assert_eq!(pointer, "/nodes/0/id");
-    assert_eq!((line, column), (4, 6));
+    assert_eq!((span.line, span.column), (4, 6));
     assert_eq!(text(src, span), "\"id\"");
     assert_eq!((first.line, first.column), (3, 6));
     assert_eq!(text(src, first), "\"id\"");
 
     // Escapes that spell the same key are the same key; the pointer escapes it.
     let src = r#"{"x": {"a/b": 1, "q": {}, "a\/b": 2}}"#;
-    let (kind, ..) = err(src.as_bytes());
-    let JsonErrorKind::DuplicateKey {
-        key,
-        pointer,
-        first,
-    } = kind
-    else {
-        panic!("expected a duplicate key");
-    };
+    let (key, pointer, _, first) = duplicate_key(src);
     assert_eq!(key, "a/b");
     assert_eq!(pointer, "/x/a~1b");
     assert_eq!(text(src, first), "\"a/b\"");
 
     // At the top level, after a nested member.
-    let src = r#"{"k": {"k": 1}, "k": 2}"#;
-    let (kind, _, column, _) = err(src.as_bytes());
-    let JsonErrorKind::DuplicateKey { pointer, first, .. } = kind else {
-        panic!("expected a duplicate key");
-    };
+    let (_, pointer, span, first) = duplicate_key(r#"{"k": {"k": 1}, "k": 2}"#);
     assert_eq!(pointer, "/k");
-    assert_eq!(column, 17);
+    assert_eq!(span.column, 17);
     assert_eq!(first.column, 2);
 }
 

@@ -28,6 +28,16 @@ def record(path, events, *, graph=RUNS_GRAPH):
     return w
 
 
+def record_first_step_only(path):
+    """Record the first step of the recorded run and close the writer without an end event;
+    returns that step as recorded."""
+    header, first, *_ = read_events(RECORDED)
+    with pg.TraceWriter.create(path, graph=RUNS_GRAPH, run="r", input=header["input"]) as w:
+        w.step("read_task", input=first["input"], output=first["output"],
+               evidence=first["evidence"], cost=first["cost"])
+    return first
+
+
 def test_a_recorded_run_replays_faithful_and_matches_the_original_bytes(tmp_path):
     out = tmp_path / "again.trace.jsonl"
     w = record(out, read_events(RECORDED))
@@ -55,10 +65,7 @@ def test_an_edited_byte_is_not_faithful(tmp_path):
 
 def test_the_primitive_comes_from_the_graph(tmp_path):
     out = tmp_path / "one.trace.jsonl"
-    header, first, *_ = read_events(RECORDED)
-    with pg.TraceWriter.create(out, graph=RUNS_GRAPH, run="r", input=header["input"]) as w:
-        w.step("read_task", input=first["input"], output=first["output"],
-               evidence=first["evidence"], cost=first["cost"])
+    first = record_first_step_only(out)
     line = json.loads(out.read_text().splitlines()[1])
     assert line["primitive"] == first["primitive"] == "intake.parse_issue"
 
@@ -137,10 +144,7 @@ ENGINE_WITHOUT_D616_AT_EOF = pg.replay(
 )
 def test_a_trace_closed_without_end_replays_malformed(tmp_path):
     out = tmp_path / "cut.trace.jsonl"
-    header, first, *_ = read_events(RECORDED)
-    with pg.TraceWriter.create(out, graph=RUNS_GRAPH, run="r", input=header["input"]) as w:
-        w.step("read_task", input=first["input"], output=first["output"],
-               evidence=first["evidence"], cost=first["cost"])
+    record_first_step_only(out)
     report = pg.replay(RUNS_GRAPH, out)
     assert report.verdict == "malformed"
     assert report.first_divergence["code"] == "D616"

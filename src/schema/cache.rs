@@ -3,13 +3,13 @@
 //! validator, found again by a structural hash and equality (never by serializing it), and
 //! bounded so that a long-lived checker fed ever new schemas stays small.
 
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use jsonschema::Validator;
 use jsonschema::canonical::CanonicalSchema;
 use serde_json::Value;
 
+use super::structural::equality_hash;
 use super::{canonicalize, walk};
 
 /// One schema, read once: the document, what keeps it from being decided, and — computed only
@@ -98,43 +98,9 @@ impl<T: OfSchema> ContentCache<T> {
     }
 }
 
-/// A structural hash of a JSON value's first levels (object members in document order): the
-/// cache compares documents for equality anyway, so the hash only needs to spread them.
-/// FxHash: the keys are schemas, not adversarial input, and this runs on every check.
+/// The cache's key: [`equality_hash`] of the schema's first levels. The cache compares
+/// documents for equality anyway, so the hash only needs to spread them, and a hash coarser
+/// than `==` (it treats `1` and `1.0` alike) only merges buckets.
 pub(super) fn content_hash(schema: &Value) -> u64 {
-    fn feed(value: &Value, state: &mut rustc_hash::FxHasher, depth: usize) {
-        if depth > 3 {
-            return;
-        }
-        match value {
-            Value::Null => state.write_u8(0),
-            Value::Bool(b) => state.write_u8(1 + u8::from(*b)),
-            Value::Number(n) => {
-                state.write_u8(3);
-                n.hash(state);
-            }
-            Value::String(text) => {
-                state.write_u8(4);
-                text.hash(state);
-            }
-            Value::Array(items) => {
-                state.write_u8(5);
-                state.write_usize(items.len());
-                for item in items {
-                    feed(item, state, depth + 1);
-                }
-            }
-            Value::Object(members) => {
-                state.write_u8(6);
-                state.write_usize(members.len());
-                for (key, member) in members {
-                    key.hash(state);
-                    feed(member, state, depth + 1);
-                }
-            }
-        }
-    }
-    let mut state = rustc_hash::FxHasher::default();
-    feed(schema, &mut state, 0);
-    state.finish()
+    equality_hash(schema, 3)
 }

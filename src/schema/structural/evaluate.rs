@@ -24,7 +24,10 @@ pub fn first_rejected<'v>(
             Some(Value::Array(allowed)) if allowed.len() > 16 && values.len() > 1 => {
                 let mut index: rustc_hash::FxHashMap<u64, Vec<&Value>> = Default::default();
                 for value in allowed {
-                    index.entry(equality_hash(value)).or_default().push(value);
+                    index
+                        .entry(equality_hash(value, usize::MAX))
+                        .or_default()
+                        .push(value);
                 }
                 let rest: Map<String, Value> = object
                     .iter()
@@ -41,7 +44,7 @@ pub fn first_rejected<'v>(
         let verdict = match &hashed {
             Some((index, rest)) => {
                 let listed = index
-                    .get(&equality_hash(value))
+                    .get(&equality_hash(value, usize::MAX))
                     .is_some_and(|candidates| candidates.iter().any(|c| json_equal(c, value)));
                 if listed {
                     admits(rest, value)
@@ -58,11 +61,17 @@ pub fn first_rejected<'v>(
     None
 }
 
-/// A hash that agrees with [`json_equal`]: numbers by their `f64` value (so `1` and `1.0`
-/// collide), object members in any order.
-fn equality_hash(value: &Value) -> u64 {
+/// A hash that agrees with [`json_equal`] (numbers by their `f64` value, so `1` and `1.0`
+/// collide; object members in any order) over the value's first `max_depth` levels: what is
+/// deeper is not fed, so equal values still collide and a large document hashes in the time
+/// of its top. The schema cache and a large target `enum` both index by it and let equality
+/// decide.
+pub fn equality_hash(value: &Value, max_depth: usize) -> u64 {
     use std::hash::{Hash, Hasher};
-    fn feed(value: &Value, state: &mut rustc_hash::FxHasher) {
+    fn feed(value: &Value, state: &mut rustc_hash::FxHasher, depth: usize, max_depth: usize) {
+        if depth > max_depth {
+            return;
+        }
         match value {
             Value::Null => state.write_u8(0),
             Value::Bool(b) => state.write_u8(1 + u8::from(*b)),
@@ -81,7 +90,7 @@ fn equality_hash(value: &Value) -> u64 {
                 state.write_u8(5);
                 state.write_usize(items.len());
                 for item in items {
-                    feed(item, state);
+                    feed(item, state, depth + 1, max_depth);
                 }
             }
             Value::Object(members) => {
@@ -92,7 +101,7 @@ fn equality_hash(value: &Value) -> u64 {
                 for (key, member) in members {
                     let mut inner = rustc_hash::FxHasher::default();
                     key.hash(&mut inner);
-                    feed(member, &mut inner);
+                    feed(member, &mut inner, depth + 1, max_depth);
                     sum = sum.wrapping_add(inner.finish());
                 }
                 state.write_u64(sum);
@@ -100,7 +109,7 @@ fn equality_hash(value: &Value) -> u64 {
         }
     }
     let mut state = rustc_hash::FxHasher::default();
-    feed(value, &mut state);
+    feed(value, &mut state, 0, max_depth);
     state.finish()
 }
 

@@ -24,6 +24,7 @@
 mod evaluate;
 mod union;
 
+pub(super) use evaluate::equality_hash;
 pub use evaluate::{admits, finite_root_values, first_rejected, is_evaluable};
 pub use union::{disjoint, union_split_cases};
 
@@ -34,6 +35,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::pattern::{self, Inclusion};
+use super::result::Side;
 use super::walk::{escape_token, is_annotation, resolve_local};
 
 /// Keywords the prover understands on a schema object (besides annotations and `$defs`).
@@ -86,6 +88,24 @@ struct Node<'a> {
     root: &'a Value,
     schema: &'a Value,
     pointer: &'a str,
+}
+
+/// Two schema objects with no applicator left to unfold, compared keyword by keyword.
+#[derive(Clone, Copy)]
+struct FlatPair<'a> {
+    s: Node<'a>,
+    so: &'a Map<String, Value>,
+    t: Node<'a>,
+    to: &'a Map<String, Value>,
+}
+
+/// A target `anyOf` (`exclusive`: `oneOf`) of `branches`, at `pointer` in the document `root`.
+#[derive(Clone, Copy)]
+struct TargetUnion<'a> {
+    root: &'a Value,
+    pointer: &'a str,
+    branches: &'a [Value],
+    exclusive: bool,
 }
 
 struct Prover {
@@ -223,6 +243,24 @@ fn number(object: &Map<String, Value>, keyword: &str) -> Option<f64> {
     object.field(keyword).and_then(Value::as_f64)
 }
 
+/// A keyword whose value is an array of subschemas (`prefixItems`), empty when absent.
+fn subschema_list<'a>(object: &'a Map<String, Value>, keyword: &str) -> &'a [Value] {
+    object
+        .field(keyword)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// A keyword whose value maps names to subschemas (`properties`, `patternProperties`), empty
+/// when absent.
+fn subschema_map<'a>(object: &'a Map<String, Value>, keyword: &str) -> &'a Map<String, Value> {
+    static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+    object
+        .field(keyword)
+        .and_then(Value::as_object)
+        .unwrap_or(&EMPTY)
+}
+
 impl Prover {
     fn sub(&mut self, s: Node<'_>, t: Node<'_>, steps: usize) -> bool {
         if self.budget == 0 || self.depth >= MAX_PROOF_DEPTH {
@@ -283,7 +321,7 @@ impl Prover {
             if self.sub(referenced, t, steps) {
                 return true;
             }
-            return self.sub_rest(s, rest, t, steps, "$ref");
+            return self.sub_rest(s, t, Side::Source, rest, steps, "$ref");
         }
         if let Some(reference) = to.field("$ref").and_then(Value::as_str) {
             let Some(target) = resolve_local(t.root, reference) else {
@@ -297,7 +335,7 @@ impl Prover {
             };
             let rest = without(to, "$ref");
             return self.sub(s, referenced, steps)
-                && self.sub_target_rest(s, t, rest, steps, "$ref");
+                && self.sub_rest(s, t, Side::Target, rest, steps, "$ref");
         }
         // Source unions: every branch must be contained (oneOf admits no more than anyOf).
         for keyword in ["anyOf", "oneOf"] {
@@ -327,7 +365,7 @@ impl Prover {
                     pointer: &(child!(track, "{}/allOf/{index}", t.pointer)),
                 };
                 self.sub(s, node, steps)
-            }) && self.sub_target_rest(s, t, rest, steps, "allOf");
+            }) && self.sub_rest(s, t, Side::Target, rest, steps, "allOf");
         }
         // Source intersections: the merged whole contained suffices, when the parts merge
         // without a clash; otherwise one part contained suffices.
@@ -358,17 +396,23 @@ impl Prover {
                     self.sub(node, t, steps)
                 });
         }
-        // Target unions: see `union_target`. The target's other keywords are a conjunction
+        // Target unions: see `union_cases`. The target's other keywords are a conjunction
         // beside the union, so they must hold of the source as well.
         for (keyword, exclusive) in [("anyOf", false), ("oneOf", true)] {
             if let Some(Value::Array(branches)) = to.field(keyword) {
                 let rest = without(to, keyword);
                 let pointer = child!(track, "{}/{keyword}", t.pointer);
-                return self.union_target(s, so, t.root, &pointer, branches, exclusive, steps)
-                    && self.sub_target_rest(s, t, rest, steps, keyword);
+                let union = TargetUnion {
+                    root: t.root,
+                    pointer: &pointer,
+                    branches,
+                    exclusive,
+                };
+                return self.union_cases(s, so, &union, steps, MAX_SPLITS)
+                    && self.sub_rest(s, t, Side::Target, rest, steps, keyword);
             }
         }
-        self.flat(s, so, t, to, steps)
+        self.flat(FlatPair { s, so, t, to }, steps)
     }
 
     /// Source ⊆ `anyOf`/`oneOf` of `branches` (`exclusive`: `oneOf`). One branch containing
@@ -378,34 +422,20 @@ impl Prover {
     /// `const`/`enum` values of a property, by the presence of a `required` name — and each case
     /// must be contained on its own (possibly in a different branch). Splits nest at most
     /// [`MAX_SPLITS`] deep and every case is a comparison of the budget.
-    #[allow(clippy::too_many_arguments)]
-    fn union_target(
-        &mut self,
-        s: Node<'_>,
-        so: &Map<String, Value>,
-        t_root: &Value,
-        t_pointer: &str,
-        branches: &[Value],
-        exclusive: bool,
-        steps: usize,
-    ) -> bool {
-        self.union_cases(
-            s, so, t_root, t_pointer, branches, exclusive, steps, MAX_SPLITS,
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
     fn union_cases(
         &mut self,
         s: Node<'_>,
         so: &Map<String, Value>,
-        t_root: &Value,
-        t_pointer: &str,
-        branches: &[Value],
-        exclusive: bool,
+        union: &TargetUnion<'_>,
         steps: usize,
         splits: usize,
     ) -> bool {
+        let TargetUnion {
+            root: t_root,
+            pointer: t_pointer,
+            branches,
+            exclusive,
+        } = *union;
         let track = self.track;
         for (index, branch) in branches.iter().enumerate() {
             let node = Node {
@@ -440,62 +470,40 @@ impl Prover {
                 schema: case,
                 pointer: &(child!(track, "{}/~case:{label}:{index}", s.pointer)),
             };
-            self.union_cases(
-                node,
-                case_object,
-                t_root,
-                t_pointer,
-                branches,
-                exclusive,
-                steps,
-                splits - 1,
-            )
+            self.union_cases(node, case_object, union, steps, splits - 1)
         })
     }
 
+    /// Compare with one side replaced by what is left of it after `keyword` was taken apart.
     fn sub_rest(
         &mut self,
         s: Node<'_>,
-        rest: Map<String, Value>,
         t: Node<'_>,
-        steps: usize,
-        keyword: &str,
-    ) -> bool {
-        let track = self.track;
-        let node = Node {
-            root: s.root,
-            schema: (&Value::Object(rest)),
-            pointer: &(child!(track, "{}/-{keyword}", s.pointer)),
-        };
-        self.sub(node, t, steps)
-    }
-
-    fn sub_target_rest(
-        &mut self,
-        s: Node<'_>,
-        t: Node<'_>,
+        side: Side,
         rest: Map<String, Value>,
         steps: usize,
         keyword: &str,
     ) -> bool {
-        let track = self.track;
-        let node = Node {
-            root: t.root,
-            schema: (&Value::Object(rest)),
-            pointer: &(child!(track, "{}/-{keyword}", t.pointer)),
+        let owner = match side {
+            Side::Source => s,
+            Side::Target => t,
         };
-        self.sub(s, node, steps)
+        let rest = Value::Object(rest);
+        let pointer = child!(self.track, "{}/-{keyword}", owner.pointer);
+        let node = Node {
+            root: owner.root,
+            schema: &rest,
+            pointer: &pointer,
+        };
+        match side {
+            Side::Source => self.sub(node, t, steps),
+            Side::Target => self.sub(s, node, steps),
+        }
     }
 
     /// Both sides are flat keyword sets: compare type by type, keyword by keyword.
-    fn flat(
-        &mut self,
-        s: Node<'_>,
-        so: &Map<String, Value>,
-        t: Node<'_>,
-        to: &Map<String, Value>,
-        steps: usize,
-    ) -> bool {
+    fn flat(&mut self, pair: FlatPair<'_>, steps: usize) -> bool {
+        let FlatPair { so, t, to, .. } = pair;
         // A finite source (`const`, `enum`) is contained when each of its values is admitted:
         // the source admits at most those values, whatever its other keywords say.
         if let Some(values) = finite_values(so) {
@@ -562,36 +570,23 @@ impl Prover {
                 }
             }
         }
-        if admits("array") && !self.arrays(s, so, t, to, steps) {
+        if admits("array") && !self.arrays(pair, steps) {
             return false;
         }
-        if admits("object") && !self.objects(s, so, t, to, steps) {
+        if admits("object") && !self.objects(pair, steps) {
             return false;
         }
         true
     }
 
-    fn arrays(
-        &mut self,
-        s: Node<'_>,
-        so: &Map<String, Value>,
-        t: Node<'_>,
-        to: &Map<String, Value>,
-        steps: usize,
-    ) -> bool {
+    fn arrays(&mut self, pair: FlatPair<'_>, steps: usize) -> bool {
+        let FlatPair { s, so, t, to } = pair;
         let track = self.track;
         if !bound_implied(so, to, "minItems", true) || !bound_implied(so, to, "maxItems", false) {
             return false;
         }
-        let empty = Vec::new();
-        let sp = so
-            .field("prefixItems")
-            .and_then(Value::as_array)
-            .unwrap_or(&empty);
-        let tp = to
-            .field("prefixItems")
-            .and_then(Value::as_array)
-            .unwrap_or(&empty);
+        let sp = subschema_list(so, "prefixItems");
+        let tp = subschema_list(to, "prefixItems");
         let positions = sp.len().max(tp.len());
         let source_at = |index: usize| {
             if let Some(schema) = sp.get(index) {
@@ -630,27 +625,13 @@ impl Prover {
         true
     }
 
-    fn objects(
-        &mut self,
-        s: Node<'_>,
-        so: &Map<String, Value>,
-        t: Node<'_>,
-        to: &Map<String, Value>,
-        steps: usize,
-    ) -> bool {
+    fn objects(&mut self, pair: FlatPair<'_>, steps: usize) -> bool {
+        let FlatPair { s, so, t, to } = pair;
         let track = self.track;
-        fn names(object: &Map<String, Value>) -> impl Iterator<Item = &str> {
-            object
-                .field("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-        }
-        if !names(to).all(|name| names(so).any(|required| required == name)) {
+        if !required_names(to).all(|name| required_names(so).any(|required| required == name)) {
             return false;
         }
-        let required_count = names(so).count() as f64;
+        let required_count = required_names(so).count() as f64;
         let min_ok = match number(to, "minProperties") {
             None => true,
             Some(min) => {
@@ -663,23 +644,17 @@ impl Prover {
         if !min_ok || !bound_implied(so, to, "maxProperties", false) {
             return false;
         }
-        let empty = Map::new();
-        let sprops = so
-            .field("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        let tprops = to
-            .field("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        let spatterns = so
-            .field("patternProperties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        let tpatterns = to
-            .field("patternProperties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
+        let sprops = subschema_map(so, "properties");
+        let tprops = subschema_map(to, "properties");
+        let spatterns = subschema_map(so, "patternProperties");
+        let tpatterns = subschema_map(to, "patternProperties");
+        let pattern_pointer = |schema_pointer: &str, pattern: &str| {
+            child!(
+                track,
+                "{schema_pointer}/patternProperties/{}",
+                escape_token(pattern)
+            )
+        };
         let source_rest = match so.field("additionalProperties") {
             Some(schema) => (schema, child!(track, "{}/additionalProperties", s.pointer)),
             None => (&TRUE, child!(track, "{}/*", s.pointer)),
@@ -696,15 +671,7 @@ impl Prover {
             }
             for (source_pattern, schema) in spatterns {
                 if pattern::matches(source_pattern, name)? {
-                    return Some((
-                        schema,
-                        child!(
-                            track,
-                            "{}/patternProperties/{}",
-                            s.pointer,
-                            escape_token(source_pattern)
-                        ),
-                    ));
+                    return Some((schema, pattern_pointer(s.pointer, source_pattern)));
                 }
             }
             Some(source_rest.clone())
@@ -720,12 +687,7 @@ impl Prover {
         }
         // Every target pattern, against each source member it may apply to.
         for (target_pattern, target_schema) in tpatterns {
-            let target_pointer = child!(
-                track,
-                "{}/patternProperties/{}",
-                t.pointer,
-                escape_token(target_pattern)
-            );
+            let target_pointer = pattern_pointer(t.pointer, target_pattern);
             for name in sprops.keys().chain(tprops.keys()) {
                 match pattern::matches(target_pattern, name) {
                     Some(false) => continue,
@@ -745,12 +707,7 @@ impl Prover {
             // Members matched by a source pattern, or by none (the rest): conservatively, as if
             // every one of them matched the target pattern.
             for (source_pattern, source_schema) in spatterns {
-                let source_pointer = child!(
-                    track,
-                    "{}/patternProperties/{}",
-                    s.pointer,
-                    escape_token(source_pattern)
-                );
+                let source_pointer = pattern_pointer(s.pointer, source_pattern);
                 pairs.push((
                     source_schema,
                     source_pointer,
@@ -803,12 +760,7 @@ impl Prover {
                 if taken {
                     continue;
                 }
-                let source_pointer = child!(
-                    track,
-                    "{}/patternProperties/{}",
-                    s.pointer,
-                    escape_token(source_pattern)
-                );
+                let source_pointer = pattern_pointer(s.pointer, source_pattern);
                 pairs.push((
                     source_schema,
                     source_pointer,
@@ -863,11 +815,7 @@ impl Prover {
         };
         if matches!(so.field("additionalProperties"), Some(Value::Bool(false))) {
             // The source's names are its properties and its patterns' languages.
-            let empty = Map::new();
-            let sprops = so
-                .field("properties")
-                .and_then(Value::as_object)
-                .unwrap_or(&empty);
+            let sprops = subschema_map(so, "properties");
             for name in sprops.keys() {
                 let name = Value::String(name.clone());
                 if admits(source_names, &name) == Some(false) {
@@ -877,10 +825,7 @@ impl Prover {
                     return false;
                 }
             }
-            let spatterns = so
-                .field("patternProperties")
-                .and_then(Value::as_object)
-                .unwrap_or(&empty);
+            let spatterns = subschema_map(so, "patternProperties");
             for source_pattern in spatterns.keys() {
                 let names = serde_json::json!({"type": "string", "pattern": source_pattern});
                 let node = Node {
@@ -1013,6 +958,16 @@ fn finite_values(object: &Map<String, Value>) -> Option<&[Value]> {
         return Some(std::slice::from_ref(value));
     }
     object.field("enum")?.as_array().map(Vec::as_slice)
+}
+
+/// The names a schema object lists in `required` (what is not a string is passed over).
+fn required_names(object: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    object
+        .field("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 /// JSON Schema equality: numbers by value (`1` equals `1.0`), arrays and objects member-wise.

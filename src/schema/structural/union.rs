@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 use crate::schema::walk::{is_annotation, resolve_local};
 
 use super::evaluate::admits;
-use super::{Field, TRUE, TypeSet, admitted_types, finite_values, is_false, number, without};
+use super::{
+    Field, TRUE, TypeSet, admitted_types, finite_values, is_false, number, required_names, without,
+};
 
 /// How deeply the source is split into cases against a target union.
 pub(super) const MAX_SPLITS: usize = 3;
@@ -22,15 +24,6 @@ const MAX_WITNESS_CASES: usize = 64;
 const DISJOINT_DEPTH: usize = 16;
 /// The work one disjointness question, or all of those of one proof, may take.
 pub(super) const DISJOINT_WORK: usize = 50_000;
-
-fn required_names(object: &Map<String, Value>) -> impl Iterator<Item = &str> {
-    object
-        .field("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-}
 
 /// `object` with `name` added to its `required`.
 fn with_required(object: &Map<String, Value>, name: &str) -> Map<String, Value> {
