@@ -262,3 +262,65 @@ fn wide_and_nested_target_unions_are_bounded() {
         other => panic!("expected no with witness null, got {other:?}"),
     }
 }
+
+/// A `oneOf` of `width` string branches, each `^v{i}$`, with the branch at `bad` (if any)
+/// holding a regular expression that does not compile.
+fn patterned_union(width: usize, bad: Option<usize>) -> Value {
+    let branches: Vec<Value> = (0..width)
+        .map(|i| {
+            let pattern = if Some(i) == bad {
+                "(unclosed".to_string()
+            } else {
+                format!("^v{i}$")
+            };
+            json!({"type": "string", "pattern": pattern})
+        })
+        .collect();
+    json!({ "oneOf": branches })
+}
+
+#[test]
+fn an_invalid_pattern_is_refused_alike_in_a_small_and_a_wide_schema() {
+    // 8 branches are canonicalized whole while prepared; 3,000 have each pattern checked on its
+    // own (canonicalizing the whole union would take seconds): the error must not differ.
+    for (width, bad) in [(8, 5), (3_000, 2_917)] {
+        let result = within(GENEROUS, move || {
+            Checker::new().check(&json!({"enum": ["v1"]}), &patterned_union(width, Some(bad)))
+        });
+        match result {
+            Err(SchemaError::NotASchema {
+                side,
+                pointer,
+                message,
+            }) => {
+                assert_eq!(side, Side::Target);
+                assert_eq!(pointer, format!("/oneOf/{bad}/pattern"), "width {width}");
+                assert_eq!(message, "invalid regular expression \"(unclosed\"");
+            }
+            other => panic!("width {width}: expected the invalid pattern refused, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_finite_source_across_a_wide_one_of_of_patterns_is_proven() {
+    // No one branch holds the source: each value matches its own branch, and exactly one.
+    let source = json!({"enum": (0..100).map(|i| format!("v{}", i * 9)).collect::<Vec<_>>()});
+    let decision = within(GENEROUS, move || {
+        Checker::new().check(&source, &patterned_union(1_000, None))
+    });
+    assert!(
+        matches!(decision, Ok(Decision::Yes { .. })),
+        "got {decision:?}"
+    );
+    // A value that two branches admit is a witness against `oneOf`.
+    let mut target = patterned_union(1_000, None);
+    target["oneOf"][1] = json!({"type": "string", "pattern": "^v"});
+    let decision = within(GENEROUS, move || {
+        Checker::new().check(&json!({"enum": ["v7", "v8"]}), &target)
+    });
+    match decision {
+        Ok(Decision::No { witness, .. }) => assert_eq!(witness, json!("v7")),
+        other => panic!("expected a witness, got {other:?}"),
+    }
+}

@@ -112,14 +112,52 @@ pub struct Checker {
 /// Whether a schema uses a keyword whose errors only canonicalization reports (an invalid
 /// regular expression, a reference it cannot resolve): such a schema is canonicalized while it
 /// is prepared, so that it is refused as input whichever path a check then takes.
-fn needs_eager_canonical(schema: &Value) -> bool {
-    walk::subschemas(schema).iter().any(|(_, subschema)| {
+fn needs_eager_canonical(subschemas: &[(String, &Value)]) -> bool {
+    subschemas.iter().any(|(_, subschema)| {
         subschema.as_object().is_some_and(|object| {
             ["pattern", "patternProperties", "$ref", "$dynamicRef", "$id"]
                 .iter()
                 .any(|keyword| object.contains_key(*keyword))
         })
     })
+}
+
+/// Past this many subschemas, a schema whose only such keywords are `pattern`,
+/// `patternProperties` and local `$ref`s (which [`walk::findings`] has checked) is not
+/// canonicalized whole while it is prepared: canonicalizing a union of thousands of patterned
+/// branches takes seconds, and the structural prover often decides without it. Each of its
+/// patterns is canonicalized on its own instead, which reports an invalid one just the same.
+const EAGER_CANONICAL_SUBSCHEMAS: usize = 512;
+
+/// The first invalid regular expression of `subschemas` (a `pattern`, or a key of
+/// `patternProperties`), found by canonicalizing each distinct one on its own.
+fn invalid_pattern(subschemas: &[(String, &Value)]) -> Option<CanonicalizationError> {
+    let mut seen = std::collections::HashSet::new();
+    for (_, subschema) in subschemas {
+        let Some(object) = subschema.as_object() else {
+            continue;
+        };
+        let patterns = object
+            .get("pattern")
+            .and_then(Value::as_str)
+            .into_iter()
+            .chain(
+                object
+                    .get("patternProperties")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flat_map(|members| members.keys().map(String::as_str)),
+            );
+        for pattern in patterns {
+            if seen.insert(pattern)
+                && let Err(error @ CanonicalizationError::InvalidPattern { .. }) =
+                    canonicalize(&serde_json::json!({ "pattern": pattern }))
+            {
+                return Some(error);
+            }
+        }
+    }
+    None
 }
 
 fn canonicalize(schema: &Value) -> Result<CanonicalSchema, CanonicalizationError> {
@@ -283,8 +321,22 @@ impl Checker {
             }
         }
         let canonical = OnceLock::new();
-        if needs_eager_canonical(schema) {
-            let result = match canonicalize(schema) {
+        let subschemas = walk::subschemas(schema);
+        let deferred = subschemas.len() > EAGER_CANONICAL_SUBSCHEMAS
+            && !subschemas.iter().any(|(_, subschema)| {
+                subschema
+                    .as_object()
+                    .is_some_and(|o| o.contains_key("$dynamicRef") || o.contains_key("$id"))
+            });
+        let eager = if !needs_eager_canonical(&subschemas) {
+            None
+        } else if deferred {
+            invalid_pattern(&subschemas).map(Err)
+        } else {
+            Some(canonicalize(schema))
+        };
+        if let Some(result) = eager {
+            let result = match result {
                 Ok(canonical) => Ok(canonical),
                 Err(CanonicalizationError::ReferenceResolution(error)) => {
                     return Err(SchemaError::UnresolvableRef {
@@ -294,8 +346,8 @@ impl Checker {
                     });
                 }
                 Err(CanonicalizationError::InvalidPattern { pattern }) => {
-                    let pointer = walk::subschemas(schema)
-                        .into_iter()
+                    let pointer = subschemas
+                        .iter()
                         .find(|(_, s)| s.get("pattern").and_then(Value::as_str) == Some(&pattern))
                         .map(|(p, _)| format!("{p}/pattern"))
                         .unwrap_or_default();

@@ -396,6 +396,15 @@ impl Prover {
                     self.sub(node, t, steps)
                 });
         }
+        // A finite source against a target union: no one branch need contain it (each value
+        // may match another branch), so each value is evaluated against the whole target, which
+        // for `oneOf` counts that exactly one branch matches.
+        if (to.contains_key("anyOf") || to.contains_key("oneOf"))
+            && let Some(values) = finite_values(so)
+            && first_rejected(values, t.schema).is_none()
+        {
+            return true;
+        }
         // Target unions: see `union_cases`. The target's other keywords are a conjunction
         // beside the union, so they must hold of the source as well.
         for (keyword, exclusive) in [("anyOf", false), ("oneOf", true)] {
