@@ -9,6 +9,7 @@ pub mod codes;
 pub mod corpus;
 pub mod digest;
 pub mod engine;
+mod fault;
 pub mod graph;
 pub mod pair;
 pub mod render;

@@ -101,13 +101,18 @@ pub enum SimError {
     Write(#[from] super::writer::WriteError),
 }
 
-struct Plan {
-    header: TraceHeader,
-    steps: Vec<Step>,
-    end: EndStatus,
+/// A run as the walk chose it, before it is written: what fault injection edits
+/// (`crate::replay::fault`).
+pub(in crate::replay) struct Plan {
+    pub(in crate::replay) header: TraceHeader,
+    pub(in crate::replay) steps: Vec<Step>,
+    pub(in crate::replay) end: EndStatus,
 }
 
-fn write_plan(plan: &Plan, seal: Option<&SealKey>) -> Result<Vec<u8>, SimError> {
+pub(in crate::replay) fn write_plan(
+    plan: &Plan,
+    seal: Option<&SealKey>,
+) -> Result<Vec<u8>, SimError> {
     let mut w = TraceWriter::new(Vec::new(), &plan.header)?;
     if let Some(key) = seal {
         w = w.sealed(key.clone());
