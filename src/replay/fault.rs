@@ -14,6 +14,10 @@ use crate::registry::Registry;
 use crate::rng::Rng;
 use serde_json::{Map, Value};
 
+/// An injector: one candidate trace with a defect of its code, and the `seq` replay should
+/// report it at; `None` when this run (or this attempt) offers no place for the defect.
+pub(in crate::replay) type Injector = fn(&mut FaultSite<'_>) -> Option<(Vec<u8>, u64)>;
+
 /// One faithful run offered to an injector for one attempt.
 pub(in crate::replay) struct FaultSite<'a> {
     /// The replayer that will verify the candidate; its graph and registry say what the run

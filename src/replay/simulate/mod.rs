@@ -16,6 +16,7 @@ mod faults;
 mod stream;
 mod walk;
 
+pub use faults::FAULT_CODES;
 pub use stream::simulate_stream;
 
 use faults::inject;
@@ -30,12 +31,6 @@ use super::trace::{EndStatus, TRACE_VERSION, TraceHeader};
 use super::writer::{Step, TraceWriter};
 use crate::rng::Rng;
 use serde_json::{Map, Value};
-
-/// The fault kinds `--faults` can inject, each named by the code replay reports first.
-pub const FAULT_CODES: &[&str] = &[
-    "D601", "D603", "D604", "D605", "D606", "D607", "D608", "D609", "D610", "D611", "D612", "D614",
-    "D615", "D616", "D617",
-];
 
 #[derive(Debug, Clone)]
 pub struct SimOptions {
