@@ -1,7 +1,9 @@
-//! Fault injection: one defect of a seeded D code written into a faithful run (an edited
-//! line, a broken link, a run that loops past its bounds, …), re-chained and re-sealed so that
-//! it is the run's only defect, and kept only when replay names exactly that code at exactly
-//! that `seq` first.
+//! Fault injection's driver: one defect of a seeded D code written into a faithful run (an
+//! edited line, a broken link, a run that loops past its bounds, …), re-sealed so that it is
+//! the run's only defect, and kept only when replay names exactly that code at exactly that
+//! `seq` first. It owns the table of injectors (code → `inject` in `replay/codes/d6xx.rs`,
+//! each beside its check, written with the toolkit of `replay/fault.rs`), the order codes and
+//! attempts are tried in, and the resealing.
 
 use super::{InjectedFault, Plan};
 use crate::replay::codes::{

@@ -9,8 +9,10 @@
 //! replay to be the run's first divergence at the named `seq`; the sidecar
 //! `NAME.expected.json` is `{"code": "D6xx", "seq": N}`.
 //!
-//! The walk is in `walk`, fault injection in `faults`, and the unbuffered long run of
-//! [`simulate_stream`] in `stream`.
+//! The walk is in `walk`, the unbuffered long run of [`simulate_stream`] in `stream`, and the
+//! fault-injection driver in `faults`; the injector that writes each code's defect is `inject`
+//! in its file under `replay/codes/` (beside the check that must catch it), using the toolkit
+//! of `replay/fault.rs`.
 
 mod faults;
 mod stream;
