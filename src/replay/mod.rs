@@ -2,13 +2,15 @@
 //! (`digest`), the writer a runtime records with (`writer`), the graph as replay resolves it
 //! (`graph`), the replay engine (`engine`) with one file per D6xx code (`codes`), run reports
 //! (`report`), corpus summaries (`summary`) and replay (`corpus`), synthetic traces
-//! (`simulate`), sealed traces' keys and signatures (`seal`), and paired replay of one trace
-//! against two graphs in one pass (`pair`).
+//! (`simulate`), the toolkit the codes' fault injectors share (`fault`), sealed traces' keys
+//! and signatures (`seal`), and paired replay of one trace against two graphs in one pass
+//! (`pair`).
 
 pub mod codes;
 pub mod corpus;
 pub mod digest;
 pub mod engine;
+mod fault;
 pub mod graph;
 pub mod pair;
 pub mod render;

@@ -38,6 +38,7 @@
 //! SPEC §4.1 (the header); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, line_object};
 use super::super::graph::abi_satisfied;
 use super::super::trace::{LineError, TraceHeader};
 use crate::codes;
@@ -121,4 +122,12 @@ impl RunState<'_, '_> {
         }
         Some(header)
     }
+}
+
+/// Fault injection (`simulate --faults`): a header naming another graph (`NAME-other`).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let graph = site.graph();
+    let header = line_object(&mut site.lines, 0)?;
+    header.insert("graph".into(), Value::from(format!("{}-other", graph.name)));
+    Some((chain(&mut site.lines), 0))
 }

@@ -37,6 +37,7 @@
 //! SPEC §4.2 (the recorded node is the one the graph selects); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, line_object};
 use super::super::graph::{NodeIdx, ReplayGraph};
 use super::super::trace::StepEvent;
 use crate::codes;
@@ -236,4 +237,21 @@ impl RunState<'_, '_> {
         }
         actual
     }
+}
+
+/// Fault injection (`simulate --faults`): a step recorded at another node of the graph than the
+/// one it ran at.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    let current = site.plan.steps.get(i)?.node.clone();
+    let others: Vec<&str> = site
+        .graph()
+        .nodes
+        .iter()
+        .map(|n| n.id.as_str())
+        .filter(|id| *id != current)
+        .collect();
+    let other = site.rng.pick(&others)?.to_string();
+    line_object(&mut site.lines, i + 1)?.insert("node".into(), Value::from(other));
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

@@ -33,6 +33,7 @@
 //! SPEC §4.2 (the primitive is the node's, or its declared fallback); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, line_object};
 use super::super::graph::NodeIdx;
 use super::d603::Expected;
 use crate::codes;
@@ -102,4 +103,18 @@ impl RunState<'_, '_> {
         );
         actual
     }
+}
+
+/// Fault injection (`simulate --faults`): a step recorded with another primitive of the
+/// registry than its node's (an attempt that draws the node's own primitive gives up).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    let current = site.plan.steps.get(i)?.primitive.clone();
+    let all = site.registry().primitives();
+    let other = all.get(site.rng.below(all.len() as u64) as usize)?;
+    if other.id == current {
+        return None;
+    }
+    line_object(&mut site.lines, i + 1)?.insert("primitive".into(), Value::from(other.id.clone()));
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

@@ -39,6 +39,7 @@
 //! SPEC §4.2 (the recorded input equals the recomputed input); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, line_object, mutate_value};
 use super::super::graph::{NodeIdx, ResolvedBinding};
 use super::super::pair::{Difference, StepMemo};
 use super::super::trace::Event;
@@ -242,4 +243,17 @@ impl RunState<'_, '_> {
             column: None,
         });
     }
+}
+
+/// Fault injection (`simulate --faults`): one field of a step's input changed, so the input no
+/// longer equals the one its bindings recompute.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|s| s.input.as_object().is_some_and(|m| !m.is_empty()))?;
+    let line = line_object(&mut site.lines, i + 1)?;
+    let input = line.get_mut("input")?.as_object_mut()?;
+    let keys: Vec<String> = input.keys().cloned().collect();
+    let key = site.rng.pick(&keys)?.clone();
+    let new = mutate_value(input.get(&key)?, site.rng);
+    input.insert(key, new);
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

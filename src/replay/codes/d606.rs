@@ -34,6 +34,7 @@
 //! SPEC §4.2 (input validates against the contract); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, line_object};
 use super::super::pair::{SchemaError, StepMemo};
 use super::super::trace::TraceHeader;
 use crate::codes;
@@ -94,4 +95,31 @@ impl RunState<'_, '_> {
             );
         }
     }
+}
+
+/// Fault injection (`simulate --faults`): a step's input outside its schema, with a field the
+/// schema does not declare or (odd attempts) a field set to `null`.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    violate_schema(site, i, "input")
+}
+
+/// Put the `field` object (`input` or `output`) of step `i` outside its schema: an undeclared
+/// field added on even attempts (or when the object is empty), one field set to `null` on odd
+/// ones. D607 injects through it too, on `output`.
+pub(super) fn violate_schema(
+    site: &mut FaultSite<'_>,
+    i: usize,
+    field: &str,
+) -> Option<(Vec<u8>, u64)> {
+    let line = line_object(&mut site.lines, i + 1)?;
+    let target = line.get_mut(field)?.as_object_mut()?;
+    if site.attempt.is_multiple_of(2) || target.is_empty() {
+        target.insert("unexpected_field".into(), Value::from(true));
+    } else {
+        let keys: Vec<String> = target.keys().cloned().collect();
+        let key = site.rng.pick(&keys)?.clone();
+        target.insert(key, Value::Null);
+    }
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

@@ -31,6 +31,7 @@
 //! SPEC §4.2 (the evidence kinds are present); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, line_object};
 use super::super::trace::Evidence;
 use crate::codes;
 use crate::registry::PrimIdx;
@@ -57,4 +58,12 @@ impl RunState<'_, '_> {
             }
         }
     }
+}
+
+/// Fault injection (`simulate --faults`): a step's evidence dropped (recorded as `[]`) where
+/// the run carried some.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|s| !s.evidence.is_empty())?;
+    line_object(&mut site.lines, i + 1)?.insert("evidence".into(), Value::Array(Vec::new()));
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

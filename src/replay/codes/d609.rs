@@ -31,6 +31,7 @@
 //! SPEC §4.2 (the failure mode is declared); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, keep_prev_last, line_object};
 use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
@@ -54,4 +55,19 @@ impl RunState<'_, '_> {
             );
         }
     }
+}
+
+/// Fault injection (`simulate --faults`): a step that ends in a failure mode its primitive does
+/// not declare (`undeclared_failure`) instead of its output.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    let line = line_object(&mut site.lines, i + 1)?;
+    line.remove("output");
+    line.remove("outcome");
+    line.insert(
+        "error".into(),
+        serde_json::json!({"mode": "undeclared_failure", "message": "injected"}),
+    );
+    keep_prev_last(line);
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

@@ -32,6 +32,8 @@
 //! SPEC §4.2 (the outcome is declared); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, keep_prev_last, line_object};
+use super::super::writer::StepResult;
 use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
@@ -69,4 +71,14 @@ impl RunState<'_, '_> {
             (None, None) => {}
         }
     }
+}
+
+/// Fault injection (`simulate --faults`): a step that recorded an output, given an outcome its
+/// primitive does not declare (`undeclared_outcome`).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|s| matches!(s.result, StepResult::Output { .. }))?;
+    let line = line_object(&mut site.lines, i + 1)?;
+    line.insert("outcome".into(), Value::from("undeclared_outcome"));
+    keep_prev_last(line);
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

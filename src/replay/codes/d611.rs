@@ -32,6 +32,7 @@
 //! SPEC §4.2 (visits stay within `max_visits`); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, unsealed_trace};
 use super::super::graph::NodeIdx;
 use crate::codes;
 use serde_json::Value;
@@ -63,4 +64,23 @@ impl RunState<'_, '_> {
             });
         }
     }
+}
+
+/// Fault injection (`simulate --faults`): a run walked with `max_visits` ignored, reported at
+/// its first visit over a bound (no edit of a faithful run loops more often).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let g = site.graph();
+    if !g.nodes.iter().any(|n| n.max_visits.is_some()) {
+        return None;
+    }
+    let looping = (site.looping_walk)(site.attempt)?;
+    let mut counts = vec![0u32; g.nodes.len()];
+    for (i, s) in looping.steps.iter().enumerate() {
+        let n = *g.index.get(&s.node)?;
+        counts[n] += 1;
+        if g.nodes.get(n)?.max_visits.is_some_and(|m| counts[n] > m) {
+            return Some((unsealed_trace(&looping)?, i as u64 + 1));
+        }
+    }
+    None
 }

@@ -33,6 +33,7 @@
 //! SPEC §4.2 (totals stay within the budget); the code is listed in §5.
 
 use super::super::engine::{RunState, budget_nanos};
+use super::super::fault::{FaultSite, chain, line_object};
 use crate::codes;
 use serde_json::Value;
 
@@ -69,4 +70,15 @@ impl RunState<'_, '_> {
             );
         }
     }
+}
+
+/// Fault injection (`simulate --faults`): one step that alone costs more than the budget
+/// (`max_spend_usd` + 1), in a graph that has one.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let max = site.graph().max_spend_usd?;
+    let i = site.pick_step(|_| true)?;
+    let line = line_object(&mut site.lines, i + 1)?;
+    let cost = line.get_mut("cost")?.as_object_mut()?;
+    cost.insert("usd".into(), Value::from(max + 1.0));
+    Some((chain(&mut site.lines), i as u64 + 1))
 }

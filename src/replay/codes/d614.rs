@@ -36,6 +36,7 @@
 //! SPEC §4.2 (the run ends at a terminal node); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain};
 use super::super::trace::EndStatus;
 use super::d603::Expected;
 use crate::codes;
@@ -83,5 +84,37 @@ impl RunState<'_, '_> {
     pub(crate) fn check_d614_after_end(&mut self) {
         let message = format!("line {} follows the end event", self.pos.number);
         self.report(&codes::D614, "", message, None, None);
+    }
+}
+
+/// Fault injection (`simulate --faults`): an event after the end (even attempts), or the run
+/// ended right after a step at a non-terminal node (odd attempts).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    if site.attempt.is_multiple_of(2) {
+        // events after the end: the end line again, one `seq` later
+        let seq = site.lines.len() as u64;
+        let mut extra = site.lines.last()?.clone();
+        extra
+            .as_object_mut()?
+            .insert("seq".into(), Value::from(seq));
+        site.lines.push(extra);
+        Some((chain(&mut site.lines), seq))
+    } else {
+        // end right after a step at a non-terminal node
+        let g = site.graph();
+        let i = site.pick_step(|s| {
+            g.index
+                .get(&s.node)
+                .and_then(|&n| g.node(n))
+                .is_some_and(|n| !n.is_terminal())
+        })?;
+        let mut end = site.lines.last()?.clone();
+        end.as_object_mut()?
+            .insert("seq".into(), Value::from(i as u64 + 2));
+        end.as_object_mut()?
+            .insert("end".into(), Value::from("success"));
+        site.lines.truncate(i + 2);
+        site.lines.push(end);
+        Some((chain(&mut site.lines), i as u64 + 2))
     }
 }

@@ -39,6 +39,7 @@
 
 use super::super::digest::{format_hash, hash_matches};
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain, join_lines, line_object};
 use crate::codes;
 use serde_json::Value;
 
@@ -73,4 +74,28 @@ impl RunState<'_, '_> {
         );
         false
     }
+}
+
+/// Fault injection (`simulate --faults`): one step line edited (a token more) after the chain
+/// was computed, so the next line's `prev` no longer matches it.
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    let mut bytes_lines = site.lines.clone();
+    let line = line_object(&mut bytes_lines, i + 1)?;
+    let cost = line.get_mut("cost")?.as_object_mut()?;
+    let tokens = cost.get("tokens").and_then(Value::as_u64).unwrap_or(0);
+    cost.insert("tokens".into(), Value::from(tokens + 1));
+    let _ = chain(&mut site.lines);
+    // the original chain, with one line edited after it was chained
+    let mut edited = site.lines.clone();
+    if let Some(l) = edited.get_mut(i + 1) {
+        *l = bytes_lines.get(i + 1)?.clone();
+        if let (Some(m), Some(p)) = (
+            l.as_object_mut(),
+            site.lines.get(i + 1).and_then(|o| o.get("prev")).cloned(),
+        ) {
+            m.insert("prev".into(), p);
+        }
+    }
+    Some((join_lines(&edited), i as u64 + 2))
 }

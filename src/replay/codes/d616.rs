@@ -50,6 +50,7 @@
 //! event); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain};
 use super::super::trace::{Event, LineError, parse_event};
 use crate::codes;
 use serde_json::Value;
@@ -105,4 +106,32 @@ impl RunState<'_, '_> {
             None,
         );
     }
+}
+
+/// Fault injection (`simulate --faults`): a step line cut in half, as the truncated last line
+/// (even attempts) or as invalid JSON mid-file with the rest following (odd attempts).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    let mut bytes = Vec::new();
+    let chained = chain(&mut site.lines);
+    let all: Vec<&[u8]> = chained
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    for (k, l) in all.iter().enumerate() {
+        if k == i + 1 {
+            let cut = l.len() / 2;
+            bytes.extend_from_slice(l.get(..cut)?);
+            if site.attempt % 2 == 1 {
+                // invalid JSON mid-file; the rest follows
+                bytes.push(b'\n');
+                continue;
+            }
+            // a truncated last line
+            return Some((bytes, i as u64 + 1));
+        }
+        bytes.extend_from_slice(l);
+        bytes.push(b'\n');
+    }
+    Some((bytes, i as u64 + 1))
 }

@@ -31,6 +31,7 @@
 //! SPEC §4.1 (`seq` starts at 1 and rises by one); the code is listed in §5.
 
 use super::super::engine::RunState;
+use super::super::fault::{FaultSite, chain};
 use crate::codes;
 use serde_json::Value;
 
@@ -51,4 +52,17 @@ impl RunState<'_, '_> {
         );
         false
     }
+}
+
+/// Fault injection (`simulate --faults`): a gap of 1 to 3 in `seq` from a step on (it and every
+/// event after it numbered too high).
+pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+    let i = site.pick_step(|_| true)?;
+    let gap = 1 + site.rng.below(3);
+    for l in site.lines.iter_mut().skip(i + 1) {
+        let m = l.as_object_mut()?;
+        let seq = m.get("seq").and_then(Value::as_u64)?;
+        m.insert("seq".into(), Value::from(seq + gap));
+    }
+    Some((chain(&mut site.lines), i as u64 + 1 + gap))
 }

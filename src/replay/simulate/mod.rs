@@ -9,13 +9,16 @@
 //! replay to be the run's first divergence at the named `seq`; the sidecar
 //! `NAME.expected.json` is `{"code": "D6xx", "seq": N}`.
 //!
-//! The walk is in `walk`, fault injection in `faults`, and the unbuffered long run of
-//! [`simulate_stream`] in `stream`.
+//! The walk is in `walk`, the unbuffered long run of [`simulate_stream`] in `stream`, and the
+//! fault-injection driver in `faults`; the injector that writes each code's defect is `inject`
+//! in its file under `replay/codes/` (beside the check that must catch it), using the toolkit
+//! of `replay/fault.rs`.
 
 mod faults;
 mod stream;
 mod walk;
 
+pub use faults::FAULT_CODES;
 pub use stream::simulate_stream;
 
 use faults::inject;
@@ -30,12 +33,6 @@ use super::trace::{EndStatus, TRACE_VERSION, TraceHeader};
 use super::writer::{Step, TraceWriter};
 use crate::rng::Rng;
 use serde_json::{Map, Value};
-
-/// The fault kinds `--faults` can inject, each named by the code replay reports first.
-pub const FAULT_CODES: &[&str] = &[
-    "D601", "D603", "D604", "D605", "D606", "D607", "D608", "D609", "D610", "D611", "D612", "D614",
-    "D615", "D616", "D617",
-];
 
 #[derive(Debug, Clone)]
 pub struct SimOptions {
@@ -101,13 +98,18 @@ pub enum SimError {
     Write(#[from] super::writer::WriteError),
 }
 
-struct Plan {
-    header: TraceHeader,
-    steps: Vec<Step>,
-    end: EndStatus,
+/// A run as the walk chose it, before it is written: what fault injection edits
+/// (`crate::replay::fault`).
+pub(in crate::replay) struct Plan {
+    pub(in crate::replay) header: TraceHeader,
+    pub(in crate::replay) steps: Vec<Step>,
+    pub(in crate::replay) end: EndStatus,
 }
 
-fn write_plan(plan: &Plan, seal: Option<&SealKey>) -> Result<Vec<u8>, SimError> {
+pub(in crate::replay) fn write_plan(
+    plan: &Plan,
+    seal: Option<&SealKey>,
+) -> Result<Vec<u8>, SimError> {
     let mut w = TraceWriter::new(Vec::new(), &plan.header)?;
     if let Some(key) = seal {
         w = w.sealed(key.clone());
