@@ -137,17 +137,7 @@ fn invalid_pattern(subschemas: &[(String, &Value)]) -> Option<CanonicalizationEr
         let Some(object) = subschema.as_object() else {
             continue;
         };
-        let patterns = object
-            .get("pattern")
-            .and_then(Value::as_str)
-            .into_iter()
-            .chain(
-                object
-                    .get("patternProperties")
-                    .and_then(Value::as_object)
-                    .into_iter()
-                    .flat_map(|members| members.keys().map(String::as_str)),
-            );
+        let patterns = walk::regular_expressions(object);
         for pattern in patterns {
             if seen.insert(pattern)
                 && let Err(error @ CanonicalizationError::InvalidPattern { .. }) =
@@ -213,17 +203,7 @@ fn pattern_obstacle(source: &Value, target: &Value) -> Option<(Side, String, Str
             let Some(object) = subschema.as_object() else {
                 continue;
             };
-            let patterns = object
-                .get("pattern")
-                .and_then(Value::as_str)
-                .into_iter()
-                .chain(
-                    object
-                        .get("patternProperties")
-                        .and_then(Value::as_object)
-                        .into_iter()
-                        .flat_map(|members| members.keys().map(String::as_str)),
-                );
+            let patterns = walk::regular_expressions(object);
             for text in patterns {
                 if let Err(reason) = pattern::compiled(text).as_ref() {
                     return Some((side, pointer, reason.clone()));

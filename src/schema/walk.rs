@@ -4,86 +4,100 @@
 
 use serde_json::{Map, Value};
 
-/// Keywords whose value is one subschema.
-const SINGLE_SUBSCHEMA: &[&str] = &[
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "contentSchema",
+/// What a keyword's value is to this checker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// One subschema (`items`, `not`).
+    Subschema,
+    /// An array of subschemas (`allOf`, `prefixItems`).
+    SubschemaArray,
+    /// An object of subschemas (`properties`, `$defs`).
+    SubschemaMap,
+    /// Data, not a subschema: an assertion or a core keyword (`type`, `enum`, `$ref`).
+    Value,
+    /// An annotation, which never changes which values a schema admits. `format` is one under
+    /// Draft 2020-12's default format-annotation vocabulary (so is every `x-` extension, which
+    /// [`is_annotation`] adds).
+    Annotation,
+}
+
+/// Every keyword of Draft 2020-12 (core, applicator, validation, meta-data, format, content and
+/// unevaluated vocabularies) with its role, in the order [`suspected_typo`] tries them (the
+/// first of two equally near keywords is the one suggested).
+const VOCABULARY: &[(&str, Role)] = &[
+    ("$schema", Role::Value),
+    ("$id", Role::Value),
+    ("$ref", Role::Value),
+    ("$anchor", Role::Value),
+    ("$dynamicRef", Role::Value),
+    ("$dynamicAnchor", Role::Value),
+    ("$vocabulary", Role::Value),
+    ("$comment", Role::Annotation),
+    ("$defs", Role::SubschemaMap),
+    ("allOf", Role::SubschemaArray),
+    ("anyOf", Role::SubschemaArray),
+    ("oneOf", Role::SubschemaArray),
+    ("not", Role::Subschema),
+    ("if", Role::Subschema),
+    ("then", Role::Subschema),
+    ("else", Role::Subschema),
+    ("dependentSchemas", Role::SubschemaMap),
+    ("prefixItems", Role::SubschemaArray),
+    ("items", Role::Subschema),
+    ("contains", Role::Subschema),
+    ("properties", Role::SubschemaMap),
+    ("patternProperties", Role::SubschemaMap),
+    ("additionalProperties", Role::Subschema),
+    ("propertyNames", Role::Subschema),
+    ("unevaluatedItems", Role::Subschema),
+    ("unevaluatedProperties", Role::Subschema),
+    ("type", Role::Value),
+    ("enum", Role::Value),
+    ("const", Role::Value),
+    ("multipleOf", Role::Value),
+    ("maximum", Role::Value),
+    ("exclusiveMaximum", Role::Value),
+    ("minimum", Role::Value),
+    ("exclusiveMinimum", Role::Value),
+    ("maxLength", Role::Value),
+    ("minLength", Role::Value),
+    ("pattern", Role::Value),
+    ("maxItems", Role::Value),
+    ("minItems", Role::Value),
+    ("uniqueItems", Role::Value),
+    ("maxContains", Role::Value),
+    ("minContains", Role::Value),
+    ("maxProperties", Role::Value),
+    ("minProperties", Role::Value),
+    ("required", Role::Value),
+    ("dependentRequired", Role::Value),
+    ("title", Role::Annotation),
+    ("description", Role::Annotation),
+    ("default", Role::Annotation),
+    ("deprecated", Role::Annotation),
+    ("readOnly", Role::Annotation),
+    ("writeOnly", Role::Annotation),
+    ("examples", Role::Annotation),
+    ("format", Role::Annotation),
+    ("contentEncoding", Role::Value),
+    ("contentMediaType", Role::Value),
+    ("contentSchema", Role::Subschema),
+    ("definitions", Role::SubschemaMap),
 ];
 
-/// Keywords whose value is an array of subschemas.
-const SUBSCHEMA_ARRAY: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf"];
-
-/// Keywords whose value is an object of subschemas.
-const SUBSCHEMA_MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
-/// Assertion and core keywords whose value is data, not a subschema.
-const VALUE_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
-    "$anchor",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "type",
-    "enum",
-    "const",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "minContains",
-    "maxContains",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "contentEncoding",
-    "contentMediaType",
-];
-
-/// Keywords that annotate and never change which values a schema admits. `format` is one of them
-/// under Draft 2020-12's default format-annotation vocabulary; so is every `x-` extension.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-    "format",
-];
+/// The role of a Draft 2020-12 keyword; `None` outside the vocabulary.
+fn role(keyword: &str) -> Option<Role> {
+    static ROLES: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, Role>> =
+        std::sync::LazyLock::new(|| VOCABULARY.iter().copied().collect());
+    ROLES.get(keyword).copied()
+}
 
 /// Whether `keyword` is an annotation (it never affects a verdict): a listed annotation, an
 /// `x-` extension, or any keyword outside the Draft 2020-12 vocabulary that is not a likely typo
 /// of one ([`suspected_typo`]). Draft 2020-12 treats unknown keywords as annotations, and the
 /// validators replay uses ignore them, so the checker decides as if they were absent.
 pub fn is_annotation(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword)
+    role(keyword) == Some(Role::Annotation)
         || keyword.starts_with("x-")
         || (!is_vocabulary(keyword) && suspected_typo(keyword).is_none())
 }
@@ -91,17 +105,8 @@ pub fn is_annotation(keyword: &str) -> bool {
 /// Whether `keyword` is a Draft 2020-12 keyword this checker reads (assertions, applicators,
 /// core keywords and the listed annotations).
 pub fn is_vocabulary(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword)
-        || SINGLE_SUBSCHEMA.contains(&keyword)
-        || SUBSCHEMA_ARRAY.contains(&keyword)
-        || SUBSCHEMA_MAP.contains(&keyword)
-        || VALUE_KEYWORDS.contains(&keyword)
-        || OTHER_DRAFT_KEYWORDS.contains(&keyword)
+    role(keyword).is_some()
 }
-
-/// Draft 2020-12 keywords that neither hold subschemas nor constrain values here, listed so
-/// that a keyword near them counts as a typo.
-const OTHER_DRAFT_KEYWORDS: &[&str] = &["$dynamicAnchor", "$vocabulary", "contentSchema"];
 
 /// Whether `keyword` is part of the vocabulary this checker knows, or an annotation by the rule
 /// of [`is_annotation`]: everything but a suspected typo.
@@ -120,7 +125,7 @@ pub fn suspected_typo(keyword: &str) -> Option<&'static str> {
     }
     let trimmed = keyword.trim_matches(|c: char| !c.is_alphanumeric() && c != '$');
     let mut best: Option<(usize, &'static str)> = None;
-    for &real in DRAFT_KEYWORDS {
+    for &(real, _) in VOCABULARY {
         if trimmed.eq_ignore_ascii_case(real) || real.strip_prefix('$') == Some(trimmed) {
             return Some(real);
         }
@@ -144,69 +149,6 @@ pub fn suspected_typo(keyword: &str) -> Option<&'static str> {
     }
     best.map(|(_, real)| real)
 }
-
-/// Every keyword of Draft 2020-12 (core, applicator, validation, meta-data, format, content and
-/// unevaluated vocabularies), the candidates of [`suspected_typo`].
-const DRAFT_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
-    "$anchor",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "$comment",
-    "$defs",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "prefixItems",
-    "items",
-    "contains",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "type",
-    "enum",
-    "const",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxContains",
-    "minContains",
-    "maxProperties",
-    "minProperties",
-    "required",
-    "dependentRequired",
-    "title",
-    "description",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "examples",
-    "format",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "definitions",
-];
 
 /// Levenshtein distance over bytes (keywords are ASCII), two rows.
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -289,22 +231,21 @@ fn children<'a>(
     out: &mut Vec<(String, &'a Value)>,
 ) {
     let here = || format!("{pointer}/{}", escape_token(keyword));
-    if SINGLE_SUBSCHEMA.contains(&keyword) {
-        out.push((here(), value));
-    } else if SUBSCHEMA_ARRAY.contains(&keyword) {
-        if let Value::Array(items) = value {
+    match (role(keyword), value) {
+        (Some(Role::Subschema), _) => out.push((here(), value)),
+        (Some(Role::SubschemaArray), Value::Array(items)) => {
             let here = here();
             for (index, item) in items.iter().enumerate() {
                 out.push((format!("{here}/{index}"), item));
             }
         }
-    } else if SUBSCHEMA_MAP.contains(&keyword)
-        && let Value::Object(members) = value
-    {
-        let here = here();
-        for (name, member) in members {
-            out.push((format!("{here}/{}", escape_token(name)), member));
+        (Some(Role::SubschemaMap), Value::Object(members)) => {
+            let here = here();
+            for (name, member) in members {
+                out.push((format!("{here}/{}", escape_token(name)), member));
+            }
         }
+        _ => {}
     }
 }
 
@@ -378,6 +319,22 @@ fn reach(
     Ok(deepest)
 }
 
+/// The regular expressions a schema object holds: its `pattern`, then the keys of its
+/// `patternProperties`.
+pub fn regular_expressions(object: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    object
+        .get("pattern")
+        .and_then(Value::as_str)
+        .into_iter()
+        .chain(
+            object
+                .get("patternProperties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|members| members.keys().map(String::as_str)),
+        )
+}
+
 /// Keywords outside the vocabulary and unresolvable references, in document order.
 pub fn findings(root: &Value) -> Vec<Finding> {
     let mut found = Vec::new();
@@ -444,26 +401,17 @@ fn percent_decode(text: &str) -> Option<String> {
 /// items of an array, the members of a map); `None` for a keyword that holds no subschema. A
 /// value of the wrong shape for its keyword is kept as it is.
 fn map_subschemas(keyword: &str, value: &Value, f: &dyn Fn(&Value) -> Value) -> Option<Value> {
-    if SINGLE_SUBSCHEMA.contains(&keyword) {
-        return Some(f(value));
-    }
-    let mapped = if SUBSCHEMA_ARRAY.contains(&keyword) {
-        match value {
-            Value::Array(items) => Value::Array(items.iter().map(f).collect()),
-            other => other.clone(),
-        }
-    } else if SUBSCHEMA_MAP.contains(&keyword) {
-        match value {
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(name, member)| (name.clone(), f(member)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    } else {
-        return None;
+    let mapped = match (role(keyword)?, value) {
+        (Role::Subschema, _) => f(value),
+        (Role::SubschemaArray, Value::Array(items)) => Value::Array(items.iter().map(f).collect()),
+        (Role::SubschemaMap, Value::Object(members)) => Value::Object(
+            members
+                .iter()
+                .map(|(name, member)| (name.clone(), f(member)))
+                .collect(),
+        ),
+        (Role::SubschemaArray | Role::SubschemaMap, other) => other.clone(),
+        (Role::Value | Role::Annotation, _) => return None,
     };
     Some(mapped)
 }
