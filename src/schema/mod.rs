@@ -56,7 +56,9 @@
 //! - **Caching.** A [`Checker`] keeps, per schema (found by a structural hash and equality, never
 //!   by serializing it), the checks on the document, its canonical form (computed on first need;
 //!   eagerly only for schemas with `pattern` or `$ref`, whose errors only canonicalization
-//!   reports, so unusable input is refused whichever path decides) and compiled validators
+//!   reports, so unusable input is refused whichever path decides; a schema of more than
+//!   `EAGER_CANONICAL_SUBSCHEMAS` (512) subschemas has its patterns canonicalized one by one
+//!   instead, which refuses the same input without the whole union's automata) and compiled validators
 //!   (only on the path that confirms a witness). The registry holds one checker for every graph
 //!   validated against it.
 //!
