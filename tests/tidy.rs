@@ -1,9 +1,10 @@
 //! The architecture, enforced (ARCHITECTURE.md, "Layers" and "Invariants"): every file under
 //! `src/` opens with its `//!` paragraph; the library prints nothing (only `src/cli/` and
 //! `src/main.rs` do); the rules and the replay engine and codes touch no file system and no
-//! clock; a check reports through its row of the code table, never with `Diagnostic::new`; and a
-//! module imports only modules of lower layers. The source is read as text with comments and
-//! string literals blanked, so prose that names a forbidden thing does not count.
+//! clock; a check reports through its row of the code table, never with `Diagnostic::new`; a
+//! module imports only modules of lower layers; and every crate root forbids `unsafe`. The
+//! source is read as text with comments and string literals blanked, so prose that names a
+//! forbidden thing does not count.
 
 use std::path::{Path, PathBuf};
 
@@ -427,4 +428,21 @@ fn the_scanner_sees_code_only() {
     );
     let names: Vec<&str> = imports.iter().map(|(m, _)| m.as_str()).collect();
     assert_eq!(names, ["json", "rules", "validate"]);
+}
+
+#[test]
+fn every_crate_root_forbids_unsafe_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut missing = Vec::new();
+    for crate_root in ["src/lib.rs", "src/main.rs", "python/src/lib.rs"] {
+        let text = std::fs::read_to_string(root.join(crate_root))
+            .unwrap_or_else(|e| panic!("{crate_root}: {e}"));
+        if !code_only(&text).contains("#![forbid(unsafe_code)]") {
+            missing.push(crate_root);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "crate root(s) without `#![forbid(unsafe_code)]`: {missing:?}"
+    );
 }

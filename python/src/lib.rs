@@ -4,6 +4,8 @@
 //! is a `TypeError`/`ValueError` naming it, every failure of the engine an exception of
 //! `primgraph._errors` carrying the code and the location.
 
+#![forbid(unsafe_code)]
+
 mod convert;
 mod errors;
 mod registry;
