@@ -9,7 +9,7 @@ use jsonschema::Validator;
 use jsonschema::canonical::CanonicalSchema;
 use serde_json::Value;
 
-use super::structural::equality_hash;
+use super::structural::{MemberOrder, value_hash};
 use super::{canonicalize, walk};
 
 /// One schema, read once: the document, what keeps it from being decided, and — computed only
@@ -83,7 +83,7 @@ impl<T: OfSchema> ContentCache<T> {
         self.entries
             .get(&hash)?
             .iter()
-            .find(|entry| entry.document() == schema)
+            .find(|entry| identical(entry.document(), schema))
             .map(Arc::clone)
     }
 
@@ -98,9 +98,56 @@ impl<T: OfSchema> ContentCache<T> {
     }
 }
 
-/// The cache's key: [`equality_hash`] of the schema's first levels. The cache compares
-/// documents for equality anyway, so the hash only needs to spread them, and a hash coarser
-/// than `==` (it treats `1` and `1.0` alike) only merges buckets.
+/// The cache's key: [`value_hash`] of the schema's first levels, members in document order.
 pub(super) fn content_hash(schema: &Value) -> u64 {
-    equality_hash(schema, 3)
+    value_hash(schema, 3, MemberOrder::Significant)
+}
+
+/// Equality that counts the order of object members (serde_json's `==` on ordered maps does
+/// not): two documents that differ only in order are different entries, because what the
+/// checker reports of a schema (its first unknown keyword, a witness built from it) follows
+/// its document order.
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && identical(vx, vy))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| identical(x, y))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Checker;
+    use serde_json::json;
+
+    #[test]
+    fn schemas_differing_only_in_member_order_are_reported_each_in_its_own_order() {
+        // `==` on serde_json's ordered maps ignores order; the first suspected typo reported
+        // is the first in document order, so the two must not share an entry.
+        let min_first = json!({"type": "string", "minLenght": 1, "maxLenght": 3});
+        let max_first = json!({"type": "string", "maxLenght": 3, "minLenght": 1});
+        assert_eq!(min_first, max_first);
+        let target = json!({"type": "string"});
+        let checker = Checker::new();
+        for (source, first) in [(&min_first, "minLenght"), (&max_first, "maxLenght")] {
+            let decision = checker.check(source, &target).expect("usable schemas");
+            assert_eq!(decision.reason().keyword, first, "{source}");
+        }
+        // Below the levels the hash reads, the two collide: equality must still tell them
+        // apart (it did not before: the entry of the first was found for the second).
+        let nest = |inner: &serde_json::Value| json!({"type": "object", "properties": {"a": {"properties": {"b": inner}}}});
+        let target = json!({"type": "object"});
+        let checker = Checker::new();
+        for (source, first) in [(&min_first, "minLenght"), (&max_first, "maxLenght")] {
+            let decision = checker.check(&nest(source), &target).expect("usable");
+            assert_eq!(decision.reason().keyword, first, "{source}");
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub fn first_rejected<'v>(
                 let mut index: rustc_hash::FxHashMap<u64, Vec<&Value>> = Default::default();
                 for value in allowed {
                     index
-                        .entry(equality_hash(value, usize::MAX))
+                        .entry(value_hash(value, usize::MAX, MemberOrder::Ignored))
                         .or_default()
                         .push(value);
                 }
@@ -44,7 +44,7 @@ pub fn first_rejected<'v>(
         let verdict = match &hashed {
             Some((index, rest)) => {
                 let listed = index
-                    .get(&equality_hash(value, usize::MAX))
+                    .get(&value_hash(value, usize::MAX, MemberOrder::Ignored))
                     .is_some_and(|candidates| candidates.iter().any(|c| json_equal(c, value)));
                 if listed {
                     admits(rest, value)
@@ -61,14 +61,29 @@ pub fn first_rejected<'v>(
     None
 }
 
-/// A hash that agrees with [`json_equal`] (numbers by their `f64` value, so `1` and `1.0`
-/// collide; object members in any order) over the value's first `max_depth` levels: what is
-/// deeper is not fed, so equal values still collide and a large document hashes in the time
-/// of its top. The schema cache and a large target `enum` both index by it and let equality
-/// decide.
-pub fn equality_hash(value: &Value, max_depth: usize) -> u64 {
+/// Whether the order of an object's members counts in [`value_hash`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberOrder {
+    /// Members hash in document order: the schema cache, which must tell apart documents that
+    /// differ only in order (what the checker reports, first keyword or witness, follows it).
+    Significant,
+    /// Members hash in any order, agreeing with [`json_equal`]: the index of a target `enum`.
+    Ignored,
+}
+
+/// A hash of a value's first `max_depth` levels, numbers by their `f64` value (so `1` and `1.0`
+/// collide, as [`json_equal`] has them equal); what is deeper is not fed, so a large document
+/// hashes in the time of its top. It only narrows candidates: the schema cache and a large
+/// target `enum` both index by it and let equality decide.
+pub fn value_hash(value: &Value, max_depth: usize, order: MemberOrder) -> u64 {
     use std::hash::{Hash, Hasher};
-    fn feed(value: &Value, state: &mut rustc_hash::FxHasher, depth: usize, max_depth: usize) {
+    fn feed(
+        value: &Value,
+        state: &mut rustc_hash::FxHasher,
+        depth: usize,
+        max_depth: usize,
+        order: MemberOrder,
+    ) {
         if depth > max_depth {
             return;
         }
@@ -90,26 +105,36 @@ pub fn equality_hash(value: &Value, max_depth: usize) -> u64 {
                 state.write_u8(5);
                 state.write_usize(items.len());
                 for item in items {
-                    feed(item, state, depth + 1, max_depth);
+                    feed(item, state, depth + 1, max_depth, order);
                 }
             }
             Value::Object(members) => {
                 state.write_u8(6);
                 state.write_usize(members.len());
-                // Order-independent: the members' hashes summed.
-                let mut sum = 0u64;
-                for (key, member) in members {
-                    let mut inner = rustc_hash::FxHasher::default();
-                    key.hash(&mut inner);
-                    feed(member, &mut inner, depth + 1, max_depth);
-                    sum = sum.wrapping_add(inner.finish());
+                match order {
+                    MemberOrder::Significant => {
+                        for (key, member) in members {
+                            key.hash(state);
+                            feed(member, state, depth + 1, max_depth, order);
+                        }
+                    }
+                    MemberOrder::Ignored => {
+                        // The members' hashes summed.
+                        let mut sum = 0u64;
+                        for (key, member) in members {
+                            let mut inner = rustc_hash::FxHasher::default();
+                            key.hash(&mut inner);
+                            feed(member, &mut inner, depth + 1, max_depth, order);
+                            sum = sum.wrapping_add(inner.finish());
+                        }
+                        state.write_u64(sum);
+                    }
                 }
-                state.write_u64(sum);
             }
         }
     }
     let mut state = rustc_hash::FxHasher::default();
-    feed(value, &mut state, 0, max_depth);
+    feed(value, &mut state, 0, max_depth, order);
     state.finish()
 }
 

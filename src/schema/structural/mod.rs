@@ -24,7 +24,7 @@
 mod evaluate;
 mod union;
 
-pub(super) use evaluate::equality_hash;
+pub(super) use evaluate::{MemberOrder, value_hash};
 pub use evaluate::{admits, finite_root_values, first_rejected, is_evaluable};
 pub use union::{disjoint, union_split_cases};
 
