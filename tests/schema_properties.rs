@@ -333,9 +333,49 @@ fn run_property<S: Strategy + 'static>(
     }
 }
 
-static YES: AtomicUsize = AtomicUsize::new(0);
-static NO: AtomicUsize = AtomicUsize::new(0);
-static UNKNOWN: AtomicUsize = AtomicUsize::new(0);
+/// How many pairs of a property got each verdict (the property runs on its own thread).
+struct VerdictCounts {
+    yes: AtomicUsize,
+    no: AtomicUsize,
+    unknown: AtomicUsize,
+}
+
+impl VerdictCounts {
+    const fn new() -> Self {
+        VerdictCounts {
+            yes: AtomicUsize::new(0),
+            no: AtomicUsize::new(0),
+            unknown: AtomicUsize::new(0),
+        }
+    }
+
+    fn count(&self, verdict: &CompatVerdict) {
+        let counter = match verdict {
+            CompatVerdict::Yes => &self.yes,
+            CompatVerdict::No { .. } => &self.no,
+            CompatVerdict::Unknown { .. } => &self.unknown,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Prints the counts and fails unless both decided answers occurred: a property is only
+    /// worth something if it met both. Returns the number of `unknown`s.
+    fn assert_both_decided(&self, what: &str) -> usize {
+        let (yes, no, unknown) = (
+            self.yes.load(Ordering::Relaxed),
+            self.no.load(Ordering::Relaxed),
+            self.unknown.load(Ordering::Relaxed),
+        );
+        println!("{what}: yes {yes}, no {no}, unknown {unknown}");
+        assert!(
+            yes >= 10 && no >= 10,
+            "{what}: too few decided pairs: yes {yes}, no {no}"
+        );
+        unknown
+    }
+}
+
+static GENERATED: VerdictCounts = VerdictCounts::new();
 
 #[test]
 fn verdicts_agree_with_the_validator() {
@@ -343,12 +383,7 @@ fn verdicts_agree_with_the_validator() {
     run_property(strategy, |((source, target), random)| {
         let checker = Checker::new();
         let verdict = checker.verdict(&source, &target);
-        let counter = match &verdict {
-            CompatVerdict::Yes => &YES,
-            CompatVerdict::No { .. } => &NO,
-            CompatVerdict::Unknown { .. } => &UNKNOWN,
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
+        GENERATED.count(&verdict);
         match &verdict {
             CompatVerdict::Yes => {
                 let target_validator = validator(&target);
@@ -373,17 +408,7 @@ fn verdicts_agree_with_the_validator() {
         }
         Ok(())
     });
-    let (yes, no, unknown) = (
-        YES.load(Ordering::Relaxed),
-        NO.load(Ordering::Relaxed),
-        UNKNOWN.load(Ordering::Relaxed),
-    );
-    println!("generated pairs: yes {yes}, no {no}, unknown {unknown}");
-    // The property is only worth something if both decided answers occur.
-    assert!(
-        yes >= 10 && no >= 10,
-        "too few decided pairs: yes {yes}, no {no}"
-    );
+    GENERATED.assert_both_decided("generated pairs");
 }
 
 #[test]
@@ -490,9 +515,7 @@ fn discriminated_unions_are_sound() {
     assert!(yes >= 5 && no >= 5, "too few decided: yes {yes}, no {no}");
 }
 
-static FINITE_YES: AtomicUsize = AtomicUsize::new(0);
-static FINITE_NO: AtomicUsize = AtomicUsize::new(0);
-static FINITE_UNKNOWN: AtomicUsize = AtomicUsize::new(0);
+static FINITE: VerdictCounts = VerdictCounts::new();
 
 /// A finite source against a target union: the source admits exactly its values, so the
 /// validator decides the pair exactly (every value admitted by the target, or not), and the
@@ -513,13 +536,13 @@ fn a_finite_source_against_a_union_is_decided_as_the_validator_decides() {
         let target_validator = validator(&target);
         let contained = values.iter().all(|value| target_validator.is_valid(value));
         let verdict = Checker::new().verdict(&source, &target);
-        let counter = match &verdict {
+        FINITE.count(&verdict);
+        match &verdict {
             CompatVerdict::Yes => {
                 prop_assert!(
                     contained,
                     "yes, but a value of {source} is outside {target}"
                 );
-                &FINITE_YES
             }
             CompatVerdict::No { witness, .. } => {
                 prop_assert!(!contained, "no, but every value of {source} is in {target}");
@@ -531,26 +554,12 @@ fn a_finite_source_against_a_union_is_decided_as_the_validator_decides() {
                     !target_validator.is_valid(witness),
                     "witness {witness} in target"
                 );
-                &FINITE_NO
             }
-            CompatVerdict::Unknown { reason } => {
-                prop_assert!(!reason.is_empty());
-                &FINITE_UNKNOWN
-            }
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
+            CompatVerdict::Unknown { reason } => prop_assert!(!reason.is_empty()),
+        }
         Ok(())
     });
-    let (yes, no, unknown) = (
-        FINITE_YES.load(Ordering::Relaxed),
-        FINITE_NO.load(Ordering::Relaxed),
-        FINITE_UNKNOWN.load(Ordering::Relaxed),
-    );
-    println!("finite source against a union: yes {yes}, no {no}, unknown {unknown}");
-    assert!(
-        yes >= 10 && no >= 10,
-        "too few decided pairs: yes {yes}, no {no}"
-    );
+    let unknown = FINITE.assert_both_decided("finite source against a union");
     // Every leaf schema here is one the evaluator or the algebra decides, and the source is
     // finite: an `unknown` is a pair the checker gave up on that it can decide (20,000 cases
     // gave none).
