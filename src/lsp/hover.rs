@@ -7,6 +7,7 @@
 use super::scan::{Cursor, Outline, Seg, cursor_at, is_node_reference};
 use crate::registry::{Primitive, Registry};
 use crate::rules::schema_walk;
+use crate::schema::annotations::Annotations;
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -150,12 +151,15 @@ pub fn properties(schema: &Value) -> String {
             if required.contains(&name.as_str()) {
                 notes.push("required".to_string());
             }
-            for (key, label) in [("x-authority", "x-authority"), ("x-sink", "x-sink")] {
-                if sub.get(key) == Some(&Value::Bool(true)) {
-                    notes.push(label.to_string());
-                }
+            // Through `$ref`s and `allOf`, as the rules read them.
+            let annotations = Annotations::at(schema, sub);
+            if annotations.may_be_authority {
+                notes.push("x-authority".to_string());
             }
-            if sub.get("x-trust").and_then(Value::as_str) == Some("untrusted") {
+            if annotations.sink {
+                notes.push("x-sink".to_string());
+            }
+            if annotations.untrusted {
                 notes.push("untrusted".to_string());
             }
             let notes = if notes.is_empty() {

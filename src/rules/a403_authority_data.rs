@@ -42,18 +42,11 @@ use super::{Context, Origin};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::registry::Class;
-use serde_json::Value;
-
-fn is_authority(schema: &Value) -> bool {
-    schema.get("x-authority").and_then(Value::as_bool) == Some(true)
-}
-
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for b in cx.binding_infos() {
-        let Some(target) = b.target else {
-            continue;
-        };
-        if !is_authority(target) {
+        // An input that may carry authority (on its own schema, what its `$ref`s name, its
+        // `allOf` parts or any alternative) takes it from a policy node's authority output.
+        if !b.target_annotations.may_be_authority {
             continue;
         }
         let from = b.from;
@@ -67,7 +60,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     prim.class, prim.id
                 )),
                 Some(prim) => match cx.selection(b) {
-                    Some(Ok(selected)) if is_authority(&selected.schema) => None,
+                    Some(Ok(selected)) if selected.annotations().authority => None,
                     Some(Ok(_)) => Some(format!(
                         "`{from}` at `{}`, which is not an `x-authority` output of `{}`",
                         b.at, prim.id

@@ -46,7 +46,6 @@ use super::{BindingInfo, Context, INPUT_SOURCE, Origin};
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::registry::Class;
-use serde_json::Value;
 use std::collections::VecDeque;
 
 struct Edge<'b, 'a> {
@@ -70,11 +69,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let direct = cx
             .selection(b)
             .is_some_and(|selected| selected.as_ref().is_ok_and(|s| s.untrusted()));
-        let sink = b
-            .target
-            .and_then(|t| t.get("x-sink"))
-            .and_then(Value::as_bool)
-            == Some(true);
+        let sink = b.target_annotations.sink;
         edges.push(Edge {
             source: source_node,
             consumer: b.node,

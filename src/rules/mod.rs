@@ -25,6 +25,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Binding, GraphDoc, Model};
 use crate::registry::{Primitive, Registry};
+use crate::schema::annotations::Annotations;
 use schema_walk::{Missing, Selected, select};
 use serde_json::Value;
 use std::cell::OnceCell;
@@ -146,8 +147,12 @@ pub struct BindingInfo<'a> {
     /// `at` as written, `""` when absent or for a constant.
     pub at: &'a str,
     pub origin: Origin,
-    /// The schema of input `property` of the consumer's primitive, when declared.
+    /// The schema of input `property` of the consumer's primitive, when declared (looked up
+    /// through `$ref`s and `allOf`: an `inputs` factored into `$defs` declares the same).
     pub target: Option<&'a Value>,
+    /// The safety annotations of `target`, resolved through `$ref`s, `allOf` and alternatives
+    /// in the consumer's `inputs` document (default when undeclared).
+    pub target_annotations: Annotations,
     /// Index into the shared selections, when the source's schema is known.
     selection: Option<u32>,
 }
@@ -179,7 +184,6 @@ impl<'a> BindingTable<'a> {
             HashMap::default();
         for (i, node) in doc.nodes.iter().enumerate() {
             let prim = cx.model.prim(i);
-            let properties = prim.and_then(|p| p.inputs.get("properties"));
             for (property, binding) in &node.inputs {
                 let (from, at, origin) = match binding {
                     Binding::Const { .. } => ("", "", Origin::Const),
@@ -206,6 +210,13 @@ impl<'a> BindingTable<'a> {
                         (selections.len() - 1) as u32
                     })
                 });
+                let target = prim.and_then(|p| {
+                    crate::schema::annotations::property(&p.inputs, &p.inputs, property)
+                });
+                let target_annotations = match (prim, target) {
+                    (Some(p), Some(t)) => Annotations::at(&p.inputs, t),
+                    _ => Annotations::default(),
+                };
                 bindings.push(BindingInfo {
                     node: i,
                     property: property.as_str(),
@@ -213,7 +224,8 @@ impl<'a> BindingTable<'a> {
                     from,
                     at,
                     origin,
-                    target: properties.and_then(|p| p.get(property.as_str())),
+                    target,
+                    target_annotations,
                     selection,
                 });
             }

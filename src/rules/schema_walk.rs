@@ -3,6 +3,7 @@
 //! the way whether the selected value may be absent (an optional property or array element) and
 //! whether it is marked `x-trust: untrusted`. Shared by T304, T305/T306, T309, A403 and A405.
 
+use crate::schema::annotations::{self, Annotations};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -17,6 +18,9 @@ pub struct Selected<'s> {
     pub schema: Cow<'s, Value>,
     /// Some step of the pointer may be absent in a valid instance.
     pub optional: bool,
+    /// The document the pointer was walked in: the selected schema's local `$ref`s name places
+    /// in it.
+    root: &'s Value,
     /// Some schema on the path, the selected one included, is marked `x-trust: untrusted`.
     path_untrusted: bool,
     /// Whether anything inside the selected schema is: a walk of the whole sub-schema, which
@@ -30,7 +34,13 @@ impl Selected<'_> {
         self.path_untrusted
             || *self
                 .inner_untrusted
-                .get_or_init(|| contains_untrusted(&self.schema))
+                .get_or_init(|| annotations::contains_untrusted(self.root, &self.schema))
+    }
+
+    /// The annotations of the selected schema, resolved through `$ref`s and `allOf` in the
+    /// document it was selected from.
+    pub fn annotations(&self) -> Annotations {
+        Annotations::at(self.root, &self.schema)
     }
 }
 
@@ -59,42 +69,10 @@ fn has_type(schema: &Value, name: &str) -> bool {
     }
 }
 
-fn is_untrusted(schema: &Value) -> bool {
-    schema.get("x-trust").and_then(Value::as_str) == Some("untrusted")
-}
-
-/// Whether `schema` or anything it describes inside (properties, items, additional properties)
-/// is marked untrusted. Depth-limited: schemas nest only as deep as the parser allows anyway.
-pub fn contains_untrusted(schema: &Value) -> bool {
-    fn go(schema: &Value, depth: usize) -> bool {
-        if depth > 64 {
-            return false;
-        }
-        if is_untrusted(schema) {
-            return true;
-        }
-        let Value::Object(object) = schema else {
-            return false;
-        };
-        let nested_maps = ["properties", "patternProperties", "$defs"];
-        let nested_single = ["items", "additionalProperties", "contains"];
-        let nested_lists = ["prefixItems", "allOf", "anyOf", "oneOf"];
-        nested_maps.iter().any(|k| {
-            object
-                .get(*k)
-                .and_then(Value::as_object)
-                .is_some_and(|m| m.values().any(|s| go(s, depth + 1)))
-        }) || nested_single
-            .iter()
-            .any(|k| object.get(*k).is_some_and(|s| go(s, depth + 1)))
-            || nested_lists.iter().any(|k| {
-                object
-                    .get(*k)
-                    .and_then(Value::as_array)
-                    .is_some_and(|l| l.iter().any(|s| go(s, depth + 1)))
-            })
-    }
-    go(schema, 0)
+/// `x-trust: untrusted` at `schema` within `root`, through `$ref`s, `allOf` and alternatives
+/// (the one annotation walk, [`crate::schema::annotations`]).
+fn is_untrusted(root: &Value, schema: &Value) -> bool {
+    Annotations::at(root, schema).untrusted
 }
 
 fn array_index(token: &str) -> Option<usize> {
@@ -137,14 +115,24 @@ fn parts<'s>(root: &'s Value, schema: &'s Value) -> Vec<&'s Value> {
 /// into `$defs`, say); the selected sub-schema's own `$ref`s still name places in `schema`
 /// (see [`crate::schema::walk::standalone`]).
 pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Missing> {
-    let root = schema;
+    select_in(schema, schema, pointer)
+}
+
+/// [`select`] of `pointer` in `schema`, a sub-schema of the document `root` whose local `$ref`s
+/// name places in `root`.
+fn select_in<'s>(
+    root: &'s Value,
+    schema: &'s Value,
+    pointer: &str,
+) -> Result<Selected<'s>, Missing> {
     let mut current: Cow<'s, Value> = Cow::Borrowed(schema);
     let mut optional = false;
-    let mut untrusted = is_untrusted(schema);
+    let mut untrusted = is_untrusted(root, schema);
     if pointer.is_empty() {
         return Ok(Selected {
             schema: current,
             optional,
+            root,
             path_untrusted: untrusted,
             inner_untrusted: OnceCell::new(),
         });
@@ -183,10 +171,11 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
                 let mut all_optional = true;
                 let mut any_untrusted = false;
                 for part in &owned {
-                    let selected = select(part, &format!("/{raw}")).map_err(|m| Missing {
-                        prefix: pointer.get(..end).unwrap_or(pointer).to_string(),
-                        reason: m.reason,
-                    })?;
+                    let selected =
+                        select_in(root, part, &format!("/{raw}")).map_err(|m| Missing {
+                            prefix: pointer.get(..end).unwrap_or(pointer).to_string(),
+                            reason: m.reason,
+                        })?;
                     all_optional &= selected.optional;
                     any_untrusted |= selected.path_untrusted;
                     subs.push(selected.schema.into_owned());
@@ -199,12 +188,13 @@ pub fn select<'s>(schema: &'s Value, pointer: &str) -> Result<Selected<'s>, Miss
             }
         };
         optional |= step_optional;
-        untrusted |= step_untrusted || is_untrusted(&next);
+        untrusted |= step_untrusted || is_untrusted(root, &next);
         current = next;
     }
     Ok(Selected {
         schema: current,
         optional,
+        root,
         path_untrusted: untrusted,
         inner_untrusted: OnceCell::new(),
     })
@@ -218,7 +208,6 @@ fn step<'s>(
     token: &str,
     missing: &dyn Fn(String) -> Missing,
 ) -> Result<(Cow<'s, Value>, bool, bool), Missing> {
-    let _ = root;
     // Parts that name the token as a property: their sub-schemas all apply.
     let naming: Vec<&'s Value> = step_parts
         .iter()
@@ -229,7 +218,7 @@ fn step<'s>(
             .and_then(Value::as_array)
             .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(token)))
     });
-    let untrusted = step_parts.iter().any(|part| is_untrusted(part));
+    let untrusted = step_parts.iter().any(|part| is_untrusted(root, part));
     match naming.as_slice() {
         [] => {}
         [one] => return Ok((Cow::Borrowed(*one), !required, untrusted)),

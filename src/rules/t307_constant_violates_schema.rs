@@ -55,9 +55,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(target) = b.target else {
             continue; // T301
         };
-        let validator = validators
-            .entry(target as *const Value)
-            .or_insert_with(|| jsonschema::validator_for(target).ok());
+        // The property's schema with what its local `$ref`s name: a sub-schema alone does not
+        // compile when it refers into the contract's `$defs`, and a skipped check is a bypass.
+        let validator = validators.entry(target as *const Value).or_insert_with(|| {
+            let standalone = match cx.prim(b.node) {
+                Some(prim) => crate::schema::walk::standalone(&prim.inputs, target),
+                None => std::borrow::Cow::Borrowed(target),
+            };
+            jsonschema::validator_for(&standalone).ok()
+        });
         let Some(validator) = validator else {
             continue; // the registry's schema does not compile: L505's business
         };

@@ -66,6 +66,7 @@
 //! [`Decision`], [`Reason`], [`SchemaError`]) are defined in `result`, its per-schema cache in
 //! `cache`.
 
+pub mod annotations;
 pub mod instance;
 pub mod pattern;
 pub mod structural;

@@ -12,6 +12,7 @@ use super::{Bump, Draft, Place, Sink, field_pointer};
 use crate::codes;
 use crate::diagnostic::Severity;
 use crate::registry::Primitive;
+use crate::schema::annotations::Annotations;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -74,9 +75,11 @@ fn visit(
         schema_pointer: pointer.clone(),
         ..At::default()
     });
-    at.untrusted |= object.get("x-trust").and_then(Value::as_str) == Some("untrusted");
-    at.sink |= object.get("x-sink").and_then(Value::as_bool) == Some(true);
-    at.authority |= object.get("x-authority").and_then(Value::as_bool) == Some(true);
+    // The one annotation walk the rules use: through `$ref`s, `allOf` and alternatives.
+    let annotations = Annotations::at(root, schema);
+    at.untrusted |= annotations.untrusted;
+    at.sink |= annotations.sink;
+    at.authority |= annotations.may_be_authority;
     if path.len() >= MAX_DEPTH {
         return;
     }
