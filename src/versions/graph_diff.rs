@@ -339,36 +339,48 @@ fn finding(doc: &GraphDoc, d: &Diagnostic) -> Finding {
     }
 }
 
-/// The findings NEW introduces and those it resolves, keyed by (code, node).
-pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Finding>) {
-    type Groups = BTreeMap<(&'static str, Option<String>), Vec<Finding>>;
-    let group = |v: &Version<'_>| {
-        let mut g: Groups = BTreeMap::new();
-        for d in v.diagnostics {
-            let f = finding(v.doc, d);
-            g.entry((f.code, f.node.clone())).or_default().push(f);
-        }
-        g
+/// What makes two findings of the two versions the same finding: the code, the node (by ID,
+/// since node indexes shift between versions), the place inside the node, the message and the
+/// witness. A finding of NEW with no equal finding of OLD is introduced, and the reverse is
+/// resolved: two different findings of one code on one node never cancel each other (a new
+/// T304 beside a fixed T304 is one introduced and one resolved).
+fn finding_key(doc: &GraphDoc, d: &Diagnostic) -> (String, Option<String>, String, String, String) {
+    let node = node_of(doc, &d.pointer);
+    let within = match d.pointer.strip_prefix("/nodes/") {
+        Some(rest) if node.is_some() => rest.find('/').map_or("", |i| &rest[i..]).to_string(),
+        _ => d.pointer.clone(),
     };
-    let (mut ga, mut gb) = (group(old), group(new));
-    let keys: BTreeSet<(&'static str, Option<String>)> =
-        ga.keys().chain(gb.keys()).cloned().collect();
-    let (mut introduced, mut resolved) = (Vec::new(), Vec::new());
-    for key in keys {
-        let mut a = ga.remove(&key).unwrap_or_default();
-        let mut b = gb.remove(&key).unwrap_or_default();
-        // Pair equal messages first; what remains pairs up in order.
-        b.retain(|f| match a.iter().position(|o| o.message == f.message) {
-            Some(i) => {
-                a.remove(i);
-                false
-            }
-            None => true,
-        });
-        let paired = a.len().min(b.len());
-        introduced.extend(b.into_iter().skip(paired));
-        resolved.extend(a.into_iter().skip(paired));
+    let witness = d
+        .witness
+        .as_ref()
+        .and_then(|w| serde_json::to_string(w).ok())
+        .unwrap_or_default();
+    (d.code.to_string(), node, within, d.message.clone(), witness)
+}
+
+/// The findings NEW introduces and those it resolves: OLD's and NEW's diagnostics matched as
+/// multisets of [`finding_key`].
+pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Finding>) {
+    type Key = (String, Option<String>, String, String, String);
+    let mut old_left: BTreeMap<Key, Vec<&Diagnostic>> = BTreeMap::new();
+    for d in old.diagnostics {
+        old_left.entry(finding_key(old.doc, d)).or_default().push(d);
     }
+    let mut introduced = Vec::new();
+    for d in new.diagnostics {
+        let key = finding_key(new.doc, d);
+        match old_left.get_mut(&key) {
+            Some(same) if !same.is_empty() => {
+                same.pop();
+            }
+            _ => introduced.push(finding(new.doc, d)),
+        }
+    }
+    let mut resolved: Vec<Finding> = old_left
+        .into_values()
+        .flatten()
+        .map(|d| finding(old.doc, d))
+        .collect();
     let order = |f: &Finding| (f.line, f.column, f.code, f.message.clone());
     introduced.sort_by_key(order);
     resolved.sort_by_key(order);
