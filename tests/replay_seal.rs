@@ -213,7 +213,13 @@ fn keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites_silentl
     );
     assert!(err.contains(&secret.signer()), "{err}");
     let text = std::fs::read_to_string(&key).unwrap();
-    assert_eq!(text.len(), 65);
+    assert!(text.starts_with("ed25519-private:"), "{text}");
+    assert_eq!(text.len(), "ed25519-private:".len() + 65);
+    assert_eq!(
+        std::fs::read_to_string(&public).unwrap(),
+        format!("{}\n", secret.signer()),
+        "the public file holds what keygen prints"
+    );
     assert!(text.ends_with('\n'));
     #[cfg(unix)]
     {
@@ -330,4 +336,100 @@ fn simulate_sign_then_replay_trust() {
         checked += 1;
     }
     assert!(checked >= 10, "{checked}");
+}
+
+/// Issue 21 item 6: a public key file handed to `--sign` sealed with a key nobody holds, and a
+/// private key file handed to `--trust` was trusted for about half of all keys. Each is refused
+/// in the other's place, saying which is which; unmarked (legacy) files go by their name.
+#[test]
+fn key_files_are_refused_in_each_others_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k");
+    assert_eq!(primgraph(&["keygen", "--out", key.to_str().unwrap()]).0, 0);
+    let public = dir.path().join("k.pub");
+    let (code, _, err) = simulate(&[
+        "--runs",
+        "1",
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+        "--sign",
+        public.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("public key") && err.contains("k.pub"), "{err}");
+    assert!(
+        !dir.path().join("o").exists()
+            || std::fs::read_dir(dir.path().join("o"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+    let trace = "tests/fixtures/replay/faithful.trace.jsonl";
+    let (code, _, err) = replay(&["--trust", key.to_str().unwrap(), trace]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("private key"), "{err}");
+    // The library says the same.
+    assert!(SealKey::read(&public).is_err());
+    assert!(TrustedKey::read(&key).is_err());
+    // Unmarked files (as keygen wrote them before the marks): the name decides.
+    let seed = std::fs::read_to_string(&key).unwrap();
+    let bare_seed = seed
+        .trim()
+        .trim_start_matches("ed25519-private:")
+        .to_string();
+    let signer = SealKey::read(&key).unwrap().public_hex();
+    let legacy = dir.path().join("legacy");
+    std::fs::write(&legacy, format!("{bare_seed}\n")).unwrap();
+    let legacy_pub = dir.path().join("legacy.pub");
+    std::fs::write(&legacy_pub, format!("{signer}\n")).unwrap();
+    assert_eq!(SealKey::read(&legacy).unwrap().public_hex(), signer);
+    assert_eq!(TrustedKey::read(&legacy_pub).unwrap().public_hex(), signer);
+    let err = TrustedKey::read(&legacy).unwrap_err().to_string();
+    assert!(err.contains("private key"), "{err}");
+    let err = SealKey::read(&legacy_pub).unwrap_err().to_string();
+    assert!(err.contains("public key"), "{err}");
+}
+
+/// Issue 21 item 8: the seal covers the end event's values, not its bytes. A re-spelling that
+/// says the same (keys reordered, other escapes) still verifies; one that says more — any field
+/// beyond `seq`, `end`, `prev`, `signer`, `sig`, `"node": null` included — is D616.
+#[test]
+fn a_sealed_end_line_may_be_respelled_but_not_extended() {
+    let bytes = record(Some(fixture_key()), &|_| {});
+    let text = String::from_utf8(bytes).unwrap();
+    let body = text.trim_end_matches('\n');
+    let cut = body.rfind('\n').unwrap() + 1;
+    let (before, end_line) = body.split_at(cut);
+    let end: serde_json::Map<String, Value> = serde_json::from_str(end_line).unwrap();
+    let with_line = |line: String| format!("{before}{line}\n").into_bytes();
+    // Reordered and re-escaped: the same values.
+    let mut reordered: Vec<String> = end
+        .iter()
+        .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap(), v))
+        .collect();
+    reordered.reverse();
+    let respelled =
+        format!("{{{}}}", reordered.join(" , ")).replace("\"success\"", "\"succ\\u0065ss\"");
+    let r = trusted().replay_slice("t", &with_line(respelled));
+    assert_eq!(
+        (r.verdict, r.seal),
+        (Verdict::Faithful, SealStatus::Verified),
+        "{:?}",
+        r.diagnostics
+    );
+    // Extended: refused, whatever the value.
+    for extra in [
+        r#""node":null"#,
+        r#""note":"approved by QA""#,
+        r#""cost":{"usd":0}"#,
+    ] {
+        let line = end_line.replacen('{', &format!("{{{extra},"), 1);
+        let r = trusted().replay_slice("t", &with_line(line.clone()));
+        assert_eq!(r.verdict, Verdict::Malformed, "{line}");
+        assert!(
+            r.diagnostics.iter().any(|d| d.diagnostic.code == "D616"),
+            "{line}: {:?}",
+            r.diagnostics
+        );
+    }
 }

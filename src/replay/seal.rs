@@ -9,11 +9,16 @@
 //! `seq` (decimal), `end` and `prev` and the header's `run`. `prev` covers every earlier line
 //! through the chain, so one signature covers the whole run.
 //!
-//! Key files are hex text, one key and a newline: `KEY` holds the 32-byte private seed, `KEY.pub`
-//! the 32-byte public key. Reading accepts upper- or lowercase hex, surrounding whitespace and an
-//! optional `ed25519:` prefix (so a `signer` value pasted into a file works); a recorded
-//! `signer`/`sig` must be lowercase exactly as written, so that no two spellings of one seal
-//! exist. Verification is `verify_strict` (no malleable signatures, no weak keys).
+//! Key files are hex text, one key and a newline, marked with their role: `KEY` holds
+//! `ed25519-private:` and the 32-byte private seed, `KEY.pub` holds `ed25519:` and the 32-byte
+//! public key (the same text as the `signer` it verifies). Both are 32 bytes of hex, and about
+//! half of all seeds are also valid public keys, so without the marks a public file passed to
+//! `--sign` sealed with a key nobody holds and a private file passed to `--trust` was trusted;
+//! now each is refused in the other's place, saying which is which. An unmarked file (as keygen
+//! wrote before the marks) is read by its name: `*.pub` is public, anything else private.
+//! Reading accepts upper- or lowercase hex and surrounding whitespace; a recorded `signer`/`sig`
+//! must be lowercase exactly as written, so that no two spellings of one seal exist.
+//! Verification is `verify_strict` (no malleable signatures, no weak keys).
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use std::io::Write;
@@ -22,8 +27,18 @@ use std::path::{Path, PathBuf};
 /// The domain-separation prefix of the signed message (its version is the seal's version).
 pub const SEAL_CONTEXT: &str = "primgraph-seal-v1\n";
 
-/// The prefix of `signer` and `sig` values.
+/// The prefix of `signer` and `sig` values, and the mark of a public key file.
 pub const SEAL_SCHEME: &str = "ed25519:";
+
+/// The mark of a private key file.
+pub const PRIVATE_SCHEME: &str = "ed25519-private:";
+
+/// Which half of a key pair a key file or text holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Private,
+    Public,
+}
 
 /// Why a key could not be made, read or written.
 #[non_exhaustive]
@@ -109,24 +124,59 @@ fn from_hex_exact<const N: usize>(text: &str, lowercase_only: bool) -> Option<[u
     Some(out)
 }
 
-/// A key file's text: trimmed, `ed25519:` prefix removed, 64 hex digits of either case.
-fn key_bytes(text: &str) -> Result<[u8; 32], SealError> {
+/// A key's text, trimmed, as the role it must have: 64 hex digits of either case, marked
+/// `ed25519-private:` (private) or `ed25519:` (public), or unmarked when `unmarked` allows it
+/// (a legacy file of the right name, or key text handed over directly). A text marked with the
+/// other role is refused, saying which it is.
+fn key_bytes(text: &str, role: Role, unmarked: bool) -> Result<[u8; 32], SealError> {
     let t = text.trim();
-    let t = t.strip_prefix(SEAL_SCHEME).unwrap_or(t);
-    from_hex_exact::<32>(t, false).ok_or_else(|| {
+    let (found, hex) = if let Some(hex) = t.strip_prefix(PRIVATE_SCHEME) {
+        (Some(Role::Private), hex)
+    } else if let Some(hex) = t.strip_prefix(SEAL_SCHEME) {
+        (Some(Role::Public), hex)
+    } else {
+        (None, t)
+    };
+    match (role, found) {
+        (Role::Private, Some(Role::Public)) => {
+            return Err(SealError::BadKey(
+                "this is a public key (`ed25519:`, a `KEY.pub` file): sealing needs the private key file `KEY` that `primgraph keygen` wrote beside it (`ed25519-private:`)".into(),
+            ));
+        }
+        (Role::Public, Some(Role::Private)) => {
+            return Err(SealError::BadKey(
+                "this is a private key (`ed25519-private:`, a `KEY` file): trust takes the public key file `KEY.pub` (`ed25519:`); never hand the private key to a verifier".into(),
+            ));
+        }
+        (Role::Private, None) if !unmarked => {
+            return Err(SealError::BadKey(
+                "an unmarked key in a `.pub` file is a public key: sealing needs the private key file `KEY` (`ed25519-private:`)".into(),
+            ));
+        }
+        (Role::Public, None) if !unmarked => {
+            return Err(SealError::BadKey(
+                "an unmarked key in a file not named `*.pub` is taken for a private key: trust takes the public key file `KEY.pub` (`ed25519:`)".into(),
+            ));
+        }
+        _ => {}
+    }
+    from_hex_exact::<32>(hex, false).ok_or_else(|| {
         SealError::BadKey(format!(
-            "a key is 64 hex digits (32 bytes), optionally prefixed `ed25519:`; found {} characters",
-            t.chars().count()
+            "a key is 64 hex digits (32 bytes) after its mark (`ed25519-private:` or `ed25519:`); found {} characters",
+            hex.chars().count()
         ))
     })
 }
 
-fn read_key_file(path: &Path) -> Result<[u8; 32], SealError> {
+fn read_key_file(path: &Path, role: Role) -> Result<[u8; 32], SealError> {
     let text = std::fs::read_to_string(path).map_err(|source| SealError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    key_bytes(&text).map_err(|e| SealError::BadKeyFile {
+    // An unmarked (legacy) file's role is its name's: `KEY.pub` public, `KEY` private.
+    let named_public = path.extension().is_some_and(|e| e == "pub");
+    let unmarked = named_public == (role == Role::Public);
+    key_bytes(&text, role, unmarked).map_err(|e| SealError::BadKeyFile {
         path: path.to_path_buf(),
         message: match e {
             SealError::BadKey(m) => m,
@@ -174,9 +224,10 @@ impl SealKey {
         Ok(key)
     }
 
-    /// The key from its 32-byte seed in hex (the content of a `KEY` file).
+    /// The key from its 32-byte seed in hex (the content of a `KEY` file: marked
+    /// `ed25519-private:`, or bare hex; a public `ed25519:` key is refused).
     pub fn from_hex(text: &str) -> Result<SealKey, SealError> {
-        let mut seed = key_bytes(text)?;
+        let mut seed = key_bytes(text, Role::Private, true)?;
         let key = SealKey {
             signing: SigningKey::from_bytes(&seed),
         };
@@ -186,7 +237,7 @@ impl SealKey {
 
     /// Read a `KEY` file written by `primgraph keygen`.
     pub fn read(path: &Path) -> Result<SealKey, SealError> {
-        let mut seed = read_key_file(path)?;
+        let mut seed = read_key_file(path, Role::Private)?;
         let key = SealKey {
             signing: SigningKey::from_bytes(&seed),
         };
@@ -194,7 +245,7 @@ impl SealKey {
         Ok(key)
     }
 
-    /// The public key, 64 lowercase hex digits (the content of `KEY.pub`).
+    /// The public key, 64 lowercase hex digits (the content of `KEY.pub` after its mark).
     pub fn public_hex(&self) -> String {
         to_hex(self.signing.verifying_key().as_bytes())
     }
@@ -230,18 +281,13 @@ impl SealKey {
                 }
             }
         }
-        let mut secret = to_hex(&self.signing.to_bytes());
-        secret.push('\n');
+        let secret = format!("{PRIVATE_SCHEME}{}\n", to_hex(&self.signing.to_bytes()));
         let written = write_new(path, secret.as_bytes(), 0o600);
         // The hex copy of the seed is not left in memory longer than it has to be.
         let mut bytes = secret.into_bytes();
         bytes.fill(0);
         written?;
-        write_new(
-            &public,
-            format!("{}\n", self.public_hex()).as_bytes(),
-            0o644,
-        )?;
+        write_new(&public, format!("{}\n", self.signer()).as_bytes(), 0o644)?;
         Ok(public)
     }
 }
@@ -281,9 +327,10 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SealError> {
 }
 
 impl TrustedKey {
-    /// A public key in hex (64 digits, optionally prefixed `ed25519:`).
+    /// A public key in hex (64 digits, marked `ed25519:` or bare; a private
+    /// `ed25519-private:` key is refused).
     pub fn from_hex(text: &str) -> Result<TrustedKey, SealError> {
-        let bytes = key_bytes(text)?;
+        let bytes = key_bytes(text, Role::Public, true)?;
         VerifyingKey::from_bytes(&bytes)
             .map(|verifying| TrustedKey { verifying })
             .map_err(|_| SealError::BadKey("not an Ed25519 public key (not a curve point)".into()))
@@ -291,7 +338,7 @@ impl TrustedKey {
 
     /// Read a `KEY.pub` file written by `primgraph keygen`.
     pub fn read(path: &Path) -> Result<TrustedKey, SealError> {
-        let bytes = read_key_file(path)?;
+        let bytes = read_key_file(path, Role::Public)?;
         VerifyingKey::from_bytes(&bytes)
             .map(|verifying| TrustedKey { verifying })
             .map_err(|_| SealError::BadKeyFile {
