@@ -324,6 +324,9 @@ fn duplicate_key(bytes: &[u8]) -> Option<LineError> {
     })
 }
 
+/// The fields of an end event (SPEC §4.1): the end status, its place in the chain and the seal.
+const END_FIELDS: [&str; 5] = ["seq", "end", "prev", "signer", "sig"];
+
 /// Parse one event line.
 pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
     let raw: RawEvent = serde_json::from_slice(bytes).map_err(|e| json_error(bytes, &e))?;
@@ -331,18 +334,17 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
         return Err(LineError::at("", "an event needs `seq`"));
     };
     if let Some(end) = raw.end {
-        let extra = raw.node.is_some()
-            || raw.primitive.is_some()
-            || raw.input.is_some()
-            || raw.output.is_some()
-            || raw.outcome.is_some()
-            || raw.error.is_some()
-            || raw.evidence.is_some()
-            || raw.cost.is_some();
-        if extra {
+        // By key, not by value: `"node": null` reads as no node, yet it is a field the end
+        // event does not have, and the seal does not cover the line's bytes — so a field
+        // beyond these five would be an unsealed spelling of a sealed line.
+        let keys: std::collections::BTreeMap<String, serde::de::IgnoredAny> =
+            serde_json::from_slice(bytes).map_err(|e| json_error(bytes, &e))?;
+        if let Some(extra) = keys.keys().find(|k| !END_FIELDS.contains(&k.as_str())) {
             return Err(LineError::at(
-                "/end",
-                "an end event carries only `seq`, `end`, `prev` and its seal (`signer`, `sig`)",
+                &format!("/{}", crate::json::pointer::escape_token(extra)),
+                format!(
+                    "an end event carries only `seq`, `end`, `prev` and its seal (`signer`, `sig`), not `{extra}`"
+                ),
             ));
         }
         let end = match end.as_str() {
