@@ -31,6 +31,10 @@ use toml::Spanned;
 pub const FILE_NAME: &str = "primgraph.toml";
 
 /// Why a configuration file could not be used, with where.
+
+/// The largest `primgraph.toml` read: a configuration is a few hundred bytes; a named FIFO or
+/// `/dev/zero` must not block or fill memory.
+pub const MAX_CONFIG_BYTES: usize = 1 << 20;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{column}: {message}")]
 pub struct ConfigError {
@@ -151,15 +155,35 @@ impl Config {
         }
     }
 
-    /// Read and parse one configuration file.
+    /// Read and parse one configuration file (a regular file of at most
+    /// [`MAX_CONFIG_BYTES`]).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let bytes = crate::input::read_capped(path, MAX_CONFIG_BYTES).map_err(|e| ConfigError {
             file: file.clone(),
             line: 0,
             column: 0,
             message: format!("cannot read: {e}"),
         })?;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                // Located at the first byte that is not UTF-8, not at 0:0.
+                let valid = e.utf8_error().valid_up_to();
+                let bytes = e.as_bytes();
+                let before = String::from_utf8_lossy(&bytes[..valid]);
+                let (line, column) = line_column(&before, before.len());
+                return Err(ConfigError {
+                    file,
+                    line,
+                    column,
+                    message: format!(
+                        "not UTF-8: byte 0x{:02x} at offset {valid} (TOML files are UTF-8)",
+                        bytes[valid]
+                    ),
+                });
+            }
+        };
         let root = absolute(path)
             .parent()
             .map(Path::to_path_buf)
@@ -188,16 +212,31 @@ impl Config {
             // In file order, so that a report names settings as the reader sees them.
             let mut entries: Vec<_> = table.iter().collect();
             entries.sort_by_key(|(code, _)| code.span().start);
+            // Codes match case-insensitively, as `explain` does (`r102` is R102), and are
+            // applied by their canonical spelling; one code set twice is refused.
+            let mut seen: Vec<(&'static str, &Spanned<String>)> = Vec::new();
             entries
                 .into_iter()
                 .map(|(code, level)| {
                     let name = code.get_ref();
-                    if crate::codes::find(name).is_none() {
+                    let Some(row) = crate::codes::find(name) else {
                         return Err(at(code.span(), unknown_code(name)));
+                    };
+                    if let Some((_, first)) = seen.iter().find(|(c, _)| *c == row.code) {
+                        let (line, column) = line_column(text, first.span().start);
+                        return Err(at(
+                            code.span(),
+                            format!(
+                                "`{name}` sets {} again (first set as `{}` at line {line}, column {column}); codes match case-insensitively",
+                                row.code,
+                                first.get_ref()
+                            ),
+                        ));
                     }
+                    seen.push((row.code, code));
                     let (line, column) = line_column(text, code.span().start);
                     Ok(Setting {
-                        code: name.clone(),
+                        code: row.code.to_string(),
                         level: Level::from(*level.get_ref()),
                         setting: format!("{prefix}.{name}"),
                         line,
@@ -404,5 +443,32 @@ mod tests {
             diags[0].overridden_by.as_ref().unwrap().setting,
             "severity.S203"
         );
+    }
+
+    /// Issue 21 item 7: `r102 = "off"` was accepted and never applied (codes were found
+    /// case-insensitively but applied by exact spelling).
+    #[test]
+    fn a_code_in_lower_case_is_applied_and_a_code_set_twice_is_refused() {
+        let config = parse("[severity]\nr102 = \"off\"\n").unwrap();
+        let mut diags = vec![crate::codes::R102.at("/nodes/0/primitive", "alias")];
+        config.apply(Path::new("/project/x.graph.json"), &mut diags);
+        assert!(diags[0].is_suppressed(), "{diags:?}");
+        assert_eq!(
+            diags[0].overridden_by.as_ref().unwrap().setting,
+            "severity.r102"
+        );
+        let error = parse("[severity]\nR102 = \"off\"\nr102 = \"error\"\n").unwrap_err();
+        assert_eq!((error.line, error.column), (3, 1), "{error}");
+        assert!(error.message.contains("line 2, column 1"), "{error}");
+    }
+
+    #[test]
+    fn a_config_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("primgraph.toml");
+        std::fs::write(&path, b"[severity]\nR102 = \"o\xffff\"\n").unwrap();
+        let error = Config::load(&path).unwrap_err();
+        assert_eq!((error.line, error.column), (2, 10), "{error}");
+        assert!(error.message.contains("not UTF-8"), "{error}");
     }
 }

@@ -257,3 +257,69 @@ fn replay_writes_github_commands_at_trace_lines() {
     );
     assert!(first.contains(",title=D603::"), "{first}");
 }
+
+/// Issue 21 item 7: `exclude = ["**"]` turned `validate bad.graph.json` into "0 files", exit 0.
+/// A file named on the command line is validated; `--force-exclude` excludes it and says so,
+/// and when nothing is left that is exit 2 unless `--allow-empty`. Folder walks still exclude.
+#[test]
+fn a_named_file_is_never_silently_excluded() {
+    let dir = project();
+    std::fs::write(dir.path().join("primgraph.toml"), "exclude = [\"**\"]\n").unwrap();
+    let named = primgraph(
+        dir.path(),
+        &["validate", "--format", "json", "bad.graph.json"],
+    );
+    assert_eq!(named.status.code(), Some(1), "the named graph is validated");
+    let report: Value = serde_json::from_slice(&named.stdout).unwrap();
+    assert_eq!(report["summary"]["files"], 1);
+    let forced = primgraph(
+        dir.path(),
+        &["validate", "--force-exclude", "bad.graph.json"],
+    );
+    let err = String::from_utf8_lossy(&forced.stderr);
+    assert_eq!(forced.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.graph.json: excluded"), "{err}");
+    assert!(err.contains("--allow-empty"), "{err}");
+    let allowed = primgraph(
+        dir.path(),
+        &[
+            "validate",
+            "--force-exclude",
+            "--allow-empty",
+            "bad.graph.json",
+        ],
+    );
+    assert_eq!(allowed.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&allowed.stderr).contains("excluded"));
+    // A folder walk excludes as before (and the folder then holds nothing to check).
+    let walked = primgraph(
+        dir.path(),
+        &["validate", "--format", "json", "--allow-empty", "."],
+    );
+    let report: Value = serde_json::from_slice(&walked.stdout).unwrap();
+    assert_eq!(report["summary"]["files"], 0);
+}
+
+/// Issue 21 item 7: codes in `primgraph.toml` match case-insensitively and are applied.
+#[test]
+fn a_lower_case_code_in_the_config_is_applied() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("primgraph.toml"),
+        "[severity]\na402 = \"warning\"\n",
+    )
+    .unwrap();
+    let out = primgraph(
+        dir.path(),
+        &["validate", "--format", "json", "bad.graph.json"],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a402 = report["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "A402")
+        .expect("A402 reported");
+    assert_eq!(a402["severity"], "warning");
+    assert_eq!(a402["overridden_by"]["setting"], "severity.a402");
+}

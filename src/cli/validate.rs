@@ -47,6 +47,12 @@ pub struct ValidateArgs {
     /// path must not pass silently).
     #[arg(long)]
     pub allow_empty: bool,
+    /// Apply `primgraph.toml`'s `exclude` to files named on the command line too (by default
+    /// only files found in folders are excluded: a file you name is validated). Each file so
+    /// excluded is noted on stderr; when nothing is left that is exit 2 unless
+    /// `--allow-empty` (the pre-commit hook passes both).
+    #[arg(long)]
+    pub force_exclude: bool,
 }
 
 fn render(reports: &[FileReport], format: Format, color: bool) -> String {
@@ -80,19 +86,49 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         Err(e) => return super::usage_error(e),
     };
     let mut files = Vec::new();
+    let mut excluded_named = Vec::new();
     for path in &args.paths {
+        let named_file = !std::fs::metadata(path).is_ok_and(|m| m.is_dir());
         match collect_paths(std::slice::from_ref(path)) {
             Ok(found) if found.is_empty() && !args.allow_empty => {
                 return super::usage_error(ValidateError::Empty(path.display().to_string()));
             }
-            Ok(found) => files.extend(found),
+            Ok(found) => {
+                for file in found {
+                    // `exclude` filters what a folder walk finds; a file named on the command
+                    // line is validated unless `--force-exclude` (then it is said, never silent).
+                    match &config {
+                        Some(c) if c.is_excluded(&file) => {
+                            if named_file && !args.force_exclude {
+                                files.push(file);
+                            } else if named_file {
+                                excluded_named.push(file);
+                            }
+                        }
+                        _ => files.push(file),
+                    }
+                }
+            }
             Err(e) => return super::usage_error(e),
         }
     }
     files.sort();
     files.dedup();
     if let Some(config) = &config {
-        files.retain(|f| !config.is_excluded(f));
+        for file in &excluded_named {
+            eprintln!(
+                "note: {}: excluded by `exclude` in {} (--force-exclude)",
+                file.display(),
+                config.file
+            );
+        }
+    }
+    if files.is_empty() && !excluded_named.is_empty() && !args.allow_empty {
+        return super::usage_error(format!(
+            "every file named was excluded by the configuration's `exclude` ({} file{}); pass --allow-empty to accept that",
+            excluded_named.len(),
+            if excluded_named.len() == 1 { "" } else { "s" }
+        ));
     }
     let mut reports = match try_check_paths(
         &files,
