@@ -6,8 +6,8 @@
 //! Every frame is read in bounded memory: a header line is at most
 //! [`FrameLimits::max_header_line`] bytes (a longer one is drained to its end, not buffered), a
 //! header at most [`FrameLimits::max_header_lines`] lines, a body at most
-//! [`FrameLimits::max_body`] bytes (a larger announced body is drained and discarded in chunks,
-//! never allocated). A frame the server cannot take is answered and skipped, and the server goes
+//! [`FrameLimits::max_body`] bytes (a larger announced body is answered at once, then drained and
+//! discarded in chunks, never allocated). A frame the server cannot take is answered and skipped, and the server goes
 //! on reading the next one (only `exit` or the end of the stream ends a session):
 //!
 //! - a malformed header (a line too long, too many lines, a line without `:`, no or an unreadable
@@ -110,6 +110,9 @@ pub struct FrameReader<R> {
     input: R,
     limits: FrameLimits,
     line: Vec<u8>,
+    /// The bytes of a refused frame's body still to skip: its refusal is answered first, so a
+    /// client hears about an oversized message before the server reads it.
+    unread_body: u64,
 }
 
 impl<R: BufRead> FrameReader<R> {
@@ -118,12 +121,20 @@ impl<R: BufRead> FrameReader<R> {
             input,
             limits,
             line: Vec::new(),
+            unread_body: 0,
         }
     }
 
     /// The next frame, or `None` at the end of the stream (a frame cut short by the end is
     /// dropped: nobody is left to answer).
     pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
+        if self.unread_body > 0 {
+            let length = std::mem::take(&mut self.unread_body);
+            let skipped = io::copy(&mut (&mut self.input).take(length), &mut io::sink())?;
+            if skipped < length {
+                return Ok(None);
+            }
+        }
         let mut length: Option<u64> = None;
         let mut problem: Option<String> = None;
         let mut lines = 0usize;
@@ -199,22 +210,21 @@ impl<R: BufRead> FrameReader<R> {
         // A body whose length is known is skipped whatever else is wrong: the next frame
         // starts after it.
         if let Some(problem) = problem {
-            return Ok(self.skip(length)?.then(|| {
-                Frame::Refused(Refusal::parse_error(format!(
-                    "unreadable message header: {problem}"
-                )))
-            }));
+            self.unread_body = length;
+            return Ok(Some(Frame::Refused(Refusal::parse_error(format!(
+                "unreadable message header: {problem}"
+            )))));
         }
         if length > self.limits.max_body as u64 {
-            return Ok(self.skip(length)?.then(|| {
-                Frame::Refused(Refusal::invalid_request(
-                    serde_json::Value::Null,
-                    format!(
-                        "the message is {length} bytes, over the limit of {} bytes",
-                        self.limits.max_body
-                    ),
-                ))
-            }));
+            self.unread_body = length;
+            return Ok(Some(Frame::Refused(Refusal::invalid_request(
+                serde_json::Value::Null,
+                format!(
+                    "the message is {length} bytes, over the limit of {} bytes (its body is \
+                     skipped)",
+                    self.limits.max_body
+                ),
+            ))));
         }
         let mut body = Vec::with_capacity((length as usize).min(64 * 1024));
         (&mut self.input).take(length).read_to_end(&mut body)?;
@@ -259,12 +269,6 @@ impl<R: BufRead> FrameReader<R> {
                 });
             }
         }
-    }
-
-    /// Read and discard `length` bytes in chunks; `false` when the stream ended first.
-    fn skip(&mut self, length: u64) -> io::Result<bool> {
-        let skipped = io::copy(&mut (&mut self.input).take(length), &mut io::sink())?;
-        Ok(skipped == length)
     }
 }
 
@@ -497,10 +501,15 @@ mod tests {
     }
 
     #[test]
-    fn a_huge_announced_length_allocates_nothing_and_ends_with_the_stream() {
+    fn a_huge_announced_length_is_refused_at_once_and_its_body_skipped_to_the_end() {
         let input = b"Content-Length: 99999999999999\r\n\r\n{\"jsonrpc\":\"2.0\"}";
         let got = frames(input, FrameLimits::default());
-        assert!(got.is_empty(), "{got:?}");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            refusal(&got[0])
+                .message
+                .contains("99999999999999 bytes, over the limit")
+        );
     }
 
     #[test]
