@@ -78,6 +78,7 @@ fn bench_lsp(c: &mut Criterion) {
             ServerOptions {
                 config: None,
                 debounce: Duration::ZERO,
+                ..ServerOptions::default()
             },
         )
     });

@@ -24,6 +24,7 @@ pub fn run(args: LspArgs) -> ExitCode {
     let options = primgraph::lsp::ServerOptions {
         config: args.config,
         debounce: Duration::from_millis(args.debounce_ms),
+        ..primgraph::lsp::ServerOptions::default()
     };
     match primgraph::lsp::run_stdio(options) {
         Ok(primgraph::lsp::Exit::Clean) => ExitCode::SUCCESS,

@@ -2,7 +2,7 @@
 //! `lsp-server`'s connection and `lsp-types`' messages. This module owns the lifecycle and the
 //! main loop; each feature is a file beside it (`diagnostics`, `hover`, `completion`,
 //! `definition`, `symbols`, `code_actions`), over the tolerant scanner `scan` and the UTF-16
-//! table `position`.
+//! table `position`; `transport` reads the client's frames within limits and writes the answers.
 //!
 //! An opened or changed document is validated after a debounce: one under
 //! `worker::VALIDATE_ON_LOOP_BYTES` (16 KiB, a few milliseconds of checking) on the main loop,
@@ -16,7 +16,9 @@
 //! Lifecycle (LSP 3.17): a request before `initialize` gets `ServerNotInitialized` (-32002); a
 //! request after `shutdown` gets `InvalidRequest` (-32600); `exit` ends the loop, successfully
 //! only after `shutdown`. Malformed parameters get `InvalidParams`, unknown methods
-//! `MethodNotFound`; nothing a client sends ends the server except `exit` or closing the stream.
+//! `MethodNotFound`; nothing a client sends ends the server except `exit` or closing the stream
+//! (a frame that is not a message is answered with a JSON-RPC error and skipped: see
+//! `transport`).
 
 pub mod code_actions;
 pub mod completion;
@@ -27,6 +29,7 @@ pub mod position;
 pub mod scan;
 pub mod settings;
 pub mod symbols;
+pub mod transport;
 pub mod worker;
 
 use crossbeam_channel::{Receiver, Sender, select};
@@ -53,6 +56,8 @@ pub struct ServerOptions {
     pub config: Option<PathBuf>,
     /// How long after the last change a document is validated.
     pub debounce: Duration,
+    /// The limits on each frame of the client's stream (`serve_io`, `run_stdio`).
+    pub frame_limits: transport::FrameLimits,
 }
 
 impl Default for ServerOptions {
@@ -60,6 +65,7 @@ impl Default for ServerOptions {
         ServerOptions {
             config: None,
             debounce: Duration::from_millis(150),
+            frame_limits: transport::FrameLimits::default(),
         }
     }
 }
@@ -549,13 +555,10 @@ struct View {
     registry: settings::RegistryHandle,
 }
 
-/// Serve on stdin/stdout (the `primgraph lsp` subcommand).
+/// Serve on stdin/stdout (the `primgraph lsp` subcommand), through the bounded framing of
+/// [`transport`].
 pub fn run_stdio(options: ServerOptions) -> Result<Exit, String> {
-    let (connection, io_threads) = Connection::stdio();
-    let exit = serve(&connection, options);
-    drop(connection);
-    io_threads
-        .join()
-        .map_err(|e| format!("stdio failed: {e}"))?;
-    exit
+    transport::serve_io(std::io::stdin(), std::io::stdout(), options)
 }
+
+pub use transport::serve_io;
