@@ -217,25 +217,31 @@ pub struct Moments {
 impl Moments {
     /// From exact integer sums: `n`, Σx and Σx². The variance is computed as
     /// `(nΣx² − (Σx)²) / (n(n−1))` in integers where that fits, so equal samples give exactly 0.
+    /// Sums no sample can have (`nΣx² < (Σx)²`, a negative variance) give no variance rather
+    /// than a clamped 0: the summary reader refuses them, and nothing here invents a figure.
     pub fn from_sums(n: u64, sum: u128, sum_sq: u128) -> Option<Moments> {
         if n == 0 {
             return None;
         }
         let n128 = u128::from(n);
         let mean = sum as f64 / n as f64;
-        let variance = (n >= 2).then(|| {
+        let variance = if n < 2 {
+            None
+        } else {
             let exact = n128
                 .checked_mul(sum_sq)
                 .and_then(|a| sum.checked_mul(sum).map(|b| (a, b)));
             match exact {
-                // Σx² ≥ (Σx)²/n always holds for real data; saturate a corrupt file at 0.
-                Some((a, b)) => a.saturating_sub(b) as f64 / (n as f64 * (n as f64 - 1.0)),
+                Some((a, b)) => a
+                    .checked_sub(b)
+                    .map(|d| d as f64 / (n as f64 * (n as f64 - 1.0))),
                 None => {
                     let n_f = n as f64;
-                    ((sum_sq as f64 - (sum as f64).powi(2) / n_f) / (n_f - 1.0)).max(0.0)
+                    let v = (sum_sq as f64 - (sum as f64).powi(2) / n_f) / (n_f - 1.0);
+                    (v >= 0.0).then_some(v)
                 }
             }
-        });
+        };
         Some(Moments { n, mean, variance })
     }
 
