@@ -189,9 +189,9 @@ pub use replay::Replayer;
 /// let other = Summary::of_run(&replayer.replay_file(&runs.join("violated.trace.jsonl")));
 ///
 /// let mut both = one.clone();
-/// both.merge(&other);
+/// both.merge(&other).unwrap();
 /// let mut reversed = other.clone();
-/// reversed.merge(&one);
+/// reversed.merge(&one).unwrap();
 /// assert_eq!(both, reversed);
 /// assert_eq!(both.runs, 2);
 /// assert_eq!(both.unfaithful(), 1);
@@ -340,9 +340,9 @@ impl Replayer<'_> {
     /// // Summaries merge exactly: two halves give the whole.
     /// let (mut first, mut second) = (Summary::default(), Summary::default());
     /// for (i, run) in reports.iter().enumerate() {
-    ///     if i % 2 == 0 { first.add(run) } else { second.add(run) }
+    ///     if i % 2 == 0 { first.add(run).unwrap() } else { second.add(run).unwrap() }
     /// }
-    /// first.merge(&second);
+    /// first.merge(&second).unwrap();
     /// assert_eq!(first, summary);
     /// ```
     pub fn replay_corpus(

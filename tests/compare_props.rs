@@ -85,7 +85,7 @@ fn summarize(runs: &[Run]) -> Summary {
         for &(node, v) in &r.node_visits {
             *s.visits.entry(format!("n{node}")).or_insert(0) += v;
         }
-        total.merge(&s);
+        total.merge(&s).unwrap();
     }
     total
 }
@@ -157,7 +157,7 @@ proptest! {
         }
         let mut merged = Summary::default();
         for p in parts.iter().rev() {
-            merged.merge(&summarize(p));
+            merged.merge(&summarize(p)).unwrap();
         }
         let whole = summarize(&a);
         prop_assert_eq!(

@@ -76,15 +76,15 @@ proptest! {
         let runs = reports();
         let mut whole = Summary::default();
         for r in runs {
-            whole.add(r);
+            whole.add(r).unwrap();
         }
         let mut parts = [Summary::default(), Summary::default(), Summary::default()];
         for (r, &k) in runs.iter().zip(&assign) {
-            parts[k].add(r);
+            parts[k].add(r).unwrap();
         }
         let mut merged = Summary::default();
         for p in parts.iter().rev() {
-            merged.merge(p);
+            merged.merge(p).unwrap();
         }
         prop_assert_eq!(&merged, &whole);
         // The §4.3 additions, field by field, against figures computed here from the reports.
@@ -105,8 +105,8 @@ proptest! {
         let primitive_steps: u64 = merged.primitive_steps.values().sum();
         prop_assert_eq!(primitive_steps, merged.steps_sum);
         let mut other_order = parts[1].clone();
-        other_order.merge(&parts[0]);
-        other_order.merge(&parts[2]);
+        other_order.merge(&parts[0]).unwrap();
+        other_order.merge(&parts[2]).unwrap();
         prop_assert_eq!(&other_order, &whole);
         prop_assert_eq!(render::human_summary(&merged), render::human_summary(&whole));
     }

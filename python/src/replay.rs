@@ -357,19 +357,30 @@ impl PyReplayer {
         }
         let (runs, summary) = py.detach(|| {
             self.engine.with(|r| {
-                let mut summary = Summary::default();
+                let mut summary = Ok(Summary::default());
                 let runs: Vec<RunReport> = names
                     .iter()
                     .zip(&bytes)
                     .map(|(name, data)| {
                         let run = r.replay_slice(name, data);
-                        summary.add(&run);
+                        if let Ok(s) = &mut summary
+                            && let Err(e) = s.add(&run)
+                        {
+                            summary = Err(e);
+                        }
                         run
                     })
                     .collect();
                 (runs, summary)
             })
         });
+        let summary = summary.map_err(|e| {
+            errors::raise(
+                py,
+                "SummaryError",
+                Located::new(format!("cannot sum the batch: at {}: {}", e.pointer, e.message)),
+            )
+        })?;
         reports_and_summary(py, runs, summary)
     }
 

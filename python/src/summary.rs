@@ -7,7 +7,6 @@ use crate::errors::{self, Located};
 use primgraph::replay::Summary;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// A corpus summary: runs by verdict and end, diagnostics by code, visits per node, failure
@@ -17,18 +16,6 @@ use std::collections::BTreeMap;
 #[derive(Clone, PartialEq)]
 pub struct PySummary {
     pub inner: Summary,
-}
-
-/// The inverse of `Summary::to_json`: the library's reader, which refuses a field or figure it
-/// would not write back the same (with the JSON pointer of the offending value).
-pub fn summary_from_value(v: &Value) -> Result<Summary, String> {
-    Summary::from_json(v).map_err(|e| {
-        if e.pointer.is_empty() {
-            e.message
-        } else {
-            format!("{}: {}", e.pointer, e.message)
-        }
-    })
 }
 
 pub fn summary_to_json(s: &Summary) -> String {
@@ -46,7 +33,9 @@ impl PySummary {
     }
 
     /// A new summary: this one and `other` added together (exact, commutative, associative).
-    fn merge(&self, other: &Bound<'_, PyAny>) -> PyResult<PySummary> {
+    /// Raises `SummaryError` (naming the field's JSON pointer) when a count would pass 2^64 − 1:
+    /// nothing wraps.
+    fn merge(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PySummary> {
         let Ok(other) = other.cast::<PySummary>() else {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "argument `other` must be a primgraph.Summary, not {}",
@@ -54,7 +43,13 @@ impl PySummary {
             )));
         };
         let mut merged = self.inner.clone();
-        merged.merge(&other.get().inner);
+        merged.merge(&other.get().inner).map_err(|e| {
+            errors::raise(
+                py,
+                "SummaryError",
+                Located::new(format!("cannot merge: at {}: {}", e.pointer, e.message)),
+            )
+        })?;
         Ok(PySummary { inner: merged })
     }
 
@@ -83,22 +78,28 @@ impl PySummary {
                 convert::type_name(text)
             )));
         };
-        let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-            errors::raise(
-                py,
-                "SummaryError",
-                Located {
-                    code: None,
-                    message: format!("not JSON: {e}"),
-                    file: None,
-                    line: Some(e.line() as u32),
-                    column: Some(e.column() as u32),
-                },
-            )
-        })?;
-        summary_from_value(&value)
+        // The library's strict reader: a duplicate key is refused (by line and column), and so
+        // are figures no runs could give (by JSON pointer).
+        primgraph::replay::Summary::from_slice(&bytes)
             .map(|inner| PySummary { inner })
-            .map_err(|m| errors::raise(py, "SummaryError", Located::new(m)))
+            .map_err(|e| {
+                let message = if e.pointer.is_empty() {
+                    e.message
+                } else {
+                    format!("{}: {}", e.pointer, e.message)
+                };
+                errors::raise(
+                    py,
+                    "SummaryError",
+                    Located {
+                        code: None,
+                        message,
+                        file: None,
+                        line: e.line.map(|l| l as u32),
+                        column: e.column.map(|c| c as u32),
+                    },
+                )
+            })
     }
 
     /// Compare this summary (the baseline) with `candidate` (SPEC §6.3): every metric with its

@@ -107,6 +107,9 @@ pub struct Metric {
     pub difference: Difference,
     pub change: Change,
     pub tasks: Option<TaskMoves>,
+    /// Why the difference has no interval and no label, when the data cannot support one
+    /// (`paired_success` over too few tasks or with zero variance, …); `None` otherwise.
+    pub reason: Option<String>,
 }
 
 /// One side's identity in the report.
@@ -181,6 +184,7 @@ fn proportion(
         change: label(bad, difference.interval),
         difference,
         tasks: None,
+        reason: None,
     }
 }
 
@@ -211,6 +215,7 @@ fn mean(
         change: label(Bad::Higher, difference.interval),
         difference,
         tasks: None,
+        reason: None,
     }
 }
 
@@ -256,11 +261,32 @@ fn paired(baseline: &Summary, candidate: &Summary, confidence: f64) -> Metric {
     }
     let n = diffs.len() as u64;
     let moments = Moments::from_values(&diffs);
+    let minimum = paired_minimum_tasks(confidence);
+    let reason = if n == 0 {
+        Some("no task was run by both sides".to_string())
+    } else if n < minimum {
+        Some(format!(
+            "{n} shared task{}: fewer than {minimum}, the fewest with which even an unanimous \
+             change could be significant at this confidence (a sign test over n tasks all moving \
+             one way has p = 2·2⁻ⁿ)",
+            if n == 1 { "" } else { "s" }
+        ))
+    } else if moments.and_then(|m| m.variance) == Some(0.0) {
+        Some(format!(
+            "all {n} per-task differences are equal (zero variance): a t interval would be a \
+             single point"
+        ))
+    } else {
+        None
+    };
     let difference = Difference {
         estimate: moments.map(|m| m.mean),
-        interval: moments
-            .as_ref()
-            .and_then(|m| stats::t_interval(m, confidence)),
+        interval: match reason {
+            Some(_) => None,
+            None => moments
+                .as_ref()
+                .and_then(|m| stats::t_interval(m, confidence)),
+        },
     };
     let side = |sum: f64| Estimate {
         estimate: (n > 0).then(|| sum / n as f64),
@@ -276,7 +302,24 @@ fn paired(baseline: &Summary, candidate: &Summary, confidence: f64) -> Metric {
         change: label(Bad::Lower, difference.interval),
         difference,
         tasks: Some(moves),
+        reason,
     }
+}
+
+/// The fewest shared tasks `paired_success` gives an interval and a label for at `confidence`:
+/// the smallest `n` (at least 2) with `2·2⁻ⁿ ≤ 1 − confidence` — 6 at 95%, 8 at 99%, 5 at 90%.
+/// With fewer, even every task moving the same way is not significant by the exact,
+/// distribution-free sign test, so a t interval that calls it significant rests on nothing but
+/// its normality assumption, which a handful of bounded, discrete per-task differences do not
+/// meet (two tasks going 1 → 0.5 have zero variance and a t interval of a single point).
+pub fn paired_minimum_tasks(confidence: f64) -> u64 {
+    let alpha = 1.0 - confidence;
+    let mut n = 2u64;
+    // 2·2⁻ⁿ halves each step; past 1100 it is below every positive f64.
+    while n < 1100 && 2f64.powi(1 - n as i32) > alpha {
+        n += 1;
+    }
+    n
 }
 
 fn steps_moments(s: &Summary) -> Option<Moments> {
@@ -369,6 +412,7 @@ pub fn compare(baseline: &Summary, candidate: &Summary, confidence: f64) -> Comp
             candidate: c,
             change: Change::None,
             tasks: None,
+            reason: None,
         });
     }
     metrics.sort_by(|a, b| (a.metric, &a.key).cmp(&(b.metric, &b.key)));
@@ -436,7 +480,8 @@ impl Comparison {
     }
 
     /// The SPEC §6.3 document. `paired_success` also carries `"tasks": {"improved", "worsened",
-    /// "unchanged"}`; a side with no observations has `"estimate": null` and no interval.
+    /// "unchanged"}`; a side with no observations has `"estimate": null` and no interval; a
+    /// metric whose data cannot support an interval says why in `"reason"`.
     pub fn to_json(&self) -> Value {
         let side = |s: &SideInfo| {
             json!({
@@ -469,6 +514,9 @@ impl Comparison {
                     estimate_json(m.difference.estimate, m.difference.interval, None),
                 );
                 o.insert("change".into(), Value::from(m.change.as_str()));
+                if let Some(reason) = &m.reason {
+                    o.insert("reason".into(), Value::from(reason.as_str()));
+                }
                 if let Some(t) = m.tasks {
                     o.insert(
                         "tasks".into(),
@@ -484,5 +532,100 @@ impl Comparison {
             "candidate": side(&self.candidate),
             "metrics": metrics,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two summaries over the same tasks: `(baseline successes, candidate successes)` per task,
+    /// `runs` runs of each task on each side.
+    fn paired_sides(per_task: &[(u64, u64)], runs: u64) -> (Summary, Summary) {
+        let (mut b, mut c) = (Summary::default(), Summary::default());
+        for (i, &(sb, sc)) in per_task.iter().enumerate() {
+            let key = format!("task-{i:03}");
+            for (side, successes) in [(&mut b, sb), (&mut c, sc)] {
+                side.runs += runs;
+                *side.by_end.entry("success".into()).or_insert(0) += successes;
+                *side.by_end.entry("failure".into()).or_insert(0) += runs - successes;
+                side.tasks.insert(key.clone(), TaskCounts { runs, successes });
+            }
+        }
+        (b, c)
+    }
+
+    fn paired_of(c: &Comparison) -> &Metric {
+        c.metrics
+            .iter()
+            .find(|m| m.metric == "paired_success")
+            .expect("paired_success")
+    }
+
+    /// The issue's case: two tasks, each going from 2/2 to 1/2, are −50 pp with zero variance;
+    /// the t interval was the point [−50, −50] and a "regression" that tripped `--fail-on`.
+    #[test]
+    fn paired_success_over_two_tasks_has_no_interval_and_no_verdict() {
+        let (b, c) = paired_sides(&[(2, 1), (2, 1)], 2);
+        let cmp = compare(&b, &c, 0.95);
+        let m = paired_of(&cmp);
+        assert_eq!(m.difference.estimate, Some(-0.5));
+        assert_eq!(m.difference.interval, None);
+        assert_eq!(m.change, Change::None);
+        assert!(!cmp.regressed("paired_success"));
+        let reason = m.reason.as_deref().expect("a reason");
+        assert!(reason.contains("2 shared tasks") && reason.contains("fewer than 6"), "{reason}");
+        let json = cmp.to_json();
+        let j = json["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "paired_success")
+            .unwrap();
+        assert_eq!(j["reason"], reason);
+        assert!(j["difference"].get("low").is_none());
+        assert_eq!(j["change"], "none");
+        let human = render::human(&cmp, false);
+        assert!(human.contains("no verdict (see note)"), "{human}");
+        assert!(human.contains(&format!("paired_success: {reason}")), "{human}");
+        let markdown = render::markdown(&cmp);
+        assert!(markdown.contains("**No verdict:**"), "{markdown}");
+    }
+
+    #[test]
+    fn paired_success_with_zero_variance_has_no_verdict_however_many_tasks() {
+        let (b, c) = paired_sides(&[(2, 1); 12], 2);
+        let cmp = compare(&b, &c, 0.95);
+        let m = paired_of(&cmp);
+        assert_eq!((m.difference.interval, m.change), (None, Change::None));
+        assert!(m.reason.as_deref().unwrap().contains("zero variance"));
+    }
+
+    #[test]
+    fn paired_success_over_enough_varied_tasks_is_tested() {
+        // Six tasks, five worse by 1/2 and one by 1: a regression at 95%, none at 99% (which
+        // needs 8 tasks).
+        let moves = [(2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 0)];
+        let (b, c) = paired_sides(&moves, 2);
+        let m = paired_of(&compare(&b, &c, 0.95)).clone();
+        assert_eq!(m.reason, None);
+        assert!(m.difference.interval.is_some());
+        assert_eq!(m.change, Change::Regression);
+        let strict = compare(&b, &c, 0.99);
+        assert!(paired_of(&strict).reason.as_deref().unwrap().contains("fewer than 8"));
+    }
+
+    #[test]
+    fn the_minimum_number_of_tasks_follows_the_sign_test() {
+        assert_eq!(paired_minimum_tasks(0.95), 6);
+        assert_eq!(paired_minimum_tasks(0.99), 8);
+        assert_eq!(paired_minimum_tasks(0.90), 5);
+        assert_eq!(paired_minimum_tasks(0.5), 2);
+        for confidence in [0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0 - 1e-12] {
+            let n = paired_minimum_tasks(confidence);
+            // n tasks all moving one way reach the level; n − 1 do not.
+            assert!(2.0 * 0.5f64.powi(n as i32) <= 1.0 - confidence);
+            assert!(n == 2 || 2.0 * 0.5f64.powi(n as i32 - 1) > 1.0 - confidence);
+        }
     }
 }

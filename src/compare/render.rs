@@ -90,6 +90,7 @@ fn change_cell(m: &Metric) -> String {
         Change::Regression => format!("{arrow} regression"),
         Change::Improvement => format!("{arrow} improvement"),
         Change::None if m.bad == Bad::Neither => "(not tested)".into(),
+        Change::None if m.reason.is_some() => "no verdict (see note)".into(),
         Change::None if m.difference.interval.is_none() => "no interval".into(),
         Change::None => "no significant change".into(),
     }
@@ -152,6 +153,20 @@ fn preamble(c: &Comparison) -> Vec<String> {
     lines
 }
 
+/// One line per metric that has no verdict for a reason: `metric[ key]: reason`.
+fn notes(c: &Comparison) -> Vec<String> {
+    c.metrics
+        .iter()
+        .filter_map(|m| {
+            let reason = m.reason.as_ref()?;
+            Some(match &m.key {
+                Some(k) => format!("{} {k}: {reason}", m.metric),
+                None => format!("{}: {reason}", m.metric),
+            })
+        })
+        .collect()
+}
+
 /// The aligned table for a terminal; `color` paints regressions red and improvements green.
 pub fn human(c: &Comparison, color: bool) -> String {
     let rows = rows(c);
@@ -200,6 +215,13 @@ pub fn human(c: &Comparison, color: bool) -> String {
         count(Change::Regression),
         count(Change::Improvement)
     ));
+    let notes = notes(c);
+    if !notes.is_empty() {
+        out.push_str("\nno verdict:\n");
+        for note in notes {
+            out.push_str(&format!("  {note}\n"));
+        }
+    }
     out
 }
 
@@ -222,6 +244,13 @@ pub fn markdown(c: &Comparison) -> String {
     for r in rows(c) {
         let cells: Vec<String> = r.iter().map(|s| markdown_cell(s)).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    let notes = notes(c);
+    if !notes.is_empty() {
+        out.push_str("\n**No verdict:**\n\n");
+        for note in notes {
+            out.push_str(&format!("- {}\n", markdown_cell(&note)));
+        }
     }
     out
 }

@@ -25,6 +25,9 @@ pub enum CorpusError {
     Pool { jobs: usize, message: String },
     #[error("cannot write the report: {0}")]
     Write(#[source] std::io::Error),
+    /// The corpus summary's counts cannot be summed exactly (a count past 2^64 − 1).
+    #[error("cannot sum the corpus: {0}")]
+    Summary(#[from] super::summary::SummaryError),
 }
 
 /// The trace files below `dir` (symlinked folders are not entered: a link loop would recurse
@@ -138,15 +141,9 @@ pub fn replay_corpus(
     });
     let summary = pool.install(|| {
         runs.par_iter()
-            .fold(Summary::default, |mut s, r| {
-                s.add(r);
-                s
-            })
-            .reduce(Summary::default, |mut a, b| {
-                a.merge(&b);
-                a
-            })
-    });
+            .try_fold(Summary::default, |mut s, r| s.add(r).map(|()| s))
+            .try_reduce(Summary::default, |mut a, b| a.merge(&b).map(|()| a))
+    })?;
     Ok((runs, summary))
 }
 
@@ -180,7 +177,7 @@ pub fn replay_corpus_streaming(
                 .collect()
         });
         for run in &runs {
-            summary.add(run);
+            summary.add(run)?;
             sink(run).map_err(CorpusError::Write)?;
         }
     }

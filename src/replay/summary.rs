@@ -31,6 +31,24 @@ pub struct TaskCounts {
     pub successes: u64,
 }
 
+/// One primitive's failure counts summed run by run, so that its failure rate can have an
+/// interval that takes the run, not the step, as the unit (steps of one run are correlated: a
+/// run that loops on a failing patch fails ten times). With `e` a run's error steps of the
+/// primitive and `s` its steps of it, over the runs that ran it: how many, `Σs²`, `Σe²` and
+/// `Σe·s` (`Σe` and `Σs` are the summary's `failure_modes` and `primitive_steps`). Integers, so
+/// they merge exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PrimitiveRuns {
+    /// Runs that ran the primitive at least once.
+    pub runs: u64,
+    /// Σ over those runs of (steps of the primitive)².
+    pub steps_sq: u128,
+    /// Σ over those runs of (error steps of the primitive)².
+    pub errors_sq: u128,
+    /// Σ over those runs of error steps × steps of the primitive.
+    pub errors_steps: u128,
+}
+
 /// Inclusive upper bounds of the step-count buckets; the last bucket is unbounded.
 pub const STEP_BUCKETS: [u64; 12] = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10000];
 /// Inclusive upper bounds of the spend buckets, in nano-USD; the last bucket is unbounded.
@@ -49,7 +67,7 @@ pub const SPEND_BUCKETS_NANOS: [u64; 10] = [
 
 type Counts = BTreeMap<String, u64>;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
     pub runs: u64,
     pub by_verdict: Counts,
@@ -73,104 +91,372 @@ pub struct Summary {
     pub primitive_steps: Counts,
     /// Task key → runs and successes (runs whose header could not be read have no task).
     pub tasks: BTreeMap<String, TaskCounts>,
+    /// Primitive → its failure counts summed run by run. `None` when some of the runs were
+    /// summed by a primgraph that did not keep them (a version 1 summary file): `None` absorbs
+    /// in a merge, and `compare` then gives `failure_rate` no interval, saying why.
+    pub primitive_runs: Option<BTreeMap<String, PrimitiveRuns>>,
+}
+
+impl Default for Summary {
+    /// The empty summary, the monoid's unit.
+    fn default() -> Summary {
+        Summary {
+            runs: 0,
+            by_verdict: Counts::new(),
+            by_end: Counts::new(),
+            by_seal: Counts::new(),
+            diagnostics_by_code: Counts::new(),
+            visits: Counts::new(),
+            failure_modes: BTreeMap::new(),
+            steps_sum: 0,
+            steps_histogram: [0; STEP_BUCKETS.len() + 1],
+            spend_nanos_sum: 0,
+            spend_histogram: [0; SPEND_BUCKETS_NANOS.len() + 1],
+            first_divergence_sites: BTreeMap::new(),
+            steps_sq_sum: 0,
+            spend_nanos_sq_sum: 0,
+            primitive_steps: Counts::new(),
+            tasks: BTreeMap::new(),
+            primitive_runs: Some(BTreeMap::new()),
+        }
+    }
 }
 
 fn bucket(bounds: &[u64], x: u64) -> usize {
     bounds.iter().position(|&b| x <= b).unwrap_or(bounds.len())
 }
 
-fn add_counts(into: &mut Counts, from: &Counts) {
-    for (k, v) in from {
-        *into.entry(k.clone()).or_insert(0) += v;
+/// The two passes of an addition to a summary: `Check` computes every sum with checked
+/// arithmetic and changes nothing, `Apply` then writes them. An `add` or `merge` runs both, so a
+/// sum that would overflow leaves the summary as it was. Every slot is touched at most once per
+/// pass, so the check sees exactly the sums the apply writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Check,
+    Apply,
+}
+
+fn overflow(pointer: String) -> SummaryError {
+    SummaryError::at(
+        pointer,
+        "this count would pass the largest the summary holds (2^64 − 1 for counts, 2^128 − 1 for \
+         sums of squares and nano-USD): the sum cannot be represented exactly",
+    )
+}
+
+/// `*slot += x` in `pass`, or the pointer `at()` of a sum that does not fit.
+fn add_u64(
+    pass: Pass,
+    slot: &mut u64,
+    x: u64,
+    at: impl FnOnce() -> String,
+) -> Result<(), SummaryError> {
+    let sum = slot.checked_add(x).ok_or_else(|| overflow(at()))?;
+    if pass == Pass::Apply {
+        *slot = sum;
     }
+    Ok(())
+}
+
+fn add_u128(
+    pass: Pass,
+    slot: &mut u128,
+    x: u128,
+    at: impl FnOnce() -> String,
+) -> Result<(), SummaryError> {
+    let sum = slot.checked_add(x).ok_or_else(|| overflow(at()))?;
+    if pass == Pass::Apply {
+        *slot = sum;
+    }
+    Ok(())
+}
+
+fn pointer(parts: &[&str]) -> String {
+    let mut p = String::new();
+    for part in parts {
+        p.push('/');
+        p.push_str(&crate::json::pointer::escape_token(part));
+    }
+    p
+}
+
+/// `into[key] += x` (an absent key is 0).
+fn add_key(pass: Pass, into: &mut Counts, key: &str, x: u64, at: &[&str]) -> Result<(), SummaryError> {
+    match into.get_mut(key) {
+        Some(slot) => add_u64(pass, slot, x, || {
+            pointer(&[at, &[key]].concat())
+        }),
+        None => {
+            if pass == Pass::Apply {
+                into.insert(key.to_string(), x);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn add_counts(pass: Pass, into: &mut Counts, from: &Counts, at: &[&str]) -> Result<(), SummaryError> {
+    for (k, &v) in from {
+        add_key(pass, into, k, v, at)?;
+    }
+    Ok(())
+}
+
+fn add_nested(
+    pass: Pass,
+    into: &mut BTreeMap<String, Counts>,
+    from: &BTreeMap<String, Counts>,
+    at: &str,
+) -> Result<(), SummaryError> {
+    for (k, inner) in from {
+        match into.get_mut(k) {
+            Some(mine) => add_counts(pass, mine, inner, &[at, k])?,
+            None => {
+                if pass == Pass::Apply {
+                    into.insert(k.clone(), inner.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn add_task(
+    pass: Pass,
+    tasks: &mut BTreeMap<String, TaskCounts>,
+    key: &str,
+    add: TaskCounts,
+) -> Result<(), SummaryError> {
+    match tasks.get_mut(key) {
+        Some(mine) => {
+            add_u64(pass, &mut mine.runs, add.runs, || pointer(&["tasks", key, "runs"]))?;
+            add_u64(pass, &mut mine.successes, add.successes, || {
+                pointer(&["tasks", key, "successes"])
+            })
+        }
+        None => {
+            if pass == Pass::Apply {
+                tasks.insert(key.to_string(), add);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn add_primitive_runs(
+    pass: Pass,
+    into: &mut BTreeMap<String, PrimitiveRuns>,
+    key: &str,
+    add: PrimitiveRuns,
+) -> Result<(), SummaryError> {
+    match into.get_mut(key) {
+        Some(mine) => {
+            let at = |field: &str| pointer(&["primitive_runs", key, field]);
+            add_u64(pass, &mut mine.runs, add.runs, || at("runs"))?;
+            add_u128(pass, &mut mine.steps_sq, add.steps_sq, || at("steps_sum_squares"))?;
+            add_u128(pass, &mut mine.errors_sq, add.errors_sq, || {
+                at("errors_sum_squares")
+            })?;
+            add_u128(pass, &mut mine.errors_steps, add.errors_steps, || {
+                at("errors_steps_sum")
+            })
+        }
+        None => {
+            if pass == Pass::Apply {
+                into.insert(key.to_string(), add);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn add_histogram(pass: Pass, into: &mut [u64], from: &[u64], at: &str) -> Result<(), SummaryError> {
+    for (i, (a, &b)) in into.iter_mut().zip(from).enumerate() {
+        add_u64(pass, a, b, || format!("/{at}/histogram/{i}/runs"))?;
+    }
+    Ok(())
 }
 
 impl Summary {
     /// The summary of one run.
     pub fn of_run(run: &RunReport) -> Summary {
         let mut s = Summary::default();
-        s.add(run);
+        // Every figure of one run fits the empty summary.
+        let _ = s.add(run);
         s
     }
 
-    pub fn add(&mut self, run: &RunReport) {
-        self.runs += 1;
-        *self
-            .by_verdict
-            .entry(run.verdict.as_str().into())
-            .or_insert(0) += 1;
-        let end = run.end.map_or("none", |e| e.as_str());
-        *self.by_end.entry(end.into()).or_insert(0) += 1;
-        *self.by_seal.entry(run.seal.as_str().into()).or_insert(0) += 1;
-        add_counts(&mut self.diagnostics_by_code, &run.stats.codes);
-        add_counts(&mut self.visits, &run.stats.visits);
-        for (prim, modes) in &run.stats.failure_modes {
-            add_counts(self.failure_modes.entry(prim.clone()).or_default(), modes);
-        }
-        self.steps_sum += run.steps;
-        self.steps_histogram[bucket(&STEP_BUCKETS, run.steps)] += 1;
-        self.spend_nanos_sum += u128::from(run.stats.spend_nanos);
-        self.spend_histogram[bucket(&SPEND_BUCKETS_NANOS, run.stats.spend_nanos)] += 1;
-        self.steps_sq_sum = self
-            .steps_sq_sum
-            .saturating_add(u128::from(run.steps) * u128::from(run.steps));
-        let spend = u128::from(run.stats.spend_nanos);
-        self.spend_nanos_sq_sum = self.spend_nanos_sq_sum.saturating_add(spend * spend);
-        add_counts(&mut self.primitive_steps, &run.stats.primitive_steps);
-        if let Some(task) = &run.stats.task {
-            let counts = match self.tasks.get_mut(task) {
-                Some(c) => c,
-                None => self.tasks.entry(task.clone()).or_default(),
-            };
-            counts.runs += 1;
-            if run.end == Some(super::trace::EndStatus::Success) {
-                counts.successes += 1;
-            }
-        }
-        if let Some(f) = &run.first_divergence {
-            *self
-                .first_divergence_sites
-                .entry(f.site.clone())
-                .or_default()
-                .entry(f.code.into())
-                .or_insert(0) += 1;
-        }
+    /// Add one run. Every sum is checked: a count that would pass 2^64 − 1 (or a sum of squares
+    /// 2^128 − 1) is an error naming the field's JSON pointer, and leaves the summary unchanged.
+    pub fn add(&mut self, run: &RunReport) -> Result<(), SummaryError> {
+        self.add_pass(Pass::Check, run)?;
+        self.add_pass(Pass::Apply, run)
     }
 
-    pub fn merge(&mut self, other: &Summary) {
-        self.runs += other.runs;
-        add_counts(&mut self.by_verdict, &other.by_verdict);
-        add_counts(&mut self.by_end, &other.by_end);
-        add_counts(&mut self.by_seal, &other.by_seal);
-        add_counts(&mut self.diagnostics_by_code, &other.diagnostics_by_code);
-        add_counts(&mut self.visits, &other.visits);
-        for (prim, modes) in &other.failure_modes {
-            add_counts(self.failure_modes.entry(prim.clone()).or_default(), modes);
+    fn add_pass(&mut self, pass: Pass, run: &RunReport) -> Result<(), SummaryError> {
+        add_u64(pass, &mut self.runs, 1, || "/runs".into())?;
+        add_key(pass, &mut self.by_verdict, run.verdict.as_str(), 1, &["by_verdict"])?;
+        let end = run.end.map_or("none", |e| e.as_str());
+        add_key(pass, &mut self.by_end, end, 1, &["by_end"])?;
+        add_key(pass, &mut self.by_seal, run.seal.as_str(), 1, &["by_seal"])?;
+        add_counts(
+            pass,
+            &mut self.diagnostics_by_code,
+            &run.stats.codes,
+            &["diagnostics_by_code"],
+        )?;
+        add_counts(pass, &mut self.visits, &run.stats.visits, &["visits"])?;
+        add_nested(
+            pass,
+            &mut self.failure_modes,
+            &run.stats.failure_modes,
+            "failure_modes",
+        )?;
+        add_u64(pass, &mut self.steps_sum, run.steps, || "/steps/sum".into())?;
+        let b = bucket(&STEP_BUCKETS, run.steps);
+        add_u64(pass, &mut self.steps_histogram[b], 1, || {
+            format!("/steps/histogram/{b}/runs")
+        })?;
+        let spend = u128::from(run.stats.spend_nanos);
+        add_u128(pass, &mut self.spend_nanos_sum, spend, || {
+            "/spend_usd/sum_nanos".into()
+        })?;
+        let b = bucket(&SPEND_BUCKETS_NANOS, run.stats.spend_nanos);
+        add_u64(pass, &mut self.spend_histogram[b], 1, || {
+            format!("/spend_usd/histogram/{b}/runs")
+        })?;
+        // A u64 squared fits a u128.
+        let steps = u128::from(run.steps);
+        add_u128(pass, &mut self.steps_sq_sum, steps * steps, || {
+            "/steps/sum_squares".into()
+        })?;
+        add_u128(pass, &mut self.spend_nanos_sq_sum, spend * spend, || {
+            "/spend_usd/sum_squares_nanos".into()
+        })?;
+        add_counts(
+            pass,
+            &mut self.primitive_steps,
+            &run.stats.primitive_steps,
+            &["primitive_steps"],
+        )?;
+        if let Some(task) = &run.stats.task {
+            let success = run.end == Some(super::trace::EndStatus::Success);
+            let one = TaskCounts {
+                runs: 1,
+                successes: u64::from(success),
+            };
+            add_task(pass, &mut self.tasks, task, one)?;
         }
-        self.steps_sum += other.steps_sum;
-        for (a, b) in self.steps_histogram.iter_mut().zip(other.steps_histogram) {
-            *a += b;
+        if let Some(f) = &run.first_divergence {
+            let at = ["first_divergence_sites", f.site.as_str()];
+            match self.first_divergence_sites.get_mut(&f.site) {
+                Some(codes) => add_key(pass, codes, f.code, 1, &at)?,
+                None => {
+                    if pass == Pass::Apply {
+                        let codes = Counts::from([(f.code.to_string(), 1)]);
+                        self.first_divergence_sites.insert(f.site.clone(), codes);
+                    }
+                }
+            }
         }
-        self.spend_nanos_sum += other.spend_nanos_sum;
-        for (a, b) in self.spend_histogram.iter_mut().zip(other.spend_histogram) {
-            *a += b;
+        if let Some(per_primitive) = &mut self.primitive_runs {
+            for (prim, &steps) in &run.stats.primitive_steps {
+                let errors = run
+                    .stats
+                    .failure_modes
+                    .get(prim)
+                    .map_or(0u128, |modes| modes.values().map(|&n| u128::from(n)).sum());
+                let steps = u128::from(steps);
+                let one = PrimitiveRuns {
+                    runs: 1,
+                    steps_sq: steps * steps,
+                    // Error steps never exceed steps (each is a step), so these fit too.
+                    errors_sq: errors.saturating_mul(errors),
+                    errors_steps: errors.saturating_mul(steps),
+                };
+                add_primitive_runs(pass, per_primitive, prim, one)?;
+            }
         }
-        for (site, codes) in &other.first_divergence_sites {
-            add_counts(
-                self.first_divergence_sites.entry(site.clone()).or_default(),
-                codes,
-            );
+        Ok(())
+    }
+
+    /// Add `other` into this summary: exact, commutative and associative. Every sum is checked:
+    /// one that would pass 2^64 − 1 (2^128 − 1 for sums of squares and nano-USD) is an error
+    /// naming the field's JSON pointer, and leaves this summary unchanged.
+    pub fn merge(&mut self, other: &Summary) -> Result<(), SummaryError> {
+        self.merge_pass(Pass::Check, other)?;
+        self.merge_pass(Pass::Apply, other)
+    }
+
+    fn merge_pass(&mut self, pass: Pass, other: &Summary) -> Result<(), SummaryError> {
+        add_u64(pass, &mut self.runs, other.runs, || "/runs".into())?;
+        add_counts(pass, &mut self.by_verdict, &other.by_verdict, &["by_verdict"])?;
+        add_counts(pass, &mut self.by_end, &other.by_end, &["by_end"])?;
+        add_counts(pass, &mut self.by_seal, &other.by_seal, &["by_seal"])?;
+        add_counts(
+            pass,
+            &mut self.diagnostics_by_code,
+            &other.diagnostics_by_code,
+            &["diagnostics_by_code"],
+        )?;
+        add_counts(pass, &mut self.visits, &other.visits, &["visits"])?;
+        add_nested(
+            pass,
+            &mut self.failure_modes,
+            &other.failure_modes,
+            "failure_modes",
+        )?;
+        add_u64(pass, &mut self.steps_sum, other.steps_sum, || {
+            "/steps/sum".into()
+        })?;
+        add_histogram(pass, &mut self.steps_histogram, &other.steps_histogram, "steps")?;
+        add_u128(pass, &mut self.spend_nanos_sum, other.spend_nanos_sum, || {
+            "/spend_usd/sum_nanos".into()
+        })?;
+        add_histogram(
+            pass,
+            &mut self.spend_histogram,
+            &other.spend_histogram,
+            "spend_usd",
+        )?;
+        add_nested(
+            pass,
+            &mut self.first_divergence_sites,
+            &other.first_divergence_sites,
+            "first_divergence_sites",
+        )?;
+        add_u128(pass, &mut self.steps_sq_sum, other.steps_sq_sum, || {
+            "/steps/sum_squares".into()
+        })?;
+        add_u128(
+            pass,
+            &mut self.spend_nanos_sq_sum,
+            other.spend_nanos_sq_sum,
+            || "/spend_usd/sum_squares_nanos".into(),
+        )?;
+        add_counts(
+            pass,
+            &mut self.primitive_steps,
+            &other.primitive_steps,
+            &["primitive_steps"],
+        )?;
+        for (task, &c) in &other.tasks {
+            add_task(pass, &mut self.tasks, task, c)?;
         }
-        self.steps_sq_sum = self.steps_sq_sum.saturating_add(other.steps_sq_sum);
-        self.spend_nanos_sq_sum = self
-            .spend_nanos_sq_sum
-            .saturating_add(other.spend_nanos_sq_sum);
-        add_counts(&mut self.primitive_steps, &other.primitive_steps);
-        for (task, c) in &other.tasks {
-            let mine = self.tasks.entry(task.clone()).or_default();
-            mine.runs += c.runs;
-            mine.successes += c.successes;
+        match (&mut self.primitive_runs, &other.primitive_runs) {
+            (Some(mine), Some(theirs)) => {
+                for (prim, &r) in theirs {
+                    add_primitive_runs(pass, mine, prim, r)?;
+                }
+            }
+            // Runs summed without them make the whole incomplete.
+            (mine, _) => {
+                if pass == Pass::Apply {
+                    *mine = None;
+                }
+            }
         }
+        Ok(())
     }
 
     /// Runs that ended `success`.
@@ -187,12 +473,12 @@ impl Summary {
     pub fn error_steps(&self, primitive: &str) -> u64 {
         self.failure_modes
             .get(primitive)
-            .map_or(0, |modes| modes.values().sum())
+            .map_or(0, |modes| modes.values().fold(0u64, |a, &b| a.saturating_add(b)))
     }
 
     /// Runs that are not faithful.
     pub fn unfaithful(&self) -> u64 {
-        self.runs - self.by_verdict.get("faithful").copied().unwrap_or(0)
+        self.runs.saturating_sub(self.faithful())
     }
 
     fn histogram(bounds: &[u64], counts: &[u64], scale: f64) -> Value {
@@ -268,12 +554,54 @@ impl Summary {
                     .collect::<Map<_, _>>(),
             ),
         );
+        if let Some(per_primitive) = &self.primitive_runs {
+            m.insert(
+                "primitive_runs".into(),
+                Value::Object(
+                    per_primitive
+                        .iter()
+                        .map(|(k, r)| {
+                            let v = json!({
+                                "runs": r.runs,
+                                "steps_sum_squares": big_integer(r.steps_sq),
+                                "errors_sum_squares": big_integer(r.errors_sq),
+                                "errors_steps_sum": big_integer(r.errors_steps),
+                            });
+                            (k.clone(), v)
+                        })
+                        .collect::<Map<_, _>>(),
+                ),
+            );
+        }
         Value::Object(m)
     }
 
-    /// Read back what [`Summary::to_json`] wrote; errors name the JSON pointer.
+    /// Read back what [`Summary::to_json`] wrote; errors name the JSON pointer. A summary that
+    /// cannot come from any runs (see [`Summary::check`]) is refused. Without `primitive_runs`
+    /// (a summary written before version 2) it reads with `primitive_runs: None`.
     pub fn from_json(value: &Value) -> Result<Summary, SummaryError> {
-        read::summary(value, "")
+        read::summary(value, "", read::PrimitiveRunsField::Optional)
+    }
+
+    /// Parse a summary's JSON text (the `summary` member of `replay --format json`, or
+    /// `to_json`'s text): a duplicate key anywhere is an error (a last-wins reader and a
+    /// first-wins reader would see different figures), located by line and column like any
+    /// text that is not JSON; then as [`Summary::from_json`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Summary, SummaryError> {
+        Summary::from_json(&read::strict_json(bytes)?)
+    }
+
+    /// Whether the figures could come from folding run reports: every count of runs (by
+    /// verdict, end, seal, histogram bucket) adds up to `runs`; each sum lies within what its
+    /// histogram allows; each sum of squares lies between `(Σx)²/n` and `(Σx)²` (and at least
+    /// `Σx`, the figures being integers); steps per primitive and visits add up to the steps;
+    /// no primitive has more error steps than steps; first divergences are at most the
+    /// unfaithful runs; a task has at least one run and no more successes than runs, and the
+    /// tasks no more runs or successes than the summary; the per-run sums of each primitive are
+    /// those of some runs (Cauchy–Schwarz both ways). The error names the JSON pointer of the
+    /// figure that cannot be (relative to the summary).
+    pub fn check(&self) -> Result<(), SummaryError> {
+        consistency::check(self)
     }
 }
 
@@ -300,6 +628,7 @@ pub struct SummaryError {
 
 fn location_prefix(line: &Option<usize>, column: &Option<usize>, pointer: &str) -> String {
     match (line, column) {
+        (Some(l), Some(c)) if !pointer.is_empty() => format!("{l}:{c}: at {pointer}: "),
         (Some(l), Some(c)) => format!("{l}:{c}: "),
         _ if pointer.is_empty() => String::new(),
         _ => format!("at {pointer}: "),
@@ -315,12 +644,20 @@ impl SummaryError {
             message: message.into(),
         }
     }
+
+    /// The same error with `prefix` before its pointer (a summary's error inside a file).
+    fn under(mut self, prefix: &str) -> SummaryError {
+        self.pointer = format!("{prefix}{}", self.pointer);
+        self
+    }
 }
 
 /// The `format` of a summary file.
 pub const SUMMARY_FORMAT: &str = "primgraph-summary";
-/// The newest summary file version this build reads (and the one it writes).
-pub const SUMMARY_VERSION: u64 = 1;
+/// The newest summary file version this build reads (and the one it writes). Version 2 added
+/// `summary.primitive_runs` (the per-run sums behind `failure_rate`'s interval); a version 1
+/// file is still read, without them.
+pub const SUMMARY_VERSION: u64 = 2;
 
 /// Which graph a summary's runs were replayed against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -329,7 +666,7 @@ pub struct GraphIdentity {
     pub digest: String,
 }
 
-/// The summary file (`replay --summary-out`): `{"format": "primgraph-summary", "version": 1,
+/// The summary file (`replay --summary-out`): `{"format": "primgraph-summary", "version": 2,
 /// "graph": {"name", "digest"}, "summary": {…}}`, the summary as [`Summary::to_json`] writes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SummaryFile {
@@ -347,17 +684,19 @@ impl SummaryFile {
         })
     }
 
-    /// Parse a summary file's bytes. A file that is not JSON is located by line and column; one
-    /// from another tool (no `"format": "primgraph-summary"`), of a newer version, or with a
-    /// field of the wrong shape, by JSON pointer.
+    /// Parse a summary file's bytes. A file that is not JSON, or has a duplicate key anywhere,
+    /// is located by line and column; one from another tool (no `"format":
+    /// "primgraph-summary"`), of a newer version, with a field of the wrong shape, or with
+    /// figures no runs could give (see [`Summary::check`]), by JSON pointer and by the line and
+    /// column of that value.
     pub fn from_slice(bytes: &[u8]) -> Result<SummaryFile, SummaryError> {
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| SummaryError {
-            pointer: String::new(),
-            line: Some(e.line()),
-            column: Some(e.column()),
-            message: format!("not JSON: {e}"),
-        })?;
-        SummaryFile::from_json(&value)
+        let parsed = read::strict_parse(bytes)?;
+        SummaryFile::from_json(&parsed.value).map_err(|mut e| {
+            let span = parsed.locate_nearest(&e.pointer);
+            e.line = Some(span.line as usize);
+            e.column = Some(span.column as usize);
+            e
+        })
     }
 
     pub fn from_json(value: &Value) -> Result<SummaryFile, SummaryError> {
@@ -411,7 +750,16 @@ impl SummaryFile {
             name: read::string(graph.get("name"), "/graph/name")?,
             digest: read::string(graph.get("digest"), "/graph/digest")?,
         };
-        let summary = read::summary(doc.get("summary").unwrap_or(&Value::Null), "/summary")?;
+        let field = if version >= 2 {
+            read::PrimitiveRunsField::Required
+        } else {
+            read::PrimitiveRunsField::Absent
+        };
+        let summary = read::summary(
+            doc.get("summary").unwrap_or(&Value::Null),
+            "/summary",
+            field,
+        )?;
         Ok(SummaryFile {
             graph: identity,
             summary,
@@ -423,6 +771,48 @@ impl SummaryFile {
 mod read {
     use super::*;
     use crate::json::pointer::escape_token;
+
+    /// Whether a summary has `primitive_runs`: a version 2 file must, a version 1 file must not,
+    /// a bare summary (Python's `Summary.from_json`) may.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum PrimitiveRunsField {
+        Required,
+        Absent,
+        Optional,
+    }
+
+    /// Strict JSON: no duplicate key at any depth (serde_json's `Value` keeps the last of two),
+    /// no BOM, valid UTF-8; errors by line and column.
+    pub(super) fn strict_parse(bytes: &[u8]) -> Result<crate::json::Parsed, SummaryError> {
+        let limits = crate::json::Limits {
+            max_bytes: usize::MAX,
+            max_depth: 64,
+        };
+        crate::json::parse(bytes, &limits).map_err(|e| {
+            let (pointer, message) = match &e.kind {
+                crate::json::JsonErrorKind::DuplicateKey { pointer, .. } => (
+                    pointer.clone(),
+                    format!(
+                        "{}: a reader keeping the first value and one keeping the last would see \
+                         different figures",
+                        e.kind
+                    ),
+                ),
+                other => (String::new(), format!("not JSON: {other}")),
+            };
+            SummaryError {
+                pointer,
+                line: Some(e.span.line as usize),
+                column: Some(e.span.column as usize),
+                message,
+            }
+        })
+    }
+
+    pub(super) fn strict_json(bytes: &[u8]) -> Result<Value, SummaryError> {
+        let parsed = strict_parse(bytes)?;
+        Ok(parsed.value)
+    }
 
     pub(super) fn object<'v>(
         v: Option<&'v Value>,
@@ -546,7 +936,36 @@ mod read {
         Ok(out)
     }
 
-    pub(super) fn summary(v: &Value, at: &str) -> Result<Summary, SummaryError> {
+    fn primitive_runs(
+        v: Option<&Value>,
+        at: &str,
+    ) -> Result<BTreeMap<String, PrimitiveRuns>, SummaryError> {
+        let m = object(v, at)?;
+        let mut out = BTreeMap::new();
+        for (k, r) in m {
+            let p = format!("{at}/{}", escape_token(k));
+            let fields = ["runs", "steps_sum_squares", "errors_sum_squares", "errors_steps_sum"];
+            let r = object(Some(r), &p)?;
+            known_fields(r, &p, &fields)?;
+            let f = |name: &str| format!("{p}/{name}");
+            out.insert(
+                k.clone(),
+                PrimitiveRuns {
+                    runs: integer(r.get("runs"), &f("runs"))?,
+                    steps_sq: big(r.get("steps_sum_squares"), &f("steps_sum_squares"))?,
+                    errors_sq: big(r.get("errors_sum_squares"), &f("errors_sum_squares"))?,
+                    errors_steps: big(r.get("errors_steps_sum"), &f("errors_steps_sum"))?,
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    pub(super) fn summary(
+        v: &Value,
+        at: &str,
+        primitive_runs_field: PrimitiveRunsField,
+    ) -> Result<Summary, SummaryError> {
         let m = object(Some(v), at)?;
         let field = |name: &str| format!("{at}/{name}");
         known_fields(
@@ -565,6 +984,7 @@ mod read {
                 "first_divergence_sites",
                 "primitive_steps",
                 "tasks",
+                "primitive_runs",
             ],
         )?;
         let steps = object(m.get("steps"), &field("steps"))?;
@@ -576,12 +996,6 @@ mod read {
             let c = object(Some(c), &p)?;
             let runs = integer(c.get("runs"), &format!("{p}/runs"))?;
             let successes = integer(c.get("successes"), &format!("{p}/successes"))?;
-            if successes > runs {
-                return Err(SummaryError::at(
-                    format!("{p}/successes"),
-                    format!("{successes} successes out of {runs} runs"),
-                ));
-            }
             tasks.insert(k.clone(), TaskCounts { runs, successes });
         }
         let s = Summary {
@@ -620,28 +1034,308 @@ mod read {
             )?,
             primitive_steps: counts(m.get("primitive_steps"), &field("primitive_steps"))?,
             tasks,
+            primitive_runs: match (primitive_runs_field, m.get("primitive_runs")) {
+                (PrimitiveRunsField::Absent, Some(_)) => {
+                    return Err(SummaryError::at(
+                        field("primitive_runs"),
+                        "a version 1 summary file has no `primitive_runs` (they came with version 2)",
+                    ));
+                }
+                (PrimitiveRunsField::Required, None) => {
+                    return Err(SummaryError::at(
+                        field("primitive_runs"),
+                        "missing (a version 2 summary file has the per-run sums of each primitive)",
+                    ));
+                }
+                (_, None) => None,
+                (_, Some(v)) => Some(primitive_runs(Some(v), &field("primitive_runs"))?),
+            },
         };
-        let verdicts: u64 = s.by_verdict.values().sum();
-        if verdicts != s.runs {
-            return Err(SummaryError::at(
-                field("by_verdict"),
-                format!(
-                    "the verdicts add up to {verdicts}, but `runs` is {}",
-                    s.runs
-                ),
-            ));
+        if let Some(sum) = spend.get("sum") {
+            let exact = s.spend_usd();
+            let close = sum
+                .as_f64()
+                .is_some_and(|x| (x - exact).abs() <= 1e-12 * exact.abs());
+            if !close || !sum.is_number() {
+                return Err(SummaryError::at(
+                    field("spend_usd/sum"),
+                    format!("{sum} USD is not `sum_nanos` ({}) nano-USD", s.spend_nanos_sum),
+                ));
+            }
         }
-        let ends: u64 = s.by_end.values().sum();
-        if ends != s.runs {
-            return Err(SummaryError::at(
-                field("by_end"),
-                format!(
-                    "the end statuses add up to {ends}, but `runs` is {}",
-                    s.runs
-                ),
-            ));
-        }
+        s.check().map_err(|e| e.under(at))?;
         Ok(s)
+    }
+}
+
+/// The figures no fold of run reports can give ([`Summary::check`]).
+mod consistency {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn refuse(pointer: String, message: String) -> Result<(), SummaryError> {
+        Err(SummaryError::at(pointer, message))
+    }
+
+    fn total(c: &Counts) -> u128 {
+        c.values().map(|&v| u128::from(v)).sum()
+    }
+
+    fn adds_up_to_runs(c: &Counts, runs: u64, at: &str, what: &str) -> Result<(), SummaryError> {
+        let sum = total(c);
+        if sum != u128::from(runs) {
+            return refuse(
+                format!("/{at}"),
+                format!("the {what} add up to {sum}, but `runs` is {runs}"),
+            );
+        }
+        Ok(())
+    }
+
+    fn big(x: u128) -> BigUint {
+        BigUint::from(x)
+    }
+
+    /// `n` non-negative integers with sum `sum` and sum of squares `sum_sq`: `(Σx)² ≤ n·Σx²`
+    /// (Cauchy–Schwarz: a variance is never negative), `Σx² ≤ (Σx)²` (no cross term is
+    /// negative), and `Σx ≤ Σx²` (an integer is at most its square).
+    fn squares(n: u64, sum: u128, sum_sq: u128, at: &str, what: &str) -> Result<(), SummaryError> {
+        let square_of_sum = big(sum) * big(sum);
+        if BigUint::from(n) * big(sum_sq) < square_of_sum {
+            return refuse(
+                at.to_string(),
+                format!(
+                    "the sum of squares of {what}, {sum_sq}, is below (Σx)²/n = {sum}²/{n}: the \
+                     variance would be negative"
+                ),
+            );
+        }
+        if big(sum_sq) > square_of_sum {
+            return refuse(
+                at.to_string(),
+                format!(
+                    "the sum of squares of {what}, {sum_sq}, is above the square of their sum \
+                     {sum}: non-negative figures cannot give it"
+                ),
+            );
+        }
+        if sum_sq < sum {
+            return refuse(
+                at.to_string(),
+                format!(
+                    "the sum of squares of {what}, {sum_sq}, is below their sum {sum}: whole \
+                     numbers cannot give it"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// A sum lies between what its histogram's buckets allow: each run in bucket `i` has at
+    /// least the bound below plus one and at most the bucket's own bound.
+    fn within_histogram(
+        bounds: &[u64],
+        counts: &[u64],
+        sum: u128,
+        at: &str,
+    ) -> Result<(), SummaryError> {
+        let mut low = 0u128;
+        let mut high = Some(0u128);
+        for (i, &c) in counts.iter().enumerate() {
+            let c = u128::from(c);
+            let lower = match i {
+                0 => 0,
+                _ => u128::from(bounds[i - 1]) + 1,
+            };
+            low = low.saturating_add(lower.saturating_mul(c));
+            high = match (high, bounds.get(i)) {
+                (Some(h), Some(&b)) => Some(h.saturating_add(u128::from(b).saturating_mul(c))),
+                (Some(h), None) if c == 0 => Some(h),
+                _ => None,
+            };
+        }
+        if sum < low || high.is_some_and(|h| sum > h) {
+            let range = match high {
+                Some(h) => format!("{low} to {h}"),
+                None => format!("at least {low}"),
+            };
+            return refuse(
+                format!("/{at}"),
+                format!("the sum {sum} is not what the histogram's buckets allow ({range})"),
+            );
+        }
+        Ok(())
+    }
+
+    pub(super) fn check(s: &Summary) -> Result<(), SummaryError> {
+        adds_up_to_runs(&s.by_verdict, s.runs, "by_verdict", "verdicts")?;
+        adds_up_to_runs(&s.by_end, s.runs, "by_end", "end statuses")?;
+        adds_up_to_runs(&s.by_seal, s.runs, "by_seal", "seal statuses")?;
+        for (name, histogram) in [
+            ("steps", &s.steps_histogram[..]),
+            ("spend_usd", &s.spend_histogram[..]),
+        ] {
+            let sum: u128 = histogram.iter().map(|&c| u128::from(c)).sum();
+            if sum != u128::from(s.runs) {
+                return refuse(
+                    format!("/{name}/histogram"),
+                    format!("the histogram's buckets add up to {sum} runs, but `runs` is {}", s.runs),
+                );
+            }
+        }
+        within_histogram(
+            &STEP_BUCKETS,
+            &s.steps_histogram,
+            u128::from(s.steps_sum),
+            "steps/sum",
+        )?;
+        within_histogram(
+            &SPEND_BUCKETS_NANOS,
+            &s.spend_histogram,
+            s.spend_nanos_sum,
+            "spend_usd/sum_nanos",
+        )?;
+        squares(
+            s.runs,
+            u128::from(s.steps_sum),
+            s.steps_sq_sum,
+            "/steps/sum_squares",
+            "the runs' steps",
+        )?;
+        squares(
+            s.runs,
+            s.spend_nanos_sum,
+            s.spend_nanos_sq_sum,
+            "/spend_usd/sum_squares_nanos",
+            "the runs' spend",
+        )?;
+        for (name, counts) in [("primitive_steps", &s.primitive_steps), ("visits", &s.visits)] {
+            let sum = total(counts);
+            if sum != u128::from(s.steps_sum) {
+                return refuse(
+                    format!("/{name}"),
+                    format!(
+                        "these add up to {sum} steps, but the runs have {} (`steps.sum`)",
+                        s.steps_sum
+                    ),
+                );
+            }
+        }
+        for (prim, modes) in &s.failure_modes {
+            let errors = total(modes);
+            let steps = s.primitive_steps.get(prim).copied().unwrap_or(0);
+            if errors > u128::from(steps) {
+                return refuse(
+                    pointer(&["failure_modes", prim]),
+                    format!("{errors} error steps, but `{prim}` ran {steps} steps"),
+                );
+            }
+        }
+        let divergences: u128 = s.first_divergence_sites.values().map(total).sum();
+        if divergences > u128::from(s.unfaithful()) {
+            return refuse(
+                "/first_divergence_sites".into(),
+                format!(
+                    "{divergences} first divergences, but only {} runs are not faithful",
+                    s.unfaithful()
+                ),
+            );
+        }
+        let (mut task_runs, mut task_successes) = (0u128, 0u128);
+        for (key, t) in &s.tasks {
+            if t.runs == 0 {
+                return refuse(
+                    pointer(&["tasks", key, "runs"]),
+                    "a task with no runs (a task is counted when a run of it is)".into(),
+                );
+            }
+            if t.successes > t.runs {
+                return refuse(
+                    pointer(&["tasks", key, "successes"]),
+                    format!("{} successes out of {} runs", t.successes, t.runs),
+                );
+            }
+            task_runs += u128::from(t.runs);
+            task_successes += u128::from(t.successes);
+        }
+        if task_runs > u128::from(s.runs) {
+            return refuse(
+                "/tasks".into(),
+                format!("the tasks have {task_runs} runs, but `runs` is {}", s.runs),
+            );
+        }
+        if task_successes > u128::from(s.successes()) {
+            return refuse(
+                "/tasks".into(),
+                format!(
+                    "the tasks have {task_successes} successes, but `by_end` counts {}",
+                    s.successes()
+                ),
+            );
+        }
+        if let Some(per_primitive) = &s.primitive_runs {
+            check_primitive_runs(s, per_primitive)?;
+        }
+        Ok(())
+    }
+
+    fn check_primitive_runs(
+        s: &Summary,
+        per_primitive: &BTreeMap<String, PrimitiveRuns>,
+    ) -> Result<(), SummaryError> {
+        if let Some(prim) = s
+            .primitive_steps
+            .keys()
+            .find(|p| !per_primitive.contains_key(*p))
+        {
+            return refuse(
+                pointer(&["primitive_runs"]),
+                format!("`{prim}` ran steps (`primitive_steps`) but has no per-run sums here"),
+            );
+        }
+        for (prim, r) in per_primitive {
+            let at = |field: &str| pointer(&["primitive_runs", prim, field]);
+            let steps = s.primitive_steps.get(prim).copied().unwrap_or(0);
+            let errors = s.failure_modes.get(prim).map_or(0, total);
+            if r.runs == 0 || r.runs > s.runs || r.runs > steps {
+                return refuse(
+                    at("runs"),
+                    format!(
+                        "{} runs ran `{prim}`: it must be at least 1 and at most the runs ({}) and \
+                         its steps ({steps})",
+                        r.runs, s.runs
+                    ),
+                );
+            }
+            squares(
+                r.runs,
+                u128::from(steps),
+                r.steps_sq,
+                &at("steps_sum_squares"),
+                &format!("`{prim}`'s steps per run"),
+            )?;
+            squares(
+                r.runs,
+                errors,
+                r.errors_sq,
+                &at("errors_sum_squares"),
+                &format!("`{prim}`'s error steps per run"),
+            )?;
+            // 0 ≤ e ≤ s in every run: e² ≤ e·s ≤ s², and e ≤ e·s; and Cauchy–Schwarz.
+            let cross = r.errors_steps;
+            let cs = big(cross) * big(cross) <= big(r.errors_sq) * big(r.steps_sq);
+            if cross < r.errors_sq || cross > r.steps_sq || cross < errors || !cs {
+                return refuse(
+                    at("errors_steps_sum"),
+                    format!(
+                        "Σ errors·steps = {cross} is not what any runs give with Σ errors² = {}, \
+                         Σ steps² = {} and {errors} errors",
+                        r.errors_sq, r.steps_sq
+                    ),
+                );
+            }
+        }
+        Ok(())
     }
 }
 
