@@ -237,11 +237,9 @@ impl SealKey {
         let mut bytes = secret.into_bytes();
         bytes.fill(0);
         written?;
-        write_new(
-            &public,
-            format!("{}\n", self.public_hex()).as_bytes(),
-            0o644,
-        )?;
+        // The public file holds what `keygen` prints and what a seal's `signer` says
+        // (`ed25519:<hex>`); bare hex, as older releases wrote it, still reads.
+        write_new(&public, format!("{}\n", self.signer()).as_bytes(), 0o644)?;
         Ok(public)
     }
 }
