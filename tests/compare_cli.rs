@@ -118,7 +118,8 @@ fn graph_diff_of_the_example_versions() {
     assert_eq!(j["findings"], json!({"introduced": [], "resolved": []}));
     assert!(j.get("input_witness").is_none());
 
-    // With the runs of v1: the ones that met a denied patch (gate → give_up) diverge under v2.
+    // With the runs of v1: the ones that drafted a third patch exceed v2's `max_visits` of 2
+    // at `draft` (D611).
     let (code, out, _) = primgraph(&[
         "graph", "diff", V1, V2, "--runs", RUNS_V1, "--format", "json", "--jobs", "2",
     ]);
@@ -143,7 +144,7 @@ fn graph_diff_of_the_example_versions() {
     assert!(regressed > 0);
     assert_eq!(regressed, faithful_to_other);
     for r in regressions {
-        assert_eq!(r["code"], "D603", "{r}");
+        assert_eq!((&r["node"], &r["code"]), (&json!("draft"), &json!("D611")), "{r}");
         let examples = r["examples"].as_array().unwrap();
         assert!(!examples.is_empty() && examples.len() <= 3);
         assert!(examples[0].as_str().unwrap().starts_with(RUNS_V1));
@@ -165,7 +166,7 @@ fn graph_diff_of_the_example_versions() {
         human.contains("graphs/fix-failing-test-v2.graph.json:14:5"),
         "{human}"
     );
-    assert!(human.contains("faithful  → diverged"), "{human}");
+    assert!(human.contains("faithful  → violated"), "{human}");
     let (_, md, _) = primgraph(&[
         "graph", "diff", V1, V2, "--runs", RUNS_V1, "--format", "markdown",
     ]);
