@@ -4,6 +4,10 @@
 //!
 //! Targets: `validate_10k` ≤ 3 × `parse_only_10k`; `validate_100k` / `validate_10k` ≤ 12 (near
 //! linear). Ratios are read from the medians of one run (`cargo bench --bench validate`).
+//!
+//! `r101/unknown_3k` validates the same 3,000-node graph as `r101/valid_3k` with every primitive
+//! misspelt (each one differently, so every R101 searches the registry for a suggestion): the
+//! did-you-mean search must not dominate (target: ≤ 2 × `r101/valid_3k`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use primgraph::graph::generate::generate;
@@ -56,5 +60,43 @@ fn bench_validate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_validate);
+/// The generated graph of `nodes` nodes, and the same graph with node `i`'s primitive misspelt as
+/// `{primitive}{i}` (one to four extra characters: within R101's suggestion distance).
+fn valid_and_misspelt(nodes: usize) -> (Vec<u8>, Vec<u8>) {
+    let valid = document(nodes);
+    let mut value: Value = serde_json::from_slice(&valid).unwrap_or_default();
+    if let Some(list) = value.get_mut("nodes").and_then(Value::as_array_mut) {
+        for (i, node) in list.iter_mut().enumerate() {
+            if let Some(Value::String(primitive)) = node.get_mut("primitive") {
+                primitive.push_str(&i.to_string());
+            }
+        }
+    }
+    let misspelt = serde_json::to_vec_pretty(&value).unwrap_or_default();
+    let registry = Registry::builtin();
+    let report = check_source("bench.graph.json", &misspelt, registry, &Options::default());
+    let r101 = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "R101")
+        .count();
+    assert_eq!(r101, nodes, "every node of the misspelt graph is an R101");
+    (valid, misspelt)
+}
+
+fn bench_unknown_primitives(c: &mut Criterion) {
+    let registry = Registry::builtin();
+    let options = Options::default();
+    let (valid, misspelt) = valid_and_misspelt(3_000);
+    let mut group = c.benchmark_group("r101");
+    group.bench_function("valid_3k", |b| {
+        b.iter(|| check_source("bench.graph.json", black_box(&valid), registry, &options))
+    });
+    group.bench_function("unknown_3k", |b| {
+        b.iter(|| check_source("bench.graph.json", black_box(&misspelt), registry, &options))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_validate, bench_unknown_primitives);
 criterion_main!(benches);

@@ -30,19 +30,31 @@ use toml::Spanned;
 /// The file name searched for.
 pub const FILE_NAME: &str = "primgraph.toml";
 
-/// Why a configuration file could not be used, with where.
-
 /// The largest `primgraph.toml` read: a configuration is a few hundred bytes; a named FIFO or
 /// `/dev/zero` must not block or fill memory.
 pub const MAX_CONFIG_BYTES: usize = 1 << 20;
+
+/// Why a configuration file could not be used, with where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+#[error("{}", self.located())]
 pub struct ConfigError {
     pub file: String,
     /// 1-based; 0 when the error has no place in the file (it could not be read).
     pub line: u32,
     pub column: u32,
     pub message: String,
+}
+
+impl ConfigError {
+    /// `file:line:column: message`, or `file: message` when there is no place (never a made-up
+    /// `:0:0:`).
+    fn located(&self) -> String {
+        if self.line == 0 {
+            format!("{}: {}", self.file, self.message)
+        } else {
+            format!("{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -123,6 +135,28 @@ pub fn find(start: &Path) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// An absolute `path` as seen from the working directory (`../../primgraph.toml`); unchanged
+/// when the two share no root (another drive) or the working directory is unknown.
+pub fn relative_to_cwd(path: &Path) -> PathBuf {
+    let cwd = absolute(Path::new("."));
+    let common = cwd
+        .components()
+        .zip(path.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 || !path.is_absolute() {
+        return path.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in cwd.components().skip(common) {
+        out.push("..");
+    }
+    for component in path.components().skip(common) {
+        out.push(component);
+    }
+    out
+}
+
 /// `path` made absolute against the working directory, with `.` and `..` folded away.
 pub fn absolute(path: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
@@ -155,6 +189,17 @@ impl Config {
         }
     }
 
+    /// As [`Config::discover`], naming the file relative to the working directory
+    /// (`../primgraph.toml`), as the command line and its outputs (JSON `overridden_by.config`,
+    /// SARIF, the human note) show it: an absolute path in a CI artefact names the runner's
+    /// checkout, which means nothing anywhere else.
+    pub fn discover_from_cwd() -> Result<Option<Config>, ConfigError> {
+        let Some(path) = find(&absolute(Path::new("."))) else {
+            return Ok(None);
+        };
+        Config::load(&relative_to_cwd(&path)).map(Some)
+    }
+
     /// Read and parse one configuration file (a regular file of at most
     /// [`MAX_CONFIG_BYTES`]).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
@@ -163,7 +208,11 @@ impl Config {
             file: file.clone(),
             line: 0,
             column: 0,
-            message: format!("cannot read: {e}"),
+            message: if e.kind() == std::io::ErrorKind::NotFound {
+                "no such file (it is missing)".into()
+            } else {
+                format!("cannot read: {e}")
+            },
         })?;
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,

@@ -103,6 +103,16 @@ fn sarif_has_code_flows_and_suppressions() {
     let log: Value = serde_json::from_slice(&out.stdout).unwrap();
     // Validity against the official SARIF 2.1.0 schema: tests/sarif_schema.rs.
 
+    // The driver describes the rules the results use, not the whole code table.
+    let mut rules: Vec<&str> = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    rules.sort_unstable();
+    assert_eq!(rules, ["A402", "R102"]);
+
     let results = log["runs"][0]["results"].as_array().unwrap();
     let a402 = results.iter().find(|r| r["ruleId"] == "A402").unwrap();
     let steps = a402["codeFlows"][0]["threadFlows"][0]["locations"]
@@ -167,7 +177,8 @@ fn primgraph_toml_overrides_are_visible_in_json() {
     assert_eq!(a402["severity"], json!("warning"));
     assert_eq!(
         a402["overridden_by"],
-        json!({"config": dir.path().join("primgraph.toml").display().to_string(),
+        // Relative to the working directory (`legacy/`), never the runner's absolute path.
+        json!({"config": "../primgraph.toml",
                "setting": "severity.A402", "line": 2, "column": 1, "from": "error", "to": "warning"})
     );
     let legacy = files

@@ -493,3 +493,32 @@ fn a_witness_names_the_edge_it_takes() {
         }
     }
 }
+
+#[test]
+fn a_missing_file_is_said_to_be_missing_with_no_made_up_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.json");
+    let m = missing.to_str().unwrap();
+    for args in [
+        vec!["registry", "diff", m, "builtin"],
+        vec!["registry", "diff", "builtin", m],
+    ] {
+        let out = run_bounded(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(&format!("{m}: no such file")), "{err}");
+        assert!(!err.contains(":1:1:") && !err.contains("not a registry"), "{err}");
+    }
+    let toml = dir.path().join("missing.toml");
+    let g = repo("graphs/fix-failing-test.graph.json");
+    let out = run_bounded(&[
+        "validate",
+        "--config",
+        toml.to_str().unwrap(),
+        g.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("missing.toml: no such file"), "{err}");
+    assert!(!err.contains(":0:0:"), "{err}");
+}

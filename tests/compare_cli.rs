@@ -93,23 +93,33 @@ fn graph_diff_of_the_example_versions() {
     assert_ne!(j["old"]["digest"], j["new"]["digest"]);
     assert!(j.get("runs").is_none());
     let structure = j["structure"].as_array().unwrap();
+    // The §6.2 keys, and beside them each changed field's old and new value.
     assert!(
         structure.contains(&json!({"kind": "graph_changed", "fields": ["budget"],
-        "old_pointer": "/budget", "new_pointer": "/budget"}))
+        "old_pointer": "/budget", "new_pointer": "/budget",
+        "values": {"budget": {"old": {"max_steps": 200, "max_spend_usd": 4.0},
+                              "new": {"max_steps": 120, "max_spend_usd": 4.0}}}})),
+        "{structure:?}"
     );
     assert!(
         structure.contains(&json!({"kind": "node_changed", "node": "gate",
-        "fields": ["branches"], "old_pointer": "/nodes/3", "new_pointer": "/nodes/3"}))
+        "fields": ["branches"], "old_pointer": "/nodes/3", "new_pointer": "/nodes/3",
+        "values": {"branches": {"old": {"allow": "apply", "deny": "give_up"},
+                                "new": {"allow": "apply", "deny": "draft"}}}})),
+        "{structure:?}"
     );
     assert!(
         structure.contains(&json!({"kind": "node_changed", "node": "draft",
-        "fields": ["max_visits"], "old_pointer": "/nodes/2", "new_pointer": "/nodes/2"}))
+        "fields": ["max_visits"], "old_pointer": "/nodes/2", "new_pointer": "/nodes/2",
+        "values": {"max_visits": {"old": 3, "new": 2}}})),
+        "{structure:?}"
     );
     assert_eq!(structure.len(), 3, "{structure:?}");
     assert_eq!(j["findings"], json!({"introduced": [], "resolved": []}));
     assert!(j.get("input_witness").is_none());
 
-    // With the runs of v1: the ones that met a denied patch (gate → give_up) diverge under v2.
+    // With the runs of v1: the ones that drafted a third patch exceed v2's `max_visits` of 2
+    // at `draft` (D611).
     let (code, out, _) = primgraph(&[
         "graph", "diff", V1, V2, "--runs", RUNS_V1, "--format", "json", "--jobs", "2",
     ]);
@@ -134,7 +144,7 @@ fn graph_diff_of_the_example_versions() {
     assert!(regressed > 0);
     assert_eq!(regressed, faithful_to_other);
     for r in regressions {
-        assert_eq!(r["code"], "D603", "{r}");
+        assert_eq!((&r["node"], &r["code"]), (&json!("draft"), &json!("D611")), "{r}");
         let examples = r["examples"].as_array().unwrap();
         assert!(!examples.is_empty() && examples.len() <= 3);
         assert!(examples[0].as_str().unwrap().starts_with(RUNS_V1));
@@ -142,15 +152,26 @@ fn graph_diff_of_the_example_versions() {
     // The same diff as human and Markdown text.
     let (_, human, _) = primgraph(&["graph", "diff", V1, V2, "--runs", RUNS_V1]);
     assert!(human.contains("node `gate` changed: branches"), "{human}");
+    assert!(human.contains("    max_visits: 3 → 2\n"), "{human}");
+    assert!(
+        human.contains(r#"    branches: {"allow":"apply","deny":"give_up"} → {"allow":"apply","deny":"draft"}"#),
+        "{human}"
+    );
+    assert!(
+        human.contains(r#"    budget: {"max_spend_usd":4.0,"max_steps":200} → {"max_spend_usd":4.0,"max_steps":120}"#)
+            || human.contains(r#"    budget: {"max_steps":200,"max_spend_usd":4.0} → {"max_steps":120,"max_spend_usd":4.0}"#),
+        "{human}"
+    );
     assert!(
         human.contains("graphs/fix-failing-test-v2.graph.json:14:5"),
         "{human}"
     );
-    assert!(human.contains("faithful  → diverged"), "{human}");
+    assert!(human.contains("faithful  → violated"), "{human}");
     let (_, md, _) = primgraph(&[
         "graph", "diff", V1, V2, "--runs", RUNS_V1, "--format", "markdown",
     ]);
     assert!(md.contains("| old | new | runs |"), "{md}");
+    assert!(md.contains("<br>`max_visits`: `3` → `2`"), "{md}");
 }
 
 #[test]

@@ -164,9 +164,19 @@ fn diagnostics_mark_offending_nodes_and_witness_edges() {
         "{witness}"
     );
     assert!(!line(&dot, "\"intake\" [").contains("#dc2626"));
+    // The rest of the route (`done`) is outlined, dashed, without the code: only the culprit
+    // carries it.
+    let done = line(&dot, "\"done\" [");
+    assert!(
+        done.contains("#dc2626") && done.contains("dashed") && !done.contains("A407"),
+        "{done}"
+    );
+    assert!(!apply.contains("dashed"), "{apply}");
     let mermaid = draw(&broken, Format::Mermaid, true);
     assert!(mermaid.contains("classDef error"), "{mermaid}");
-    assert!(mermaid.contains("class n4,n8 error"), "{mermaid}");
+    assert!(mermaid.contains("class n4 error"), "{mermaid}");
+    assert!(mermaid.contains("class n8 route_error"), "{mermaid}");
+    assert_eq!(mermaid.matches("A407").count(), 1, "{mermaid}");
     // Without --diagnostics nothing is marked.
     assert!(!draw(&broken, Format::Dot, false).contains("#dc2626"));
 }

@@ -212,6 +212,16 @@ fn keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites_silentl
         secret.public_hex()
     );
     assert!(err.contains(&secret.signer()), "{err}");
+    // The public file says what keygen printed (`ed25519:<hex>`), and a bare-hex file as older
+    // releases wrote it still reads as the same key.
+    let printed = std::fs::read_to_string(&public).unwrap();
+    assert_eq!(printed, format!("{}\n", secret.signer()));
+    let old_style = dir.path().join("old.key.pub");
+    std::fs::write(&old_style, format!("{}\n", secret.public_hex())).unwrap();
+    assert_eq!(
+        TrustedKey::read(&old_style).unwrap().public_hex(),
+        secret.public_hex()
+    );
     let text = std::fs::read_to_string(&key).unwrap();
     assert!(text.starts_with("ed25519-private:"), "{text}");
     assert_eq!(text.len(), "ed25519-private:".len() + 65);
@@ -432,4 +442,27 @@ fn a_sealed_end_line_may_be_respelled_but_not_extended() {
             r.diagnostics
         );
     }
+}
+
+#[test]
+fn a_tampered_seal_says_tampered_not_how_to_seal() {
+    // The end line says `failure` where the sealed run said `success`: the chain is whole (the
+    // end line is last), the seal no longer verifies.
+    let text = String::from_utf8(sealed().to_vec()).unwrap();
+    let tampered = text.replacen("\"end\":\"success\"", "\"end\":\"failure\"", 1);
+    assert_ne!(tampered, text, "the fixture's end event says success");
+    let r = trusted().replay_slice("t", tampered.as_bytes());
+    assert_eq!((r.verdict, r.seal), (Verdict::Malformed, SealStatus::Unverified));
+    let d618 = r
+        .diagnostics
+        .iter()
+        .find(|d| d.diagnostic.code == "D618")
+        .expect("a D618");
+    let help = d618.diagnostic.help.as_deref().unwrap_or("");
+    assert!(help.contains("tampered"), "{help}");
+    assert!(!help.contains("simulate --sign"), "{help}");
+    // A missing seal under trust still says how to seal.
+    let unsealed = trusted().replay_slice("t", &record(None, &|_| {}));
+    let help = unsealed.diagnostics[0].diagnostic.help.as_deref().unwrap_or("");
+    assert!(help.contains("--sign"), "{help}");
 }

@@ -3,21 +3,36 @@
 //! `--candidate-graph G --candidate PATH…`, runs replayed first (both sides at once). Prints the
 //! metrics as an aligned table (colour on a terminal unless `NO_COLOR`), Markdown or JSON.
 //! Exit 1 when a metric named in `--fail-on` regressed, else 0; 2 when the command cannot run.
+//!
+//! `--metrics` keeps the rows of the metrics named, `--changes-only` the rows labelled a
+//! regression or an improvement; both only shape what is printed (every format), never what
+//! `--fail-on` decides, which reads the whole comparison. `--fail-on visits_per_run` is refused:
+//! that metric is never labelled, so it could never fail the run. Replaying a side shows a
+//! progress bar on a terminal (stderr).
 
 use primgraph::compare::{self, METRICS};
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::summary::{GraphIdentity, SummaryFile};
 use primgraph::replay::{ReplayOptions, Replayer};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// An aligned table (colour on a terminal unless `NO_COLOR`).
     Human,
+    /// The SPEC §6.3 document.
     Json,
+    /// A table for a pull-request comment.
     Markdown,
 }
+
+/// The metrics `--fail-on` accepts: every metric that can be labelled a regression.
+const FAIL_ON_HELP: &str = "Exit 1 when one of these metrics regressed (comma-separated): \
+failure_rate, faithful_rate, mean_spend_usd, mean_steps, paired_success, success_rate \
+(not visits_per_run, which is never labelled and so can never regress)";
 
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
@@ -38,17 +53,24 @@ pub struct CompareArgs {
     #[arg(long, value_name = "PATH", num_args = 1.., requires = "candidate_graph")]
     pub candidate: Vec<PathBuf>,
     /// The confidence level of every interval, strictly between 0 and 1.
-    #[arg(long, default_value_t = 0.95)]
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
     pub confidence: f64,
-    /// Exit 1 when one of these metrics regressed (comma-separated; see `--help` for names).
-    #[arg(long, value_name = "METRIC,…", value_delimiter = ',')]
+    #[arg(long, value_name = "METRIC,…", value_delimiter = ',', help = FAIL_ON_HELP)]
     pub fail_on: Vec<String>,
+    /// Print only these metrics (comma-separated names, as for `--fail-on`, plus
+    /// visits_per_run).
+    #[arg(long, value_name = "METRIC,…", value_delimiter = ',')]
+    pub metrics: Vec<String>,
+    /// Print only the rows labelled a regression or an improvement.
+    #[arg(long)]
+    pub changes_only: bool,
     /// A registry file instead of the embedded Kernel ABI 1.0.0 (for replayed sides).
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
     /// Replay threads in all (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
 }
@@ -73,15 +95,18 @@ fn replay_side(
     graph: &Path,
     paths: &[PathBuf],
     jobs: usize,
+    bar: &ProgressBar,
 ) -> Result<SummaryFile, String> {
     let graph = super::replay::load_graph(graph, registry)?;
     let files = collect_traces(paths).map_err(|e| e.to_string())?;
+    bar.inc_length(files.len() as u64);
     let identity = GraphIdentity {
         name: graph.name.clone(),
         digest: graph.digest.clone(),
     };
     let replayer = Replayer::new(registry, graph, ReplayOptions::default());
-    let (_, summary) = replay_corpus(&replayer, &files, jobs, &|| {}).map_err(|e| e.to_string())?;
+    let (_, summary) =
+        replay_corpus(&replayer, &files, jobs, &|| bar.inc(1)).map_err(|e| e.to_string())?;
     Ok(SummaryFile {
         graph: identity,
         summary,
@@ -92,12 +117,13 @@ fn load_side(
     source: &Source,
     registry: &Option<PathBuf>,
     jobs: usize,
+    bar: &ProgressBar,
 ) -> Result<SummaryFile, String> {
     match source {
         Source::File(path) => read_summary_file(path),
         Source::Replay { graph, paths } => {
             let registry = super::load_registry(registry)?;
-            replay_side(registry, graph, paths, jobs)
+            replay_side(registry, graph, paths, jobs, bar)
         }
     }
 }
@@ -128,9 +154,26 @@ pub fn run(args: CompareArgs) -> ExitCode {
             args.confidence
         ));
     }
+    let can_regress: Vec<&str> = METRICS
+        .iter()
+        .copied()
+        .filter(|m| *m != "visits_per_run")
+        .collect();
+    if let Some(never) = args.fail_on.iter().find(|m| *m == "visits_per_run") {
+        return super::usage_error(format!(
+            "--fail-on: `{never}` is reported but never labelled, so it can never regress (one of {})",
+            can_regress.join(", ")
+        ));
+    }
     if let Some(unknown) = args.fail_on.iter().find(|m| !METRICS.contains(&m.as_str())) {
         return super::usage_error(format!(
             "--fail-on: unknown metric `{unknown}` (one of {})",
+            can_regress.join(", ")
+        ));
+    }
+    if let Some(unknown) = args.metrics.iter().find(|m| !METRICS.contains(&m.as_str())) {
+        return super::usage_error(format!(
+            "--metrics: unknown metric `{unknown}` (one of {})",
             METRICS.join(", ")
         ));
     }
@@ -143,9 +186,15 @@ pub fn run(args: CompareArgs) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // Both sides at once, each on half the threads.
     let side_jobs = jobs.div_ceil(2).max(1);
+    let replays = matches!(baseline, Source::Replay { .. }) || matches!(candidate, Source::Replay { .. });
+    let bar = if replays && std::io::stderr().is_terminal() {
+        super::replay::progress_bar(0, ProgressDrawTarget::stderr_with_hz(10))
+    } else {
+        ProgressBar::hidden()
+    };
     let (b, c) = std::thread::scope(|scope| {
-        let b = scope.spawn(|| load_side(&baseline, &args.registry, side_jobs));
-        let c = load_side(&candidate, &args.registry, side_jobs);
+        let b = scope.spawn(|| load_side(&baseline, &args.registry, side_jobs, &bar));
+        let c = load_side(&candidate, &args.registry, side_jobs, &bar);
         let b = b
             .join()
             .unwrap_or_else(|_| Err("the baseline's replay thread failed".into()));
@@ -155,8 +204,15 @@ pub fn run(args: CompareArgs) -> ExitCode {
         (Ok(b), Ok(c)) => (b, c),
         (Err(e), _) | (_, Err(e)) => return super::usage_error(e),
     };
+    bar.finish_and_clear();
     let comparison = compare::compare(&b.summary, &c.summary, args.confidence)
         .with_graphs(Some(b.graph), Some(c.graph));
+    let failed = args.fail_on.iter().any(|m| comparison.regressed(m));
+    let mut comparison = comparison;
+    comparison.metrics.retain(|m| {
+        (args.metrics.is_empty() || args.metrics.iter().any(|name| name == m.metric))
+            && (!args.changes_only || m.change != compare::Change::None)
+    });
     let text = match args.format {
         Format::Json => {
             let mut t = serde_json::to_string_pretty(&comparison.to_json()).unwrap_or_default();
@@ -174,7 +230,7 @@ pub fn run(args: CompareArgs) -> ExitCode {
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         return super::usage_error(format!("cannot write the report: {e}"));
     }
-    if args.fail_on.iter().any(|m| comparison.regressed(m)) {
+    if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

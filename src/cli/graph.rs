@@ -33,8 +33,11 @@ pub enum GraphCommand {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
+    /// Text for a terminal: each change with its old → new values and both locations.
     Human,
+    /// The SPEC §6.2 document (each change also carries `values`: its fields' old and new).
     Json,
+    /// Tables for a pull-request comment.
     Markdown,
 }
 
@@ -53,8 +56,9 @@ pub struct DiffArgs {
     #[arg(long, value_name = "PATH", num_args = 1..)]
     pub runs: Vec<PathBuf>,
     /// Replay threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: DiffFormat,
 }
@@ -156,10 +160,26 @@ fn diff(args: DiffArgs) -> ExitCode {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let a = Replayer::new(registry, old.graph.clone(), ReplayOptions::default());
         let b = Replayer::new(registry, new.graph.clone(), ReplayOptions::default());
-        let pairs = match primgraph::replay::pair::replay_pair_corpus(&a, &b, &files, jobs) {
+        // Progress on stderr, only on a terminal (never in a pipe or a CI log).
+        let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) && files.len() > 1 {
+            super::replay::progress_bar(
+                files.len() as u64,
+                indicatif::ProgressDrawTarget::stderr_with_hz(10),
+            )
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let pairs = match primgraph::replay::pair::replay_pair_corpus_with_progress(
+            &a,
+            &b,
+            &files,
+            jobs,
+            &|| bar.inc(1),
+        ) {
             Ok(p) => p,
             Err(e) => return super::usage_error(e),
         };
+        bar.finish_and_clear();
         let mut runs = RunsDiff::default();
         for (o, n) in &pairs {
             runs.add(o, n);

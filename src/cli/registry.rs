@@ -32,9 +32,13 @@ pub enum RegistryCommand {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
+    /// rustc-style findings in both files, then the required bump.
     Human,
+    /// The SPEC §6.1 document.
     Json,
+    /// SARIF 2.1.0 with NEW's file as the artifact (code scanning).
     Sarif,
+    /// A table for a pull-request comment.
     Markdown,
     /// GitHub Actions workflow commands, one per finding.
     Github,
@@ -49,6 +53,7 @@ pub struct DiffArgs {
     /// Graph files or folders (recursively `*.graph.json`) to validate under OLD and NEW (V719).
     #[arg(long, num_args = 1.., value_name = "PATH")]
     pub graphs: Vec<PathBuf>,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: DiffFormat,
     /// Treat warnings as errors for the exit code.
@@ -58,13 +63,17 @@ pub struct DiffArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ListFormat {
+    /// One primitive a line: ID, alias, class, summary.
     Table,
+    /// The contracts as a JSON array.
     Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
+    /// Readable text.
     Human,
+    /// JSON (a contract, or SPEC §3.1 diagnostics).
     Json,
 }
 
@@ -76,10 +85,11 @@ pub struct ListArgs {
     /// Only this class (e.g. `s1_decision`).
     #[arg(long)]
     pub class: Option<String>,
+    /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: ListFormat,
     /// Another registry file instead of the embedded Kernel ABI 1.0.0.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
 }
 
@@ -87,10 +97,11 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// Dotted ID (`obs.list_files`) or alias (`LIST_FILES`).
     pub key: String,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
     /// Another registry file instead of the embedded Kernel ABI 1.0.0.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
 }
 
@@ -98,6 +109,7 @@ pub struct ShowArgs {
 pub struct LintArgs {
     /// The registry file (default: the embedded Kernel ABI 1.0.0).
     pub file: Option<PathBuf>,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
 }

@@ -6,6 +6,12 @@
 //! those keys (D618). `--format github` writes one workflow command per diagnostic (file = the
 //! trace, line = its trace line).
 //!
+//! The human form folds repeated reports: a run whose verdict and diagnostics equal an earlier
+//! run's is counted, not printed again, and one line before the summary says how many there
+//! were and names a few (`--no-fold` prints every run). `--quiet` prints the summary alone
+//! (human, jsonl; github writes no annotations, only the summary on stderr; json is one document
+//! and unchanged).
+//!
 //! The progress bar (on a terminal, for more than one trace) redraws at most 10 times a second,
 //! and report text is written around it in batches (at most every 250 ms, or 256 KiB): every
 //! write around a bar clears and redraws it, so writing each run on its own redrew the bar once
@@ -25,8 +31,11 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// The unfaithful runs with their diagnostics (repeats folded), then the corpus summary.
     Human,
+    /// One document: `{"runs": [...], "summary": {...}}` (SPEC §4.2).
     Json,
+    /// JSON Lines: one run report a line as each is replayed, the `{"summary": …}` line last.
     Jsonl,
     /// GitHub Actions workflow commands: one annotation per diagnostic, at the trace line.
     Github,
@@ -35,21 +44,29 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     /// The graph the runs are replayed against.
-    #[arg(long)]
+    #[arg(long, value_name = "G")]
     pub graph: PathBuf,
     /// Trace files and folders (recursively `*.trace.jsonl`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
     /// Replay threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
+    /// Print only the corpus summary, no per-run reports (human, jsonl, github).
+    #[arg(long, short = 'q', visible_alias = "summary-only")]
+    pub quiet: bool,
+    /// Print every unfaithful run in full, even when its diagnostics repeat an earlier run's
+    /// (human; by default repeats are counted in one line).
+    #[arg(long)]
+    pub no_fold: bool,
     /// Longest line accepted, in bytes (a longer one is malformed, D616).
-    #[arg(long, default_value_t = primgraph::replay::trace::DEFAULT_MAX_LINE_BYTES)]
+    #[arg(long, value_name = "BYTES", default_value_t = primgraph::replay::trace::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
     /// Require every run to be sealed by this public key (`KEY.pub` from `primgraph keygen`);
     /// repeat for several keys. A missing seal or another signer is D618.
@@ -218,7 +235,12 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         Format::Jsonl | Format::Human | Format::Github => {
             let format = args.format;
             let mut report_out = ReportOut::new(&bar, &mut out);
+            let mut folded = render::FoldedRuns::default();
+            let (quiet, fold) = (args.quiet, !args.no_fold);
             let mut sink = |r: &primgraph::replay::RunReport| {
+                if quiet {
+                    return Ok(());
+                }
                 let text = match format {
                     Format::Jsonl => render::jsonl_run(r),
                     Format::Github => primgraph::diagnostic::github::render(
@@ -226,6 +248,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                             .iter()
                             .map(|d| (r.trace.as_str(), &d.diagnostic)),
                     ),
+                    _ if fold => folded.run(r),
                     _ => render::human_run(r),
                 };
                 report_out.write(text.as_bytes())
@@ -235,6 +258,10 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 Err(CorpusError::Write(e)) => return super::io::write_failed(&e),
                 Err(e) => return super::usage_error(e),
             };
+            drop(sink);
+            if let Err(e) = report_out.write(folded.tail().as_bytes()) {
+                return super::io::write_failed(&e);
+            }
             if let Err(e) = report_out.into_inner() {
                 return super::io::write_failed(&e);
             }

@@ -20,7 +20,9 @@ pub enum SchemaCommand {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// The verdict in words, with the witness or the reason.
     Human,
+    /// The verdict as one JSON document.
     Json,
 }
 
@@ -30,6 +32,7 @@ pub struct CheckArgs {
     pub source: std::path::PathBuf,
     /// The schema they must satisfy (a downstream input).
     pub target: std::path::PathBuf,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
 }

@@ -1,7 +1,8 @@
 //! `primgraph simulate G --runs N --seed S --out DIR [--faults RATE]`: write synthetic faithful
 //! traces of a graph (deterministic for a seed), and with `--faults` a seeded share of runs with
 //! one known defect each plus a `NAME.expected.json` sidecar naming it. With `--sign KEY` every
-//! run is sealed (SPEC §4.1).
+//! run is sealed (SPEC §4.1). A folder that already holds anything is refused without
+//! `--force`: writing into it would mix two corpora (some runs replaced, the rest kept).
 
 use primgraph::replay::simulate::{SimOptions, simulate_run, simulate_stream};
 use primgraph::replay::{Replayer, SealKey};
@@ -13,21 +14,28 @@ use std::process::ExitCode;
 pub struct SimulateArgs {
     /// The graph to simulate.
     pub graph: PathBuf,
-    #[arg(long, default_value_t = 10)]
+    /// How many runs to write (`run-000001.trace.jsonl`, …).
+    #[arg(long, default_value_t = 10, value_name = "N")]
     pub runs: u64,
-    #[arg(long, default_value_t = 0)]
+    /// The seed: the same graph, seed and options always write the same traces.
+    #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
-    /// The folder the traces are written to (created when missing).
-    #[arg(long)]
+    /// The folder the traces are written to (created when missing; refused when it already
+    /// holds anything, unless `--force`).
+    #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Share of runs (0 to 1) that get one seeded defect.
-    #[arg(long, default_value_t = 0.0)]
+    /// Write into a folder that is not empty (runs of the same name are replaced, others kept).
+    #[arg(long)]
+    pub force: bool,
+    /// Share of runs (0 to 1) that get one seeded defect, each with a `NAME.expected.json`
+    /// sidecar naming it.
+    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
     pub faults: f64,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
     /// Take loops (within their bounds) until each run has this many steps.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "N")]
     pub min_steps: u64,
     /// Write each run straight to disk without keeping it in memory or replaying it first
     /// (for very long benchmark traces; no error steps, no faults).
@@ -54,6 +62,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         Ok(g) => g,
         Err(e) => return super::usage_error(e),
     };
+    if !args.force {
+        if let Ok(mut entries) = std::fs::read_dir(&args.out) {
+            if entries.next().is_some() {
+                return super::usage_error(format!(
+                    "{} is not empty: writing into it would mix two corpora; name an empty or new folder, or pass --force",
+                    args.out.display()
+                ));
+            }
+        }
+    }
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         return super::usage_error(format!("cannot create {}: {e}", args.out.display()));
     }
@@ -76,9 +94,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     if args.stream {
         return stream(&replayer, &options, &args);
     }
+    // Progress on stderr, only on a terminal (never in a pipe or a CI log).
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) && args.runs > 1 {
+        super::replay::progress_bar(args.runs, indicatif::ProgressDrawTarget::stderr_with_hz(10))
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let result: Result<u64, String> = (0..args.runs)
         .into_par_iter()
         .map(|i| {
+            bar.inc(1);
             let run = simulate_run(&replayer, &options, i).map_err(|e| e.to_string())?;
             let path = args.out.join(format!("{}.trace.jsonl", run.name));
             std::fs::write(&path, &run.trace)
@@ -97,11 +122,12 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             Ok(u64::from(run.fault.is_some()))
         })
         .try_reduce(|| 0, |a, b| Ok(a + b));
+    bar.finish_and_clear();
     match result {
         Ok(faulty) => {
             eprintln!(
-                "wrote {} traces ({faulty} with a defect) to {}",
-                args.runs,
+                "wrote {} ({faulty} with a defect) to {}",
+                primgraph::diagnostic::counted(args.runs, "trace", "traces"),
                 args.out.display()
             );
             ExitCode::SUCCESS

@@ -15,8 +15,11 @@ use std::process::ExitCode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// rustc-style diagnostics with the quoted source line.
     Human,
+    /// The SPEC §3.1 document.
     Json,
+    /// SARIF 2.1.0 for code scanning (the rules the results use).
     Sarif,
     /// GitHub Actions workflow commands: one annotation per diagnostic.
     Github,
@@ -59,7 +62,10 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
     match format {
         Format::Human => diagnostic::human::render(reports, color),
         Format::Json => diagnostic::json::render(reports),
-        Format::Sarif => diagnostic::sarif::render(reports, primgraph::codes::ALL),
+        Format::Sarif => {
+            let rules = diagnostic::sarif::rules_used(reports, primgraph::codes::ALL);
+            diagnostic::sarif::render(reports, &rules)
+        },
         Format::Github => diagnostic::github::render_reports(reports),
     }
 }
@@ -68,7 +74,7 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
 pub(crate) fn load_config(explicit: &Option<PathBuf>) -> Result<Option<Config>, String> {
     match explicit {
         Some(path) => Config::load(path).map(Some).map_err(|e| e.to_string()),
-        None => Config::discover(std::path::Path::new(".")).map_err(|e| e.to_string()),
+        None => Config::discover_from_cwd().map_err(|e| e.to_string()),
     }
 }
 

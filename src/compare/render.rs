@@ -4,6 +4,7 @@
 //! percentages and their differences in percentage points; colour (red regression, green
 //! improvement) only when the caller asks for it.
 
+use crate::diagnostic::counted;
 use super::stats::Interval;
 use super::{Bad, Change, Comparison, Difference, Estimate, Metric};
 
@@ -112,8 +113,13 @@ fn key_cell(m: &Metric) -> String {
 
 fn side_line(name: &str, side: &super::SideInfo) -> String {
     match &side.graph {
-        Some(g) => format!("{name}: {} {} ({} runs)", g.name, g.digest, side.runs),
-        None => format!("{name}: ({} runs)", side.runs),
+        Some(g) => format!(
+            "{name}: {} {} ({})",
+            g.name,
+            g.digest,
+            counted(side.runs, "run", "runs")
+        ),
+        None => format!("{name}: ({})", counted(side.runs, "run", "runs")),
     }
 }
 
@@ -211,9 +217,13 @@ pub fn human(c: &Comparison, color: bool) -> String {
     }
     let count = |want: Change| c.metrics.iter().filter(|m| m.change == want).count();
     out.push_str(&format!(
-        "\n{} regressions, {} improvements\n",
-        count(Change::Regression),
-        count(Change::Improvement)
+        "\n{}, {}\n",
+        counted(count(Change::Regression) as u64, "regression", "regressions"),
+        counted(
+            count(Change::Improvement) as u64,
+            "improvement",
+            "improvements"
+        )
     ));
     let notes = notes(c);
     if !notes.is_empty() {

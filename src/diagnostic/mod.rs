@@ -340,6 +340,16 @@ impl Tally {
     }
 }
 
+/// `1 run`, `2 runs`, `0 runs`: a count with its noun in the right number, for every report
+/// that prints counts (no `1 runs`).
+pub fn counted(n: u64, singular: &str, plural: &str) -> String {
+    if n == 1 {
+        format!("{n} {singular}")
+    } else {
+        format!("{n} {plural}")
+    }
+}
+
 impl std::fmt::Display for Tally {
     /// `2 errors, 1 warning in 3 files` (infos only when there are some).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

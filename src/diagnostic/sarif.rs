@@ -100,6 +100,22 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
     })
 }
 
+/// The rows of `table` that some diagnostic of `reports` uses, in table order: a log describes
+/// the rules its results use, not all 80-odd (SARIF allows either; a one-result log carrying
+/// every rule's text buries the result).
+pub fn rules_used(reports: &[FileReport], table: &[&'static Code]) -> Vec<&'static Code> {
+    table
+        .iter()
+        .copied()
+        .filter(|row| {
+            reports
+                .iter()
+                .flat_map(|r| &r.diagnostics)
+                .any(|d| d.code == row.code)
+        })
+        .collect()
+}
+
 /// The log, pretty-printed, with a final newline.
 pub fn render(reports: &[FileReport], codes: &[&Code]) -> String {
     let mut out = serde_json::to_string_pretty(&to_value(reports, codes)).unwrap_or_default();

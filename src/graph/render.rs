@@ -22,10 +22,12 @@
 //!
 //! Nodes outside the default workspace are drawn in one cluster (subgraph) per workspace.
 //!
-//! With [`Marks`] built from diagnostics, every node a diagnostic points at (`/nodes/N…`) or
-//! names in its witness path is drawn red (errors) or orange (warnings) with the codes in its
-//! label, and every control edge between consecutive witness nodes is drawn red. Infos are not
-//! marked.
+//! With [`Marks`] built from diagnostics, the node a diagnostic is about (its pointer
+//! `/nodes/N…`, else the last node of its witness) is the culprit: drawn red (errors) or orange
+//! (warnings) with the codes in its label. The other nodes of a witness route are only outlined
+//! (a dashed border in that colour, no code, no fill), so the route reads as the way there and
+//! the culprit stands out; the control edges the witness took are drawn in the colour. Infos are
+//! not marked.
 //!
 //! The output is a pure function of the document, the registry and the marks: nodes in document
 //! order, edges per node in the order `next`, `branches` (by outcome), `on_error` (by mode).
@@ -55,7 +57,11 @@ pub struct NodeMark {
 /// The nodes and edges diagnostics point at, by node index.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Marks {
+    /// The culprits: nodes a diagnostic is about.
     pub nodes: BTreeMap<usize, NodeMark>,
+    /// Nodes on a witness route that no diagnostic is about, with the worst severity of the
+    /// witnesses through them (outlined, not painted).
+    pub route: BTreeMap<usize, Severity>,
     /// Control edges along witness paths, with the worst severity: (source, target, edge key),
     /// the key `next`, `branch:OUTCOME` or `on_error:MODE`, so that of two edges joining the
     /// same nodes only the one a witness took is marked.
@@ -89,10 +95,8 @@ impl Marks {
             if d.severity == Severity::Info {
                 continue;
             }
-            let mut named: Vec<usize> = Vec::new();
-            if let Some(i) = pointer_node(&d.pointer).filter(|&i| i < doc.nodes.len()) {
-                named.push(i);
-            }
+            let culprit = pointer_node(&d.pointer).filter(|&i| i < doc.nodes.len());
+            let mut on_route: Vec<usize> = Vec::new();
             let mut mark_edge = |key: (usize, usize, String)| {
                 marks
                     .edges
@@ -103,7 +107,7 @@ impl Marks {
             match &d.witness {
                 // A route names each edge it took: mark exactly those.
                 Some(Witness::Route { path, edges }) => {
-                    named.extend(path.iter().filter_map(|id| ids.get(id.as_str()).copied()));
+                    on_route.extend(path.iter().filter_map(|id| ids.get(id.as_str()).copied()));
                     for edge in edges {
                         let (Some(&a), Some(&b)) =
                             (ids.get(edge.from.as_str()), ids.get(edge.to.as_str()))
@@ -127,7 +131,7 @@ impl Marks {
                         .iter()
                         .map(|id| ids.get(id.as_str()).copied())
                         .collect();
-                    named.extend(on_path.iter().flatten());
+                    on_route.extend(on_path.iter().flatten());
                     for pair in on_path.windows(2) {
                         if let [Some(a), Some(b)] = pair {
                             for key in edge_keys(&doc.nodes[*a], &doc.nodes[*b].id) {
@@ -138,7 +142,8 @@ impl Marks {
                 }
                 _ => {}
             }
-            for i in named {
+            // Without a node pointer, the witness ends at what it is about.
+            if let Some(i) = culprit.or_else(|| on_route.last().copied()) {
                 let mark = marks.nodes.entry(i).or_insert_with(|| NodeMark {
                     severity: d.severity,
                     codes: BTreeSet::new(),
@@ -146,7 +151,17 @@ impl Marks {
                 mark.severity = worse(mark.severity, d.severity);
                 mark.codes.insert(d.code);
             }
+            for i in on_route {
+                marks
+                    .route
+                    .entry(i)
+                    .and_modify(|s| *s = worse(*s, d.severity))
+                    .or_insert(d.severity);
+            }
         }
+        // A culprit is painted; it is not outlined as well.
+        let culprits: BTreeSet<usize> = marks.nodes.keys().copied().collect();
+        marks.route.retain(|i, _| !culprits.contains(i));
         marks
     }
 }
@@ -335,6 +350,29 @@ fn mark_color(severity: Severity) -> &'static str {
     }
 }
 
+/// A node's DOT attributes with its border dashed: the category's own `style` gains `dashed`
+/// (each attribute once).
+fn dashed(attrs: &str) -> String {
+    match attrs.split_once("style=") {
+        Some((before, after)) => {
+            let (style, rest) = after.split_once(',').unwrap_or((after, ""));
+            let style = style.trim();
+            let merged = if style == "dashed" {
+                "dashed".to_string()
+            } else {
+                format!("\"{style},dashed\"")
+            };
+            let rest = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(",{rest}")
+            };
+            format!("{before}style={merged}{rest}")
+        }
+        None => format!("{attrs}, style=dashed"),
+    }
+}
+
 /// The lines of a node's label: ID, primitive (with its dotted ID when written as an alias),
 /// bound, and the codes marking it.
 fn label_lines(node: &NodeDoc, prim: Option<&Primitive>, mark: Option<&NodeMark>) -> Vec<String> {
@@ -464,10 +502,14 @@ fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
         let node = &p.doc.nodes[i];
         let mark = marks.nodes.get(&i);
         let label = label_lines(node, p.prim(i), mark).join("\n");
+        let route = marks.route.get(&i).copied();
+        let shape = match route {
+            Some(_) => dashed(p.category(i).dot_attrs()),
+            None => p.category(i).dot_attrs().to_string(),
+        };
         let mut attrs = format!(
-            "label={}, {}, class={}",
+            "label={}, {shape}, class={}",
             dot_quote(&label),
-            p.category(i).dot_attrs(),
             dot_quote(p.category(i).name())
         );
         if let Some(mark) = mark {
@@ -476,6 +518,9 @@ fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
                 attrs,
                 ", color=\"{color}\", fontcolor=\"{color}\", penwidth=2.5"
             );
+        } else if let Some(severity) = route {
+            let color = mark_color(severity);
+            let _ = write!(attrs, ", color=\"{color}\", penwidth=2");
         }
         format!("{} [{attrs}];", dot_quote(&node.id))
     };
@@ -648,6 +693,25 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
                 } else {
                     "#fef3c7"
                 }
+            );
+            let _ = writeln!(out, "  class {} {name}", node_list(&members));
+        }
+    }
+    for (severity, name) in [
+        (Severity::Error, "route_error"),
+        (Severity::Warning, "route_warning"),
+    ] {
+        let members: Vec<usize> = marks
+            .route
+            .iter()
+            .filter(|(_, s)| **s == severity)
+            .map(|(&i, _)| i)
+            .collect();
+        if !members.is_empty() {
+            let color = mark_color(severity);
+            let _ = writeln!(
+                out,
+                "  classDef {name} stroke:{color},stroke-width:2px,stroke-dasharray:5 3"
             );
             let _ = writeln!(out, "  class {} {name}", node_list(&members));
         }

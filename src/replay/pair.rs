@@ -270,6 +270,18 @@ pub fn replay_pair_corpus(
     files: &[PathBuf],
     jobs: usize,
 ) -> Result<Vec<(RunReport, RunReport)>, CorpusError> {
+    replay_pair_corpus_with_progress(first, second, files, jobs, &|| {})
+}
+
+/// As [`replay_pair_corpus`], calling `on_done` once per trace as its pair of reports is done
+/// (from the worker threads: a progress bar's tick).
+pub fn replay_pair_corpus_with_progress(
+    first: &Replayer<'_>,
+    second: &Replayer<'_>,
+    files: &[PathBuf],
+    jobs: usize,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<(RunReport, RunReport)>, CorpusError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
@@ -284,7 +296,9 @@ pub fn replay_pair_corpus(
             .map(|f| {
                 let name = f.display().to_string();
                 let reader = BufReader::with_capacity(64 * 1024, open_trace(f));
-                pair_bufread(first, second, &sharing, &name, reader)
+                let pair = pair_bufread(first, second, &sharing, &name, reader);
+                on_done();
+                pair
             })
             .collect()
     }))

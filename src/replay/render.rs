@@ -84,10 +84,10 @@ pub fn human_run(run: &RunReport) -> String {
     };
     let _ = writeln!(
         out,
-        "{}: {} (run {id}, {end}, {} steps, {seal})",
+        "{}: {} (run {id}, {end}, {}, {seal})",
         run.trace,
         run.verdict.as_str(),
-        run.steps
+        crate::diagnostic::counted(run.steps as u64, "step", "steps")
     );
     for d in &run.diagnostics {
         human_diagnostic(&mut out, &run.trace, d);
@@ -99,6 +99,90 @@ pub fn human_run(run: &RunReport) -> String {
     out
 }
 
+/// The human form of a corpus with repeated reports folded: the first run with a given set of
+/// diagnostics is printed whole, a later run whose verdict and diagnostics (code, severity,
+/// message, pointer — not the line, byte or `seq`, which move with the run's length) are the
+/// same is only counted, and [`FoldedRuns::tail`] says how many there were ("… and 99 more runs
+/// with the same diagnostics as …"). A hundred unsealed runs under `--trust` read as one D618
+/// and a count instead of a hundred identical blocks before the summary.
+#[derive(Debug, Default)]
+pub struct FoldedRuns {
+    index: std::collections::HashMap<String, usize>,
+    groups: Vec<FoldedGroup>,
+}
+
+#[derive(Debug)]
+struct FoldedGroup {
+    first: String,
+    more: u64,
+    examples: Vec<String>,
+}
+
+/// Example traces named per folded group.
+const FOLDED_EXAMPLES: usize = 3;
+
+impl FoldedRuns {
+    /// The run's text ([`human_run`]) if it is the first of its kind, else empty (counted).
+    pub fn run(&mut self, run: &RunReport) -> String {
+        let text = human_run(run);
+        if text.is_empty() {
+            return text;
+        }
+        let mut key = String::from(run.verdict.as_str());
+        for d in &run.diagnostics {
+            let g = &d.diagnostic;
+            let _ = write!(
+                key,
+                "\u{0}{}\u{0}{}\u{0}{}\u{0}{}",
+                g.code,
+                severity(g.severity),
+                g.pointer,
+                g.message
+            );
+        }
+        match self.index.get(&key) {
+            Some(&i) => {
+                let group = &mut self.groups[i];
+                group.more += 1;
+                if group.examples.len() < FOLDED_EXAMPLES {
+                    group.examples.push(run.trace.clone());
+                }
+                String::new()
+            }
+            None => {
+                self.index.insert(key, self.groups.len());
+                self.groups.push(FoldedGroup {
+                    first: run.trace.clone(),
+                    more: 0,
+                    examples: Vec::new(),
+                });
+                text
+            }
+        }
+    }
+
+    /// One line per group that folded runs, in the order the groups were first met (empty when
+    /// nothing was folded).
+    pub fn tail(&self) -> String {
+        let mut out = String::new();
+        for g in self.groups.iter().filter(|g| g.more > 0) {
+            let more = g.more as usize > g.examples.len();
+            let _ = writeln!(
+                out,
+                "… and {} with the same diagnostics as {}: {}{}",
+                crate::diagnostic::counted(g.more, "more run", "more runs"),
+                g.first,
+                g.examples.join(", "),
+                if more { ", …" } else { "" }
+            );
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out
+    }
+}
+
 fn row(out: &mut String, key: &str, value: impl std::fmt::Display) {
     let _ = writeln!(out, "  {key:<28} {value}");
 }
@@ -106,7 +190,11 @@ fn row(out: &mut String, key: &str, value: impl std::fmt::Display) {
 /// The summary as a compact table.
 pub fn human_summary(s: &Summary) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "summary: {} runs", s.runs);
+    let _ = writeln!(
+        out,
+        "summary: {}",
+        crate::diagnostic::counted(s.runs, "run", "runs")
+    );
     let join = |c: &std::collections::BTreeMap<String, u64>| {
         c.iter()
             .map(|(k, v)| format!("{k} {v}"))

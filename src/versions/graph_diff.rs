@@ -13,9 +13,12 @@
 //! `input` (not `description` or `$schema`), one `graph_changed` entry per field so each has its
 //! own pointers. Findings are keyed by (code, node): within a key, diagnostics with equal
 //! messages are paired first, then the rest in order, and what is left over on NEW's side is
-//! introduced, on OLD's resolved.
+//! introduced, on OLD's resolved. Each change also carries the old and new value of every field
+//! it names (from the spanned documents; absent when the field is not in that version), shown as
+//! `old → new` in every format — in JSON as `"values": {FIELD: {"old"?, "new"?}}` beside the
+//! §6.2 keys.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, counted};
 use crate::graph::{GraphDoc, NodeDoc};
 use crate::json::Parsed;
 use crate::registry::Registry;
@@ -61,13 +64,47 @@ pub struct Place {
     pub column: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StructureChange {
     pub kind: ChangeKind,
     pub node: Option<String>,
     pub fields: Vec<&'static str>,
     pub old: Option<Place>,
     pub new: Option<Place>,
+    /// For `node_changed` and `graph_changed`: each field of `fields` with its value in OLD and
+    /// in NEW (`None`: absent from that version, or its source was not at hand).
+    pub values: Vec<FieldValues>,
+}
+
+/// One changed field's two values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldValues {
+    pub field: &'static str,
+    pub old: Option<Value>,
+    pub new: Option<Value>,
+}
+
+/// The values of `fields` under the JSON value at `base` in each version's document.
+fn field_values(
+    old: &Version<'_>,
+    new: &Version<'_>,
+    old_base: &str,
+    new_base: &str,
+    fields: &[&'static str],
+) -> Vec<FieldValues> {
+    let value = |v: &Version<'_>, base: &str, field: &str| {
+        v.parsed
+            .and_then(|p| p.value.pointer(&format!("{base}/{field}")))
+            .cloned()
+    };
+    fields
+        .iter()
+        .map(|&field| FieldValues {
+            field,
+            old: value(old, old_base, field),
+            new: value(new, new_base, field),
+        })
+        .collect()
 }
 
 /// A validation finding introduced or resolved.
@@ -259,6 +296,7 @@ pub fn structure(
             fields: vec![field],
             old: Some(at(old.parsed, in_old)),
             new: Some(at(new.parsed, in_new)),
+            values: field_values(old, new, "", "", &[field]),
         });
     }
     let index = |d: &GraphDoc| -> BTreeMap<String, usize> {
@@ -282,6 +320,13 @@ pub fn structure(
                     node: Some(id.clone()),
                     old: Some(place(old.parsed, format!("/nodes/{i}"))),
                     new: Some(place(new.parsed, format!("/nodes/{j}"))),
+                    values: field_values(
+                        old,
+                        new,
+                        &format!("/nodes/{i}"),
+                        &format!("/nodes/{j}"),
+                        &fields,
+                    ),
                     fields,
                 }
             }
@@ -291,6 +336,7 @@ pub fn structure(
                 fields: Vec::new(),
                 old: Some(place(old.parsed, format!("/nodes/{i}"))),
                 new: None,
+                values: Vec::new(),
             },
             (None, Some(&j)) => StructureChange {
                 kind: ChangeKind::NodeAdded,
@@ -298,6 +344,7 @@ pub fn structure(
                 fields: Vec::new(),
                 old: None,
                 new: Some(place(new.parsed, format!("/nodes/{j}"))),
+                values: Vec::new(),
             },
             (None, None) => continue,
         };
@@ -441,6 +488,20 @@ impl GraphDiff {
                 if let Some(p) = &c.new {
                     m.insert("new_pointer".into(), Value::from(p.pointer.clone()));
                 }
+                if !c.values.is_empty() {
+                    let mut values = Map::new();
+                    for v in &c.values {
+                        let mut pair = Map::new();
+                        if let Some(old) = &v.old {
+                            pair.insert("old".into(), old.clone());
+                        }
+                        if let Some(new) = &v.new {
+                            pair.insert("new".into(), new.clone());
+                        }
+                        values.insert(v.field.into(), Value::Object(pair));
+                    }
+                    m.insert("values".into(), Value::Object(values));
+                }
                 Value::Object(m)
             })
             .collect();
@@ -530,6 +591,37 @@ fn describe(c: &StructureChange) -> String {
     }
 }
 
+/// Longest value shown inline; a longer one (a whole input schema) is cut with `…` (the pointers
+/// lead to the whole text).
+const MAX_SHOWN: usize = 120;
+
+fn shown(value: &Option<Value>) -> String {
+    let Some(value) = value else {
+        return "(absent)".into();
+    };
+    let text = value.to_string();
+    if text.chars().count() <= MAX_SHOWN {
+        text
+    } else {
+        let cut: String = text.chars().take(MAX_SHOWN).collect();
+        format!("{cut}…")
+    }
+}
+
+/// `3 → 2`
+fn old_to_new(v: &FieldValues) -> String {
+    format!("{} → {}", shown(&v.old), shown(&v.new))
+}
+
+/// `` `3` → `2` `` (Markdown code spans; an absent side is plain text).
+fn old_to_new_code(v: &FieldValues) -> String {
+    let code = |value: &Option<Value>| match value {
+        Some(_) => format!("`{}`", shown(value).replace('`', "'")),
+        None => shown(value),
+    };
+    format!("{} → {}", code(&v.old), code(&v.new))
+}
+
 fn input_line(input: &InputCheck) -> String {
     match input {
         InputCheck::Admitted => "input: NEW admits every input OLD admits".into(),
@@ -568,9 +660,15 @@ impl GraphDiff {
             "new: {} ({} {})\n",
             self.new.0, self.new.1, self.new.2
         ));
-        out.push_str(&format!("\nstructure: {} changes\n", self.structure.len()));
+        out.push_str(&format!(
+            "\nstructure: {}\n",
+            counted(self.structure.len() as u64, "change", "changes")
+        ));
         for c in &self.structure {
             out.push_str(&format!("  {}\n", describe(c)));
+            for v in &c.values {
+                out.push_str(&format!("    {}: {}\n", v.field, old_to_new(v)));
+            }
             if let Some(p) = &c.old {
                 out.push_str(&format!("    old {}\n", at(&self.old.0, p)));
             }
@@ -604,9 +702,10 @@ impl GraphDiff {
         }
         if let Some(runs) = &self.runs {
             out.push_str(&format!(
-                "\nruns: {} replayed against both; {} faithful under OLD are not under NEW\n",
+                "\nruns: {} replayed against both; {} faithful under OLD {} not under NEW\n",
                 runs.runs(),
-                runs.regressed()
+                runs.regressed(),
+                if runs.regressed() == 1 { "is" } else { "are" }
             ));
             let width = "malformed".len();
             out.push_str(&format!("  {:<width$}  {:<width$}  runs\n", "old", "new"));
@@ -621,10 +720,10 @@ impl GraphDiff {
                 out.push_str("  regressions (first divergence under NEW):\n");
                 for g in self.regression_groups() {
                     out.push_str(&format!(
-                        "    {} at `{}`: {} runs, e.g. {}\n",
+                        "    {} at `{}`: {}, e.g. {}\n",
                         g.1,
                         g.0,
-                        g.2.count,
+                        counted(g.2.count, "run", "runs"),
                         g.2.examples.join(", ")
                     ));
                 }
@@ -664,9 +763,13 @@ impl GraphDiff {
                     .map(|p| format!("`{}` line {}", display_pointer(&p.pointer), p.line))
                     .unwrap_or_else(|| "—".into())
             };
+            let mut change = describe(c);
+            for v in &c.values {
+                change.push_str(&format!("<br>`{}`: {}", v.field, old_to_new_code(v)));
+            }
             out.push_str(&format!(
                 "| {} | {} | {} |\n",
-                cell(&describe(c)),
+                cell(&change),
                 p(&c.old),
                 p(&c.new)
             ));
@@ -687,9 +790,10 @@ impl GraphDiff {
         }
         if let Some(runs) = &self.runs {
             out.push_str(&format!(
-                "\n**runs**: {} replayed; {} faithful under old are not under new\n\n| old | new | runs |\n|---|---|---|\n",
+                "\n**runs**: {} replayed; {} faithful under old {} not under new\n\n| old | new | runs |\n|---|---|---|\n",
                 runs.runs(),
-                runs.regressed()
+                runs.regressed(),
+                if runs.regressed() == 1 { "is" } else { "are" }
             ));
             for ((o, n), count) in &runs.transitions {
                 out.push_str(&format!("| {} | {} | {count} |\n", o.as_str(), n.as_str()));

@@ -107,6 +107,9 @@ impl RunState<'_, '_> {
                     message,
                     Some(Value::Array(keys)),
                     Some(Value::from(signer)),
+                )
+                .help = Some(
+                    "not sealed by a trusted key: if this recorder is yours, add its public key with `--trust KEY.pub`; otherwise treat the run as forged".into(),
                 );
             }
             Err(fault) => {
@@ -124,12 +127,17 @@ impl RunState<'_, '_> {
                     ),
                 };
                 let actual = if pointer == "/signer" { signer } else { sig };
+                // A seal that is there but does not hold is a tampered (or corrupted) trace, not
+                // a missing seal: the code's default help (how to seal) would mislead.
                 self.report(
                     &codes::D618,
                     pointer,
                     message,
                     None,
                     Some(Value::from(actual)),
+                )
+                .help = Some(
+                    "the seal is tampered: the trace was changed after it was sealed (or the seal was damaged); do not re-seal it, replay the recorder's original".into(),
                 );
             }
         }

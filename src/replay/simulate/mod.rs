@@ -41,6 +41,10 @@ pub struct SimOptions {
     pub fault_rate: f64,
     /// Chance that a step with declared failure modes ends in one.
     pub error_rate: f64,
+    /// Chance that a decision takes only outcomes from which a success terminal can still be
+    /// reached (when there are any): real agents mostly succeed, so a default corpus should
+    /// too; the rest of the time every outcome within bounds is equally likely.
+    pub success_bias: f64,
     /// Step cap when the graph has no `budget.max_steps`.
     pub default_max_steps: u64,
     /// Take loops (within their bounds) until a run has this many steps: long traces for
@@ -60,7 +64,11 @@ impl Default for SimOptions {
         SimOptions {
             seed: 0,
             fault_rate: 0.0,
-            error_rate: 0.15,
+            // With these, about four runs in five of the example graphs end in success (as a
+            // recorded corpus of a working agent would), the rest through a denied patch, a
+            // give-up or an error route.
+            error_rate: 0.02,
+            success_bias: 0.9,
             default_max_steps: 200,
             min_steps: 0,
             seal: None,
@@ -128,6 +136,7 @@ pub fn simulate_run(
     index: u64,
 ) -> Result<SimRun, SimError> {
     let dist = distances_to_end(replayer);
+    let success = walk::reaches_success(replayer);
     let g = replayer.graph();
     let name = format!("run-{:06}", index + 1);
     let mut last_reason = String::new();
@@ -140,6 +149,8 @@ pub fn simulate_run(
         let mut walker = Walker {
             replayer,
             dist: &dist,
+            success: &success,
+            success_bias: options.success_bias,
             rng: rng.clone(),
             visits: vec![0; g.nodes.len()],
             latest: vec![None; g.nodes.len()],
@@ -168,6 +179,8 @@ pub fn simulate_run(
                 let mut w = Walker {
                     replayer,
                     dist: &dist,
+                    success: &success,
+                    success_bias: 0.0,
                     rng: Rng::derive(options.seed ^ 0xd611, index, k),
                     visits: vec![0; g.nodes.len()],
                     latest: vec![None; g.nodes.len()],

@@ -25,9 +25,12 @@ pub fn simulate_stream<W: std::io::Write>(
     if let Some(key) = &options.seal {
         writer = writer.sealed(key.clone());
     }
+    let success = super::walk::reaches_success(replayer);
     let mut walker = Walker {
         replayer,
         dist: &dist,
+        success: &success,
+        success_bias: options.success_bias,
         rng,
         visits: vec![0; g.nodes.len()],
         latest: vec![None; g.nodes.len()],

@@ -52,9 +52,59 @@ pub(super) fn distances_to_end(replayer: &Replayer<'_>) -> Vec<u64> {
     dist
 }
 
+/// Does a terminal node end a run in failure? (`failure` when its primitive names one; the
+/// end status the walk records.)
+pub(super) fn names_failure(primitive: &str) -> bool {
+    ["fail", "give_up", "escalat", "abort"]
+        .iter()
+        .any(|w| primitive.contains(w))
+}
+
+/// For each node: can a terminal that ends the run in success be reached from it over `next` and
+/// `branches`?
+pub(super) fn reaches_success(replayer: &Replayer<'_>) -> Vec<bool> {
+    let g = replayer.graph();
+    let registry = replayer.registry();
+    let n = g.nodes.len();
+    let mut preds: Vec<Vec<NodeIdx>> = vec![Vec::new(); n];
+    for (i, node) in g.nodes.iter().enumerate() {
+        let targets = node
+            .next
+            .iter()
+            .copied()
+            .chain(node.branches.iter().flat_map(|b| b.values().copied()));
+        for t in targets.flatten() {
+            if let Some(p) = preds.get_mut(t) {
+                p.push(i);
+            }
+        }
+    }
+    let mut reached = vec![false; n];
+    let mut queue = VecDeque::new();
+    for (i, node) in g.nodes.iter().enumerate() {
+        if node.is_terminal() && !names_failure(&registry.get(node.primitive).id) {
+            reached[i] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        for &p in &preds[i] {
+            if !reached[p] {
+                reached[p] = true;
+                queue.push_back(p);
+            }
+        }
+    }
+    reached
+}
+
 pub(super) struct Walker<'a, 'r> {
     pub(super) replayer: &'a Replayer<'r>,
     pub(super) dist: &'a [u64],
+    /// [`reaches_success`] of every node.
+    pub(super) success: &'a [bool],
+    /// Chance that a decision keeps only the outcomes that can still end in success.
+    pub(super) success_bias: f64,
     pub(super) rng: Rng,
     pub(super) visits: Vec<u32>,
     pub(super) latest: Vec<Option<Value>>,
@@ -157,9 +207,7 @@ impl Walker<'_, '_> {
                     fallback,
                 } => (node, primitive, fallback),
                 Expected::End { must_fail } => {
-                    let failing = ["fail", "give_up", "escalat", "abort"]
-                        .iter()
-                        .any(|w| last.contains(w));
+                    let failing = names_failure(&last);
                     let status = if must_fail || failing {
                         EndStatus::Failure
                     } else {
@@ -229,6 +277,15 @@ impl Walker<'_, '_> {
                                 .iter()
                                 .filter(|o| self.can_enter(target(o)))
                                 .collect();
+                            let hopeful = |o: &&String| {
+                                target(o).is_some_and(|t| self.success.get(t) == Some(&true))
+                            };
+                            if self.success_bias > 0.0
+                                && choices.iter().any(hopeful)
+                                && self.rng.chance(self.success_bias)
+                            {
+                                choices.retain(hopeful);
+                            }
                             let over_a_bound = g.nodes.iter().enumerate().any(|(i, n)| {
                                 n.max_visits
                                     .is_some_and(|m| self.visits.get(i).copied().unwrap_or(0) > m)

@@ -45,7 +45,8 @@ pub struct DiffSide {
 /// Why a side cannot be diffed.
 #[derive(Debug)]
 pub enum SideError {
-    /// Not a registry at all (not JSON, wrong shape, too large), located in the file.
+    /// Not a registry at all (not JSON, wrong shape, too large), located in the file; `line`
+    /// 0 when the file could not be read at all (missing, not a regular file, too large).
     Unusable {
         file: String,
         line: u32,
@@ -59,6 +60,12 @@ pub enum SideError {
 impl std::fmt::Display for SideError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            SideError::Unusable {
+                file,
+                line,
+                column,
+                message,
+            } if *line == 0 => write!(f, "{file}: {message}"),
             SideError::Unusable {
                 file,
                 line,
@@ -148,25 +155,14 @@ impl DiffSide {
         if path == "builtin" {
             return Ok(DiffSide::builtin());
         }
-        let limit = LIMITS.max_bytes as u64;
-        let fail = |message: String| SideError::Unusable {
-            file: path.to_string(),
-            line: 1,
-            column: 1,
-            message,
-        };
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.len() > limit => {
-                return Err(fail(format!(
-                    "the file is {} bytes, over the limit of {limit} for a registry",
-                    meta.len()
-                )));
-            }
-            Ok(meta) if meta.is_dir() => return Err(fail("a directory, not a file".into())),
-            Ok(_) => {}
-            Err(e) => return Err(fail(format!("cannot read: {e}"))),
-        }
-        let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+        // A file that cannot be read has no position in it: `line` 0 says so (no `:1:1:`).
+        let bytes = crate::input::read_capped(std::path::Path::new(path), LIMITS.max_bytes)
+            .map_err(|e| SideError::Unusable {
+                file: path.to_string(),
+                line: 0,
+                column: 0,
+                message: unreadable(&e),
+            })?;
         DiffSide::load(path, &bytes)
     }
 
@@ -192,6 +188,21 @@ impl DiffSide {
 
     pub fn parsed(&self) -> &Parsed {
         &self.parsed
+    }
+}
+
+/// Why a named file could not be read, without repeating its path: a missing file says so.
+fn unreadable(error: &crate::input::InputError) -> String {
+    use crate::input::InputError;
+    match error {
+        InputError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            "no such file (it is missing)".into()
+        }
+        InputError::Io { source, .. } => format!("cannot read: {source}"),
+        InputError::NotRegular { kind, .. } => format!("not a regular file (it is {kind})"),
+        InputError::TooLarge { size, limit, .. } => {
+            format!("the file is {size} bytes, over the limit of {limit} for a registry")
+        }
     }
 }
 

@@ -214,7 +214,9 @@ impl RegistryDiff {
 
     /// SARIF 2.1.0 with NEW's file as the artifact (and the graph files of V719).
     pub fn render_sarif(&self) -> String {
-        diagnostic::sarif::render(&self.new_file_reports(), crate::codes::ALL)
+        let reports = self.new_file_reports();
+        let rules = diagnostic::sarif::rules_used(&reports, crate::codes::ALL);
+        diagnostic::sarif::render(&reports, &rules)
     }
 
     pub fn render_json(&self) -> String {
