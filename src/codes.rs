@@ -277,4 +277,24 @@ table! {
         help "fix the graph in the same change, or keep the old contract";
     V720 Info "versions/registry_diff/codes/v720.rs" "a compatible contract change: inputs widened, or outputs narrowed"
         help "a compatible change: raise the minor";
+    P801 Error "pack/codes/p801.rs" "`pack.json`, a fragment or a schema file is malformed (shape, unknown field, bad name or version)"
+        help "see SPEC §9.1 for the members of `pack.json`";
+    P802 Error "pack/codes/p802.rs" "a primitive outside the pack's `roots`, a root that is a registry family prefix, or a root two packs claim"
+        help "give the pack a root of its own and its primitives IDs under it";
+    P803 Error "pack/codes/p803.rs" "an ID or alias that collides with the registry or another loaded pack"
+        help "rename the ID or alias (prefix the alias with the pack's root)";
+    P804 Error "pack/codes/p804.rs" "a range no pack on the pack path satisfies (`kernel_abi`, `requires`, a graph's `packs`), naming who asked"
+        help "put a satisfying version on the pack path (`--pack DIR`, `packs` in primgraph.toml) or widen the range";
+    P805 Error "pack/codes/p805.rs" "packs that require each other in a cycle"
+        help "merge the packs, or move what both need into a third";
+    P806 Error "pack/codes/p806.rs" "a pack whose digest differs from `primgraph.lock`, or a locked pack missing (or no lock with `--locked`)"
+        help "review the change, then run `primgraph pack lock`";
+    P807 Error "pack/codes/p807.rs" "a `pack.sig` that does not verify, or none by a trusted key under `--trust-pack`"
+        help "sign the pack again with `primgraph pack sign DIR --key KEY`";
+    P808 Error "pack/codes/p808.rs" "a reference in a pack to nothing: decision set, error class, schema file, command, fragment file"
+        help "declare what is referred to, or fix the name";
+    P809 Error "pack/codes/p809.rs" "a command's effects outside its primitive's, or `environment` contradicting an effect"
+        help "declare the effect on the primitive, or drop it from the command";
+    P811 Error "pack/codes/p811.rs" "a graph uses a primitive or fragment of a pack it does not declare (help: the `packs` entry to add)"
+        help "declare the pack in the graph's `packs`";
 }

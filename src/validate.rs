@@ -19,6 +19,9 @@ use std::sync::Arc;
 pub struct Options {
     /// Limits on the input document.
     pub limits: crate::json::Limits,
+    /// The pack path, lock and trusted keys (SPEC §9.2): a graph that declares `packs` is
+    /// checked against the effective registry they compose; `None` is an empty pack path.
+    pub packs: Option<Arc<crate::pack::compose::Composer>>,
 }
 
 /// Why validation of a set of paths could not run.
@@ -126,13 +129,199 @@ fn check_source_inner(
             if let Some(abi) = abi {
                 doc.abi = abi.to_string();
             }
-            rules::run_all(&doc, registry)
+            check_with_packs(file, &doc, registry, options)
         }
     };
     crate::diagnostic::resolve(&mut diagnostics, &parsed);
     sort_diagnostics(&mut diagnostics);
     report.diagnostics = diagnostics;
     (report, Some(parsed))
+}
+
+/// Run the rules on a loaded document against its effective registry (SPEC §9.2): the base
+/// registry alone when the graph declares no packs and no pack path is given; else the
+/// composition of the packs it declares, with P804–P807 (and a broken pack's own findings,
+/// located in the pack's file) when that cannot be built, and P811 for a node that uses a
+/// primitive of a pack the graph does not declare.
+fn check_with_packs(
+    file: &str,
+    doc: &crate::graph::doc::GraphDoc,
+    registry: &Registry,
+    options: &Options,
+) -> Vec<Diagnostic> {
+    use crate::pack::{Range, compose::Located};
+    let Some(composer) = options.packs.as_deref() else {
+        if doc.packs.is_empty() {
+            return rules::run_all(doc, registry);
+        }
+        // Declared packs and no pack path at all.
+        let mut out: Vec<Diagnostic> = doc
+            .packs
+            .iter()
+            .map(|(name, range)| {
+                codes::P804.at(
+                    crate::json::pointer::push("/packs", name),
+                    format!(
+                        "pack `{name}` ({range:?}) is not on the pack path: no pack path is \
+                         given (pass --pack DIR, or set `packs` in primgraph.toml)"
+                    ),
+                )
+            })
+            .collect();
+        out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
+        return out;
+    };
+    let mut out = Vec::new();
+    let mut requests = Vec::new();
+    for (name, text) in doc.packs.iter() {
+        let pointer = crate::json::pointer::push("/packs", name);
+        if !crate::pack::is_pack_name(name) {
+            out.push(codes::G003.at(
+                pointer.clone(),
+                format!("pack name {name:?} must match ^[a-z][a-z0-9-]*$"),
+            ));
+            continue;
+        }
+        match crate::pack::parse_range(text) {
+            Some(req) => requests.push((
+                name.clone(),
+                Range {
+                    text: text.clone(),
+                    req,
+                    pointer,
+                },
+            )),
+            None => out.push(codes::G003.at(
+                pointer,
+                format!(
+                    "{text:?} is not a semver range (e.g. \"^1.2\", \"~1.2.3\", \">=1.0, <2\")"
+                ),
+            )),
+        }
+    }
+    if !out.is_empty() {
+        out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
+        return out;
+    }
+    if requests.is_empty() {
+        let mut diags = rules::run_all(doc, registry);
+        undeclared_from_path(&mut diags, doc, composer);
+        return diags;
+    }
+    match composer.compose(file, &requests) {
+        Ok(composition) => {
+            let effective = &composition.registry;
+            let mut diags = rules::run_all(doc, effective);
+            for (i, node) in doc.nodes.iter().enumerate() {
+                let Some(idx) = effective.lookup_index(&node.primitive) else {
+                    continue;
+                };
+                let Some(pack) = composition.pack_of(idx) else {
+                    continue;
+                };
+                if doc.packs.get(&pack.name).is_none() {
+                    diags.push(p811(i, &node.primitive, &pack.name, &pack.version));
+                }
+            }
+            undeclared_from_path(&mut diags, doc, composer);
+            diags
+        }
+        Err(errors) => {
+            for Located { file, diagnostic } in errors {
+                let mut d = diagnostic;
+                d.file = file;
+                out.push(d);
+            }
+            out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
+            out
+        }
+    }
+}
+
+/// P811 at a node's `primitive`, with the `packs` entry to add.
+fn p811(node: usize, primitive: &str, pack: &str, version: &crate::pack::Version) -> Diagnostic {
+    codes::P811
+        .at(
+            format!("/nodes/{node}/primitive"),
+            format!(
+                "`{primitive}` is a primitive of pack `{pack}`, which this graph does not declare"
+            ),
+        )
+        .with_help(format!(
+            "add `\"{pack}\": \"^{}.{}\"` to the graph's `packs`",
+            version.major, version.minor
+        ))
+}
+
+/// Turn R101 for a primitive of a pack on the pack path the graph does not declare into P811.
+fn undeclared_from_path(
+    diags: &mut Vec<Diagnostic>,
+    doc: &crate::graph::doc::GraphDoc,
+    composer: &crate::pack::compose::Composer,
+) {
+    for d in diags.iter_mut() {
+        if d.code != codes::R101.code {
+            continue;
+        }
+        let Some(i) = node_of_primitive_pointer(&d.pointer) else {
+            continue;
+        };
+        let Some(node) = doc.nodes.get(i) else {
+            continue;
+        };
+        let root = node.primitive.split('.').next().unwrap_or("");
+        if !node.primitive.contains('.') {
+            continue;
+        }
+        let owners = composer.path().owners_of_root(root);
+        let Some(owner) = owners.first() else {
+            continue;
+        };
+        let declared = doc.packs.get(&owner.name).is_some();
+        if declared {
+            continue;
+        }
+        *d = p811(i, &node.primitive, &owner.name, &owner.version);
+    }
+}
+
+fn node_of_primitive_pointer(pointer: &str) -> Option<usize> {
+    pointer
+        .strip_prefix("/nodes/")?
+        .strip_suffix("/primitive")?
+        .parse()
+        .ok()
+}
+
+/// The base registry's diagnostics of a graph whose packs did not load, without R101 for the
+/// primitives outside the base registry's families (they are the packs', reported above).
+fn without_pack_primitives(
+    diags: Vec<Diagnostic>,
+    doc: &crate::graph::doc::GraphDoc,
+    registry: &Registry,
+) -> Vec<Diagnostic> {
+    diags
+        .into_iter()
+        .filter(|d| {
+            if d.code != codes::R101.code && d.code != codes::R103.code {
+                return true;
+            }
+            let name = if d.code == codes::R101.code {
+                node_of_primitive_pointer(&d.pointer)
+                    .and_then(|i| doc.nodes.get(i))
+                    .map(|n| n.primitive.as_str())
+            } else {
+                d.pointer
+                    .strip_prefix("/capabilities/")
+                    .and_then(|i| i.parse::<usize>().ok())
+                    .and_then(|i| doc.capabilities.get(i))
+                    .map(String::as_str)
+            };
+            let Some(name) = name else { return true };
+            let root = name.split('.').next().unwrap_or("");
+            !name.contains('.') || registry.families().iter().any(|f| f.prefix == root)
+        })
+        .collect()
 }
 
 /// Read and check one file. Only a regular file is read, and one over `options.limits.max_bytes`

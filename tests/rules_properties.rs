@@ -99,6 +99,7 @@ fn build_doc(specs: Vec<NodeSpec>) -> GraphDoc {
         capabilities: vec!["*".into()],
         budget: None,
         input: None,
+        packs: Default::default(),
         entry: "n0".into(),
         nodes,
     }

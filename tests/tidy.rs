@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "registry",   // contracts, lookup, lint
     "graph",      // the document, loader, model, pictures
     "rules",      // one file per validation code
+    "pack",       // packs: loader, resolution, composition, lock (SPEC §9.1, §9.2)
     "config",     // project configuration
     "validate",   // the driver
     "replay",     // traces, replay, simulation, summaries

@@ -57,6 +57,7 @@ fn every_unparsable_input_is_one_located_g001() {
             max_bytes: 8,
             ..Limits::default()
         },
+        ..Options::default()
     };
     let report = check_source("t.graph.json", b"{\"graph\": 1}", &registry(), &small);
     assert_eq!(report.diagnostics[0].code, "G001");

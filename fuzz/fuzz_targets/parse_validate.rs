@@ -16,6 +16,7 @@ fuzz_target!(|data: &[u8]| {
             max_bytes: 1 << 20,
             max_depth: 64,
         },
+        ..Options::default()
     };
     let report = check_source("fuzz.graph.json", data, registry, &options);
     let lines = report.source.lines().count().max(1) as u32 + 1;

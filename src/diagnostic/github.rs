@@ -103,7 +103,11 @@ pub fn render_reports(reports: &[FileReport]) -> String {
     render(
         reports
             .iter()
-            .flat_map(|r| r.diagnostics.iter().map(move |d| (r.file.as_str(), d))),
+            .flat_map(|r| {
+                r.diagnostics
+                    .iter()
+                    .map(move |d| (d.file.as_deref().unwrap_or(r.file.as_str()), d))
+            }),
     )
 }
 

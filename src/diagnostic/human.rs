@@ -47,12 +47,26 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
         Renderer::plain()
     };
     let mut out = String::new();
+    let no_lines = LineIndex::new("");
     for diag in report.diagnostics.iter().filter(|d| !d.is_suppressed()) {
-        let view = FileView {
-            file: &report.file,
-            source,
-            parsed: parsed.as_ref(),
-            lines: &lines,
+        // A diagnostic in another file (a pack's) is shown by its location, not quoted.
+        let elsewhere = diag
+            .file
+            .as_ref()
+            .map(|f| format!("{f}:{}:{}", diag.line, diag.column));
+        let view = match &elsewhere {
+            Some(file) => FileView {
+                file,
+                source: "",
+                parsed: None,
+                lines: &no_lines,
+            },
+            None => FileView {
+                file: &report.file,
+                source,
+                parsed: parsed.as_ref(),
+                lines: &lines,
+            },
         };
         out.push_str(&renderer.render(&view.groups(diag)));
         out.push_str("\n\n");

@@ -84,6 +84,11 @@ impl Serialize for Witness {
 /// `line`/`column` are resolved from the pointer against the parsed source afterwards.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostic {
+    /// The file this diagnostic is in when it is not its report's file: a pack's `pack.json`
+    /// (or another pack file) when a graph declares a pack with an error (SPEC §9.1). Such a
+    /// diagnostic is located already; its related locations are in the report's file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,
@@ -198,6 +203,7 @@ impl Diagnostic {
         message: impl Into<String>,
     ) -> Diagnostic {
         Diagnostic {
+            file: None,
             code,
             severity,
             message: message.into(),
@@ -290,6 +296,10 @@ pub fn highlight_span(parsed: &Parsed, pointer: &str) -> Span {
 /// to the nearest existing ancestor when the pointer names nothing in `parsed`.
 pub fn resolve(diags: &mut [Diagnostic], parsed: &Parsed) {
     for diag in diags.iter_mut() {
+        if diag.file.is_some() {
+            // Located in its own file already.
+            continue;
+        }
         let span = anchor_span(parsed, &diag.pointer);
         diag.line = span.line;
         diag.column = span.column;

@@ -55,6 +55,7 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
     }
 
     let mut results = Vec::new();
+    let empty_lines = LineIndex::new("");
     for report in reports {
         if report.diagnostics.is_empty() {
             continue;
@@ -71,7 +72,20 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
         };
         for diag in &report.diagnostics {
             let rule_index = rule_ids.iter().position(|&id| id == diag.code).unwrap_or(0);
-            results.push(file.result(diag, rule_index));
+            match &diag.file {
+                // In another file (a pack's): located by its resolved line and column.
+                Some(other) => {
+                    let elsewhere = FileLocator {
+                        uri: artifact_uri(other),
+                        source: "",
+                        parsed: None,
+                        lines: &empty_lines,
+                        node_ids: Default::default(),
+                    };
+                    results.push(elsewhere.result(diag, rule_index));
+                }
+                None => results.push(file.result(diag, rule_index)),
+            }
         }
     }
 

@@ -21,6 +21,10 @@ pub struct GraphDoc {
     pub budget: Option<Budget>,
     #[serde(default)]
     pub input: Option<Value>,
+    /// The packs the graph uses (SPEC §9.2): name → semver range, as written; resolved by
+    /// `crate::pack` (`validate` reports a bad range there, P801/P804).
+    #[serde(default)]
+    pub packs: SmallMap<String>,
     pub entry: String,
     pub nodes: Vec<NodeDoc>,
 }

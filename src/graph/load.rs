@@ -511,6 +511,7 @@ impl Loader {
                 "capabilities",
                 "budget",
                 "input",
+                "packs",
                 "entry",
                 "nodes",
             ],
@@ -581,6 +582,31 @@ impl Loader {
                 None
             }
         };
+        let mut packs = SmallMap::new();
+        match object.get("packs") {
+            None => {}
+            Some(Value::Object(members)) => {
+                for (name, range) in members {
+                    match range {
+                        Value::String(range) => {
+                            packs.insert(name.clone(), range.clone());
+                        }
+                        other => self.mistyped(
+                            Path::Root.key("packs").key(name).render(),
+                            "a `packs` entry",
+                            "a semver range string such as \"^1.2\"",
+                            other,
+                        ),
+                    }
+                }
+            }
+            Some(other) => self.mistyped(
+                "/packs".to_string(),
+                "packs",
+                "an object of pack name → semver range",
+                other,
+            ),
+        }
         let entry = self.string(&Path::Root, object, "entry", true);
         let mut nodes = Vec::new();
         if let Some(items) = taken_nodes {
@@ -606,6 +632,7 @@ impl Loader {
             capabilities,
             budget,
             input,
+            packs,
             entry: entry?,
             nodes,
         })

@@ -362,6 +362,61 @@ impl Registry {
         })
     }
 
+    /// A registry that is `base` extended by more families and primitives (SPEC §9.2: the
+    /// effective registry of a pack composition). The base's primitives keep their indices;
+    /// the extra ones follow in the given order. One perfect-hash table over every ID and alias
+    /// is built here, once, so a lookup costs what a lookup in any loaded registry costs.
+    /// Duplicate IDs or aliases are refused (the pack layer reports them as P803 before).
+    pub fn extended(
+        base: &Registry,
+        families: Vec<Family>,
+        primitives: Vec<Primitive>,
+        origin: &str,
+    ) -> Result<Registry, RegistryError> {
+        let invalid = |message: String| RegistryError::Invalid {
+            origin: origin.to_string(),
+            message,
+        };
+        let mut all: Vec<Primitive> = Vec::with_capacity(base.len() + primitives.len());
+        all.extend(base.primitives.iter().cloned());
+        all.extend(primitives);
+        if all.len() > MAX_PRIMITIVES {
+            return Err(invalid(format!(
+                "{} primitives, over the limit of {MAX_PRIMITIVES}",
+                all.len()
+            )));
+        }
+        for (i, p) in all.iter_mut().enumerate() {
+            p.index = i as PrimIdx;
+        }
+        let keys: Vec<&str> = all
+            .iter()
+            .map(|p| p.id.as_str())
+            .chain(all.iter().map(|p| p.alias.as_str()))
+            .collect();
+        let n = all.len();
+        let built = phash::build(&keys, |k| (k % n) as PrimIdx)
+            .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
+        let table = KeyTable {
+            seed: built.seed,
+            full_hash: built.full_hash,
+            displacements: Cow::Owned(built.displacements),
+            slots: Cow::Owned(built.slots),
+        };
+        let mut all_families = base.families.clone();
+        all_families.extend(families);
+        let validators = all.iter().map(|_| Validators::default()).collect();
+        Ok(Registry {
+            abi: base.abi.clone(),
+            families: all_families,
+            primitives: all,
+            table,
+            validators,
+            checker: crate::schema::Checker::new(),
+            builtin: false,
+        })
+    }
+
     pub fn abi(&self) -> &str {
         &self.abi
     }

@@ -1,0 +1,453 @@
+//! The effective registry of a graph (SPEC §9.2): the base registry (the embedded Kernel ABI,
+//! or `--registry FILE`) plus the packs the graph declares and the packs they require. A
+//! [`Composition`] is built once per set of resolved packs — one `Registry` with one perfect
+//! hash over every ID and alias (`Registry::extended`), so a lookup costs what a kernel lookup
+//! costs — and the [`Composer`] caches compositions (and loaded packs) so validating many
+//! graphs with the same packs builds it once. Across the composition: no root claimed twice
+//! (P802), IDs and aliases unique (P803), fallbacks name a primitive (L507) and failure modes
+//! come from the registry, the pack itself or a pack it requires (P808).
+
+use super::lock::Lock;
+use super::path::{Candidate, PackPath};
+use super::resolve::{self, Chooser, Request, Resolution};
+use super::{Pack, PackErrors, Range};
+use crate::codes;
+use crate::diagnostic::{self, Diagnostic};
+use crate::registry::{PrimIdx, Registry};
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Who asked for a pack: the graph being checked, or a pack's `requires`.
+#[derive(Debug, Clone)]
+pub enum Asker {
+    Graph { file: String },
+    Pack {
+        label: String,
+        file: String,
+        source: Arc<crate::json::Parsed>,
+    },
+}
+
+impl Asker {
+    /// `graphs/x.graph.json`, `pyrepo@1.2.0`: as the lock's `requested` keys it.
+    pub fn key(&self) -> String {
+        match self {
+            Asker::Graph { file } => file.clone(),
+            Asker::Pack { label, .. } => label.clone(),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Asker::Graph { file } => format!("the graph {file}"),
+            Asker::Pack { label, .. } => format!("pack {label}"),
+        }
+    }
+
+    /// A diagnostic about this asker's range, placed in its file.
+    pub fn locate(&self, d: Diagnostic) -> Located {
+        match self {
+            Asker::Graph { .. } => Located::in_graph(d),
+            Asker::Pack { file, source, .. } => Located::in_file(file, source, d),
+        }
+    }
+}
+
+/// A diagnostic of composition: in the graph being checked (`file: None`; its pointer is
+/// resolved against the graph), or in a pack's file (located already).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    pub file: Option<String>,
+    pub diagnostic: Diagnostic,
+}
+
+impl Located {
+    pub fn in_graph(diagnostic: Diagnostic) -> Located {
+        Located {
+            file: None,
+            diagnostic,
+        }
+    }
+
+    /// A diagnostic in `file`, its pointer resolved against `source`.
+    pub fn in_file(file: &str, source: &crate::json::Parsed, mut d: Diagnostic) -> Located {
+        diagnostic::resolve(std::slice::from_mut(&mut d), source);
+        Located {
+            file: Some(file.to_string()),
+            diagnostic: d,
+        }
+    }
+
+    pub fn in_pack(pack: &Pack, d: Diagnostic) -> Located {
+        Located::in_file(&pack.manifest, &pack.source, d)
+    }
+
+    /// Every finding of a pack that did not load.
+    pub fn from_errors(errors: PackErrors) -> Vec<Located> {
+        errors
+            .reports
+            .into_iter()
+            .flat_map(|r| {
+                let file = r.file;
+                r.diagnostics.into_iter().map(move |d| Located {
+                    file: Some(file.clone()),
+                    diagnostic: d,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A resolved set of packs over a base registry: the effective registry.
+#[derive(Debug)]
+pub struct Composition {
+    /// The base registry's primitives (indices `0..base_len`), then each pack's, in
+    /// [`Composition::packs`] order.
+    pub registry: Registry,
+    /// Dependencies before dependents.
+    pub packs: Vec<Arc<Pack>>,
+    base_len: usize,
+    /// For each pack primitive (index − `base_len`), its pack's position in `packs`.
+    owner: Vec<u16>,
+}
+
+impl Composition {
+    /// Check the packs together and build the one lookup table.
+    pub fn build(base: &Registry, packs: Vec<Arc<Pack>>) -> Result<Composition, Vec<Located>> {
+        let mut errors = Vec::new();
+        // Roots: never claimed twice (the base's prefixes are refused when a pack loads).
+        let mut roots: HashMap<&str, &Pack> = HashMap::new();
+        for pack in &packs {
+            for (i, root) in pack.roots.iter().enumerate() {
+                if let Some(other) = roots.get(root.as_str()) {
+                    errors.push(Located::in_pack(
+                        pack,
+                        codes::P802.at(
+                            format!("/roots/{i}"),
+                            format!(
+                                "root `{root}` is claimed by pack {} too: no two loaded packs \
+                                 share a root",
+                                other.label()
+                            ),
+                        ),
+                    ));
+                } else {
+                    roots.insert(root, pack);
+                }
+            }
+        }
+        // IDs and aliases: unique across the base and every pack.
+        let mut keys: HashMap<&str, String> = HashMap::new();
+        for p in base.primitives() {
+            keys.insert(&p.id, format!("the registry's `{}`", p.id));
+            keys.insert(&p.alias, format!("the registry's `{}`", p.id));
+        }
+        for pack in &packs {
+            for p in &pack.primitives {
+                for (field, key) in [("id", &p.contract.id), ("alias", &p.contract.alias)] {
+                    match keys.get(key.as_str()) {
+                        Some(owner) => errors.push(Located::in_pack(
+                            pack,
+                            codes::P803.at(
+                                format!("{}/{field}", p.pointer),
+                                format!(
+                                    "{field} `{key}` collides with {owner}: IDs and aliases are \
+                                     unique across the registry and every loaded pack"
+                                ),
+                            ),
+                        )),
+                        None => {
+                            keys.insert(key, format!("pack {}'s `{}`", pack.label(), p.contract.id));
+                        }
+                    }
+                }
+            }
+        }
+        // Failure modes: the registry's, the pack's own, or a required pack's error classes.
+        let base_modes: BTreeSet<&str> = base
+            .primitives()
+            .iter()
+            .flat_map(|p| p.failure_modes.iter().map(String::as_str))
+            .collect();
+        let by_name: HashMap<&str, &Pack> = packs.iter().map(|p| (p.name.as_str(), &**p)).collect();
+        let ids: BTreeSet<&str> = base
+            .primitives()
+            .iter()
+            .map(|p| p.id.as_str())
+            .chain(packs.iter().flat_map(|p| p.primitives.iter().map(|q| q.contract.id.as_str())))
+            .collect();
+        for pack in &packs {
+            let mut allowed: BTreeSet<&str> = pack.error_classes.iter().map(String::as_str).collect();
+            for r in &pack.requires {
+                if let Some(dep) = by_name.get(r.name.as_str()) {
+                    allowed.extend(dep.error_classes.iter().map(String::as_str));
+                }
+            }
+            for p in &pack.primitives {
+                for (k, mode) in p.contract.failure_modes.iter().enumerate() {
+                    if !base_modes.contains(mode.as_str()) && !allowed.contains(mode.as_str()) {
+                        errors.push(Located::in_pack(
+                            pack,
+                            codes::P808.at(
+                                format!("{}/failure_modes/{k}", p.pointer),
+                                format!(
+                                    "failure mode `{mode}` is not an error class of the \
+                                     registry, of pack `{}` (`error_classes`) or of a pack it \
+                                     requires",
+                                    pack.name
+                                ),
+                            ),
+                        ));
+                    }
+                }
+                if let Some(fallback) = &p.contract.fallback
+                    && !ids.contains(fallback.as_str())
+                {
+                    errors.push(Located::in_pack(
+                        pack,
+                        codes::L507.at(
+                            format!("{}/fallback", p.pointer),
+                            format!(
+                                "fallback `{fallback}` names no primitive of the registry or of \
+                                 the loaded packs"
+                            ),
+                        ),
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut families = Vec::new();
+        let mut primitives = Vec::new();
+        let mut owner = Vec::new();
+        for (k, pack) in packs.iter().enumerate() {
+            families.extend(pack.families.iter().cloned());
+            for p in &pack.primitives {
+                primitives.push(p.contract.clone());
+                owner.push(k as u16);
+            }
+        }
+        let origin = packs.iter().map(|p| p.label()).collect::<Vec<_>>().join(" + ");
+        let registry = Registry::extended(base, families, primitives, &origin).map_err(|e| {
+            vec![Located::in_graph(
+                codes::P803.at("/packs", format!("the effective registry: {e}")),
+            )]
+        })?;
+        Ok(Composition {
+            registry,
+            base_len: base.len(),
+            packs,
+            owner,
+        })
+    }
+
+    /// The pack a primitive of the effective registry comes from (`None`: the base's).
+    pub fn pack_of(&self, idx: PrimIdx) -> Option<&Arc<Pack>> {
+        let i = (idx as usize).checked_sub(self.base_len)?;
+        self.owner.get(i).map(|&k| &self.packs[k as usize])
+    }
+
+    /// The loaded pack of this name.
+    pub fn pack(&self, name: &str) -> Option<&Arc<Pack>> {
+        self.packs.iter().find(|p| p.name == name)
+    }
+
+    /// The context rules that apply to a primitive of the effective registry (SPEC §9.1: from
+    /// every loaded pack, matched by ID, alias or `prefix.*`).
+    pub fn context_rules(&self, idx: PrimIdx) -> Vec<&super::ContextRule> {
+        let Some(p) = self.registry.try_get(idx) else {
+            return Vec::new();
+        };
+        self.packs
+            .iter()
+            .flat_map(|pack| pack.context_rules.iter())
+            .filter(|r| r.selects(&p.id, &p.alias))
+            .collect()
+    }
+
+    /// `[{name, version, digest}]`: what a trace header records (SPEC §9.2).
+    pub fn header_packs(&self) -> serde_json::Value {
+        serde_json::Value::Array(
+            self.packs
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "name": p.name,
+                        "version": p.version.to_string(),
+                        "digest": p.digest,
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Where the base registry lives: the embedded one, or one loaded at run time.
+#[derive(Debug, Clone)]
+pub enum Base {
+    Builtin,
+    Loaded(Arc<Registry>),
+}
+
+impl Base {
+    pub fn registry(&self) -> &Registry {
+        match self {
+            Base::Builtin => Registry::builtin(),
+            Base::Loaded(r) => r,
+        }
+    }
+}
+
+/// Everything composition needs, shared by every graph of a run: the base registry, the pack
+/// path, the trusted pack keys, the lock; with the caches of loaded packs and compositions.
+#[derive(Debug)]
+pub struct Composer {
+    base: Base,
+    path: PackPath,
+    /// Trusted signers (`ed25519:` + hex), from `--trust-pack` and `trust_pack`.
+    trusted: Vec<String>,
+    lock: Option<Lock>,
+    packs: Mutex<HashMap<PathBuf, Result<Arc<Pack>, Vec<Located>>>>,
+    compositions: Mutex<HashMap<Vec<(String, String)>, Result<Arc<Composition>, Vec<Located>>>>,
+}
+
+/// The options of a [`Composer`].
+#[derive(Debug, Clone, Default)]
+pub struct ComposerOptions {
+    /// Trusted pack signers, `ed25519:` + 64 hex digits.
+    pub trusted: Vec<String>,
+    /// The lock to honour (load exactly its versions, refuse digest drift).
+    pub lock: Option<Lock>,
+}
+
+impl Composer {
+    pub fn new(base: Base, path: PackPath, options: ComposerOptions) -> Composer {
+        Composer {
+            base,
+            path,
+            trusted: options.trusted,
+            lock: options.lock,
+            packs: Mutex::new(HashMap::new()),
+            compositions: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn base(&self) -> &Registry {
+        self.base.registry()
+    }
+
+    pub fn path(&self) -> &PackPath {
+        &self.path
+    }
+
+    pub fn lock(&self) -> Option<&Lock> {
+        self.lock.as_ref()
+    }
+
+    /// Load a pack (once per directory), signature trust and lock digest checked.
+    pub fn load(&self, candidate: &Candidate) -> Result<Arc<Pack>, Vec<Located>> {
+        if let Some(done) = self
+            .packs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&candidate.dir)
+        {
+            return done.clone();
+        }
+        let result = self.load_uncached(candidate);
+        self.packs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(candidate.dir.clone(), result.clone());
+        result
+    }
+
+    fn load_uncached(&self, candidate: &Candidate) -> Result<Arc<Pack>, Vec<Located>> {
+        let pack = super::manifest::load(&candidate.dir, self.base()).map_err(Located::from_errors)?;
+        if let Err(d) = super::signature::check_trusted(&pack, &self.trusted) {
+            let sig = candidate.dir.join(super::SIGNATURE);
+            let located = match &pack.signature {
+                // No signature: the pack's manifest is where the requirement bites.
+                None => Located::in_pack(&pack, d),
+                Some(_) => {
+                    let mut d = d;
+                    d.line = 1;
+                    d.column = 1;
+                    Located {
+                        file: Some(sig.display().to_string()),
+                        diagnostic: d,
+                    }
+                }
+            };
+            return Err(vec![located]);
+        }
+        if let Some(lock) = &self.lock {
+            lock.check_digest(&pack)?;
+        }
+        Ok(Arc::new(pack))
+    }
+
+    /// The composition for a graph's `packs` requests (`file` names the graph in messages).
+    pub fn compose(
+        &self,
+        file: &str,
+        requests: &[(String, Range)],
+    ) -> Result<Arc<Composition>, Vec<Located>> {
+        let resolution = self.resolve(file, requests)?;
+        let key: Vec<(String, String)> = resolution
+            .packs
+            .iter()
+            .map(|p| (p.name.clone(), p.version.to_string()))
+            .collect();
+        if let Some(done) = self
+            .compositions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return done.clone();
+        }
+        let built = Composition::build(self.base(), resolution.packs).map(Arc::new);
+        self.compositions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, built.clone());
+        built
+    }
+
+    /// Resolve a graph's requests on the pack path (or the lock).
+    pub fn resolve(
+        &self,
+        file: &str,
+        requests: &[(String, Range)],
+    ) -> Result<Resolution, Vec<Located>> {
+        let roots: Vec<Request> = requests
+            .iter()
+            .map(|(name, range)| Request {
+                asker: Asker::Graph {
+                    file: file.to_string(),
+                },
+                name: name.clone(),
+                range: range.clone(),
+            })
+            .collect();
+        let chooser: Box<dyn Chooser> = match &self.lock {
+            Some(lock) => Box::new(lock.chooser()),
+            None => Box::new(resolve::Highest),
+        };
+        let result = resolve::resolve(
+            &roots,
+            &self.path,
+            self.base().abi(),
+            chooser.as_ref(),
+            &|c| self.load(c),
+        );
+        match (&self.lock, result) {
+            (Some(lock), Err(errors)) => Err(lock.explain(errors, &roots, &self.path)),
+            (_, result) => result,
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! A pack's digest (SPEC §9.2): `sha256:` + the hex SHA-256 of the RFC 8785 canonical JSON
+//! `[[relative path, hex sha256 of the file's bytes], …]` over every regular file under the pack
+//! directory except the root's `pack.sig`, sorted by path (`/` separators). The walk is
+//! iterative (no recursion to overflow), refuses symbolic links and other non-regular files
+//! (P801, located at the file) and reads each file through `crate::input::read_capped`.
+
+use super::{MAX_FILE_BYTES, MAX_FILES, PackErrors, SIGNATURE};
+use crate::codes;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// The hex SHA-256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Every regular file under `dir`, relative, `/`-separated, sorted; a symbolic link or another
+/// non-regular entry is a P801 at that path.
+pub fn list_files(dir: &Path) -> Result<Vec<String>, PackErrors> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(std::path::PathBuf, String)> = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, rel)) = stack.pop() {
+        let entries = std::fs::read_dir(&path).map_err(|e| {
+            PackErrors::whole_file(
+                &path.display().to_string(),
+                codes::P801.at("", format!("cannot read the pack folder: {e}")),
+            )
+        })?;
+        for entry in entries {
+            let entry = entry.map_err(|e| {
+                PackErrors::whole_file(
+                    &path.display().to_string(),
+                    codes::P801.at("", format!("cannot read the pack folder: {e}")),
+                )
+            })?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                return Err(PackErrors::whole_file(
+                    &entry.path().display().to_string(),
+                    codes::P801.at("", "a file name in a pack must be UTF-8"),
+                ));
+            };
+            let child_rel = if rel.is_empty() {
+                name.to_string()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let file_type = entry.file_type().map_err(|e| {
+                PackErrors::whole_file(
+                    &entry.path().display().to_string(),
+                    codes::P801.at("", format!("cannot read: {e}")),
+                )
+            })?;
+            if file_type.is_symlink() {
+                return Err(PackErrors::whole_file(
+                    &entry.path().display().to_string(),
+                    codes::P801.at(
+                        "",
+                        format!(
+                            "`{child_rel}` is a symbolic link; a pack holds regular files only \
+                             (its digest covers their bytes, and a link could point anywhere)"
+                        ),
+                    ),
+                ));
+            }
+            if file_type.is_dir() {
+                stack.push((entry.path(), child_rel));
+            } else if file_type.is_file() {
+                out.push(child_rel);
+                if out.len() > MAX_FILES {
+                    return Err(PackErrors::whole_file(
+                        &dir.display().to_string(),
+                        codes::P801.at(
+                            "",
+                            format!("the pack holds more than {MAX_FILES} files"),
+                        ),
+                    ));
+                }
+            } else {
+                return Err(PackErrors::whole_file(
+                    &entry.path().display().to_string(),
+                    codes::P801.at(
+                        "",
+                        format!(
+                            "`{child_rel}` is {}; a pack holds regular files only",
+                            crate::input::kind_of(file_type)
+                        ),
+                    ),
+                ));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The pack's digest (SPEC §9.2).
+pub fn digest_dir(dir: &Path) -> Result<String, PackErrors> {
+    let files = list_files(dir)?;
+    let mut entries = Vec::with_capacity(files.len());
+    for rel in files {
+        if rel == SIGNATURE {
+            continue;
+        }
+        let path = dir.join(&rel);
+        let bytes = crate::input::read_capped(&path, MAX_FILE_BYTES).map_err(|e| {
+            PackErrors::whole_file(&path.display().to_string(), codes::P801.at("", e.to_string()))
+        })?;
+        entries.push(serde_json::json!([rel, sha256_hex(&bytes)]));
+    }
+    Ok(digest_of_entries(&entries))
+}
+
+/// `sha256:` + the SHA-256 of the RFC 8785 form of the `[[path, sha], …]` list.
+pub fn digest_of_entries(entries: &[serde_json::Value]) -> String {
+    let canonical = serde_jcs::to_vec(&entries).unwrap_or_default();
+    format!("sha256:{}", sha256_hex(&canonical))
+}

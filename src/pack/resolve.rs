@@ -1,0 +1,261 @@
+//! Resolution (SPEC §9.2): offline and deterministic. For each pack name asked for — by the
+//! graph's `packs` or by a selected pack's `requires` — the highest version on the pack path
+//! that satisfies every range asking for it; repeated until the selection is stable (a newly
+//! selected pack's `requires` can narrow an earlier choice). There is no backtracking: when the
+//! highest version that satisfies the current ranges brings a requirement nothing satisfies,
+//! that is P804, naming who asked for what. `kernel_abi` is checked against the base registry's
+//! `abi` (P804 at that entry); packs that require each other in a cycle are P805. The loop and
+//! the cycle search are iterative, so a requirement chain 1,000 deep costs time, not stack.
+
+use super::compose::{Asker, Located};
+use super::path::{Candidate, PackPath};
+use super::{Pack, Range};
+use crate::codes;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One range asking for a pack.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub asker: Asker,
+    pub name: String,
+    pub range: Range,
+}
+
+/// The packs a resolution selected, dependencies before their dependents.
+#[derive(Debug, Clone)]
+pub struct Resolution {
+    pub packs: Vec<Arc<Pack>>,
+    /// Every range that asked, for the lock's `requested`.
+    pub requests: Vec<Request>,
+}
+
+/// Picks a version: the lock's (when locked) or the highest on the path satisfying `ok`.
+pub trait Chooser {
+    fn choose(
+        &self,
+        name: &str,
+        path: &PackPath,
+        ok: &dyn Fn(&Candidate) -> bool,
+    ) -> Option<Candidate>;
+}
+
+/// The unlocked chooser: the highest satisfying version.
+pub struct Highest;
+
+impl Chooser for Highest {
+    fn choose(
+        &self,
+        name: &str,
+        path: &PackPath,
+        ok: &dyn Fn(&Candidate) -> bool,
+    ) -> Option<Candidate> {
+        path.versions(name).iter().find(|c| ok(c)).cloned()
+    }
+}
+
+/// Resolve `roots` (the graph's requests) on `path`; `load` loads a chosen candidate (cached by
+/// the caller). Errors are located: in the graph (`file: None`) or in a pack's file.
+pub fn resolve(
+    roots: &[Request],
+    path: &PackPath,
+    abi: &str,
+    chooser: &dyn Chooser,
+    load: &dyn Fn(&Candidate) -> Result<Arc<Pack>, Vec<Located>>,
+) -> Result<Resolution, Vec<Located>> {
+    let mut selected: BTreeMap<String, Arc<Pack>> = BTreeMap::new();
+    // Each round adds at least one pack or changes a version; the bound only guards against a
+    // selection that oscillates.
+    let bound = 2 * path.candidates().count() + 8;
+    for _ in 0..bound {
+        let mut requests: Vec<Request> = roots.to_vec();
+        for pack in selected.values() {
+            for r in &pack.requires {
+                requests.push(Request {
+                    asker: Asker::Pack {
+                        label: pack.label(),
+                        file: pack.manifest.clone(),
+                        source: pack.source.clone(),
+                    },
+                    name: r.name.clone(),
+                    range: r.range.clone(),
+                });
+            }
+        }
+        let mut by_name: BTreeMap<&str, Vec<&Request>> = BTreeMap::new();
+        for r in &requests {
+            by_name.entry(r.name.as_str()).or_default().push(r);
+        }
+        let mut next: BTreeMap<String, Arc<Pack>> = BTreeMap::new();
+        let mut errors = Vec::new();
+        for (name, asking) in &by_name {
+            let ok = |c: &Candidate| asking.iter().all(|r| r.range.req.matches(&c.version));
+            match chooser.choose(name, path, &ok) {
+                Some(c) => match selected.get(*name).filter(|p| p.version == c.version) {
+                    Some(p) => {
+                        next.insert(name.to_string(), p.clone());
+                    }
+                    None => match load(&c) {
+                        Ok(p) => {
+                            next.insert(name.to_string(), p);
+                        }
+                        Err(mut e) => errors.append(&mut e),
+                    },
+                },
+                None => errors.push(unsatisfied(name, asking, path)),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let stable = next.len() == selected.len()
+            && next
+                .iter()
+                .all(|(n, p)| selected.get(n).is_some_and(|q| q.version == p.version));
+        selected = next;
+        if stable {
+            let mut errors = Vec::new();
+            for pack in selected.values() {
+                if !kernel_ok(&pack.kernel_abi, abi) {
+                    errors.push(Located::in_pack(
+                        pack,
+                        codes::P804.at(
+                            pack.kernel_abi.pointer.clone(),
+                            format!(
+                                "pack {} asks for the registry ABI {} (`kernel_abi`), and the \
+                                 registry is ABI {abi}",
+                                pack.label(),
+                                pack.kernel_abi.text
+                            ),
+                        ),
+                    ));
+                }
+            }
+            if !errors.is_empty() {
+                return Err(errors);
+            }
+            let order = topological(&selected)?;
+            return Ok(Resolution {
+                packs: order,
+                requests,
+            });
+        }
+    }
+    Err(vec![Located::in_graph(codes::P804.at(
+        "/packs",
+        "the pack requirements do not settle on one version of each pack",
+    ))])
+}
+
+fn kernel_ok(range: &Range, abi: &str) -> bool {
+    super::parse_version(abi).is_some_and(|v| range.req.matches(&v))
+}
+
+/// The P804 of a name no version satisfies, at the first range that cannot be met together
+/// with those before it, naming every asker.
+fn unsatisfied(name: &str, asking: &[&Request], path: &PackPath) -> Located {
+    let versions: Vec<String> = path
+        .versions(name)
+        .iter()
+        .map(|c| c.version.to_string())
+        .collect();
+    let mut culprit = asking[0];
+    for k in 0..asking.len() {
+        let any = path
+            .versions(name)
+            .iter()
+            .any(|c| asking[..=k].iter().all(|r| r.range.req.matches(&c.version)));
+        if !any {
+            culprit = asking[k];
+            break;
+        }
+    }
+    let who: Vec<String> = asking
+        .iter()
+        .map(|r| format!("{} asks for {:?}", r.asker.describe(), r.range.text))
+        .collect();
+    let found = if versions.is_empty() {
+        "no version of it is on the pack path".to_string()
+    } else {
+        format!("the pack path has {}", versions.join(", "))
+    };
+    let d = codes::P804.at(
+        culprit.range.pointer.clone(),
+        format!(
+            "no version of pack `{name}` satisfies every range asking for it: {}; {found}",
+            who.join("; ")
+        ),
+    );
+    culprit.asker.locate(d)
+}
+
+/// Dependencies first (Kahn's algorithm; ties by name). Packs left over require each other in
+/// a cycle: P805 at a `requires` entry on it.
+fn topological(selected: &BTreeMap<String, Arc<Pack>>) -> Result<Vec<Arc<Pack>>, Vec<Located>> {
+    let names: Vec<&String> = selected.keys().collect();
+    let index = |n: &str| names.iter().position(|m| m.as_str() == n);
+    let mut indegree = vec![0usize; names.len()];
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+    for (i, n) in names.iter().enumerate() {
+        for r in &selected[*n].requires {
+            if let Some(j) = index(&r.name) {
+                indegree[i] += 1;
+                dependents[j].push(i);
+            }
+        }
+    }
+    let mut ready: std::collections::BTreeSet<usize> =
+        (0..names.len()).filter(|&i| indegree[i] == 0).collect();
+    let mut order = Vec::with_capacity(names.len());
+    while let Some(i) = ready.pop_first() {
+        order.push(selected[names[i]].clone());
+        for &d in &dependents[i] {
+            indegree[d] -= 1;
+            if indegree[d] == 0 {
+                ready.insert(d);
+            }
+        }
+    }
+    if order.len() == names.len() {
+        return Ok(order);
+    }
+    // Walk from a leftover pack along leftover requirements until a pack repeats.
+    let left: Vec<bool> = (0..names.len()).map(|i| indegree[i] > 0).collect();
+    let start = left.iter().position(|&l| l).unwrap_or(0);
+    let mut chain = vec![start];
+    let mut at = start;
+    loop {
+        let pack = &selected[names[at]];
+        let next = pack
+            .requires
+            .iter()
+            .filter_map(|r| index(&r.name))
+            .find(|&j| left[j]);
+        let Some(j) = next else { break };
+        if let Some(pos) = chain.iter().position(|&c| c == j) {
+            chain.drain(..pos);
+            break;
+        }
+        chain.push(j);
+        at = j;
+    }
+    let first = selected[names[chain[0]]].clone();
+    let second = names[*chain.get(1).unwrap_or(&chain[0])];
+    let cycle: Vec<String> = chain
+        .iter()
+        .chain(std::iter::once(&chain[0]))
+        .map(|&c| selected[names[c]].label())
+        .collect();
+    let pointer = first
+        .requires
+        .iter()
+        .find(|r| &r.name == second)
+        .map_or_else(|| "/requires".to_string(), |r| r.range.pointer.clone());
+    Err(vec![Located::in_pack(
+        &first,
+        codes::P805.at(
+            pointer,
+            format!("packs require each other in a cycle: {}", cycle.join(" → ")),
+        ),
+    )])
+}
