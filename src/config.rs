@@ -192,7 +192,7 @@ impl Config {
                 .into_iter()
                 .map(|(code, level)| {
                     let name = code.get_ref();
-                    if crate::codes::find(name).is_none() {
+                    if crate::codes::find(name).is_none() && !is_pack_rule_code(name) {
                         return Err(at(code.span(), unknown_code(name)));
                     }
                     let (line, column) = line_column(text, code.span().start);
@@ -308,7 +308,7 @@ impl Config {
             return;
         }
         for diag in diagnostics.iter_mut() {
-            let Some(setting) = decided.get(diag.code) else {
+            let Some(setting) = decided.get(diag.code.as_str()) else {
                 continue;
             };
             if setting.level.severity() == Some(diag.severity) {
@@ -329,10 +329,35 @@ impl Config {
         }
     }
 
+    /// Every `PACK/RULE = "level"` setting, globally and in `[[overrides]]`, as (code, setting
+    /// key path, line, column): a caller that has loaded the packs warns about those whose rule
+    /// no loaded pack defines (a typo would otherwise silently change nothing).
+    pub fn pack_rule_settings(&self) -> Vec<(&str, &str, u32, u32)> {
+        self.global
+            .iter()
+            .chain(self.overrides.iter().flat_map(|o| &o.settings))
+            .filter(|s| crate::codes::find(&s.code).is_none())
+            .map(|s| (s.code.as_str(), s.setting.as_str(), s.line, s.column))
+            .collect()
+    }
+
     /// [`Config::apply`] to a report, whose `file` is the path it was read from.
     pub fn apply_report(&self, report: &mut FileReport) {
         let path = PathBuf::from(&report.file);
         self.apply(&path, &mut report.diagnostics);
+    }
+}
+
+/// Whether `name` is written as a pack rule's code, `PACK/RULE` (SPEC §9.4): a pack name and a
+/// rule id. Whether a loaded pack defines that rule is only known once the packs are resolved,
+/// per graph: [`Config::pack_rule_settings`] lists these settings so that the caller can warn
+/// about the ones no loaded pack defines.
+pub fn is_pack_rule_code(name: &str) -> bool {
+    match name.split_once('/') {
+        Some((pack, rule)) => {
+            crate::pack_rules::is_pack_name(pack) && crate::pack_rules::is_rule_id(rule)
+        }
+        None => false,
     }
 }
 
@@ -344,7 +369,7 @@ fn unknown_code(name: &str) -> String {
         .map(|k| format!(" (did you mean `{k}`?)"))
         .unwrap_or_default();
     format!(
-        "unknown diagnostic code `{name}`{near}; validation codes are {}",
+        "unknown diagnostic code `{name}`{near}; codes are {} or a pack rule's `PACK/RULE`",
         known.join(", ")
     )
 }

@@ -63,6 +63,8 @@ pub mod json;
 pub mod lsp;
 pub mod registry;
 #[doc(hidden)]
+pub mod pack_rules;
+#[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]
 pub mod rng;

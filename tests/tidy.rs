@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "registry",   // contracts, lookup, lint
     "graph",      // the document, loader, model, pictures
     "rules",      // one file per validation code
+    "pack_rules", // pack rules (SPEC §9.4) over the rules' model
     "config",     // project configuration
     "validate",   // the driver
     "replay",     // traces, replay, simulation, summaries

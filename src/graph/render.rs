@@ -49,7 +49,7 @@ pub struct NodeMark {
     /// The worst severity among the diagnostics naming the node.
     pub severity: Severity,
     /// The codes naming the node, sorted.
-    pub codes: BTreeSet<&'static str>,
+    pub codes: BTreeSet<crate::codes::CodeName>,
 }
 
 /// The nodes and edges diagnostics point at, by node index.
@@ -144,7 +144,7 @@ impl Marks {
                     codes: BTreeSet::new(),
                 });
                 mark.severity = worse(mark.severity, d.severity);
-                mark.codes.insert(d.code);
+                mark.codes.insert(d.code.clone());
             }
         }
         marks
@@ -347,7 +347,7 @@ fn label_lines(node: &NodeDoc, prim: Option<&Primitive>, mark: Option<&NodeMark>
         lines.push(format!("max_visits {max}"));
     }
     if let Some(mark) = mark {
-        lines.push(mark.codes.iter().copied().collect::<Vec<_>>().join(", "));
+        lines.push(mark.codes.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", "));
     }
     lines
 }

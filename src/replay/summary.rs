@@ -132,7 +132,7 @@ impl Summary {
                 .first_divergence_sites
                 .entry(f.site.clone())
                 .or_default()
-                .entry(f.code.into())
+                .entry(f.code.to_string())
                 .or_insert(0) += 1;
         }
     }

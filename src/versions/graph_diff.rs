@@ -73,7 +73,7 @@ pub struct StructureChange {
 /// A validation finding introduced or resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    pub code: &'static str,
+    pub code: crate::codes::CodeName,
     pub severity: Severity,
     pub node: Option<String>,
     pub message: String,
@@ -330,7 +330,7 @@ fn node_of(doc: &GraphDoc, pointer: &str) -> Option<String> {
 
 fn finding(doc: &GraphDoc, d: &Diagnostic) -> Finding {
     Finding {
-        code: d.code,
+        code: d.code.clone(),
         severity: d.severity,
         node: node_of(doc, &d.pointer),
         message: d.message.clone(),
@@ -341,17 +341,17 @@ fn finding(doc: &GraphDoc, d: &Diagnostic) -> Finding {
 
 /// The findings NEW introduces and those it resolves, keyed by (code, node).
 pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Finding>) {
-    type Groups = BTreeMap<(&'static str, Option<String>), Vec<Finding>>;
+    type Groups = BTreeMap<(crate::codes::CodeName, Option<String>), Vec<Finding>>;
     let group = |v: &Version<'_>| {
         let mut g: Groups = BTreeMap::new();
         for d in v.diagnostics {
             let f = finding(v.doc, d);
-            g.entry((f.code, f.node.clone())).or_default().push(f);
+            g.entry((f.code.clone(), f.node.clone())).or_default().push(f);
         }
         g
     };
     let (mut ga, mut gb) = (group(old), group(new));
-    let keys: BTreeSet<(&'static str, Option<String>)> =
+    let keys: BTreeSet<(crate::codes::CodeName, Option<String>)> =
         ga.keys().chain(gb.keys()).cloned().collect();
     let (mut introduced, mut resolved) = (Vec::new(), Vec::new());
     for key in keys {
@@ -369,7 +369,7 @@ pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Find
         introduced.extend(b.into_iter().skip(paired));
         resolved.extend(a.into_iter().skip(paired));
     }
-    let order = |f: &Finding| (f.line, f.column, f.code, f.message.clone());
+    let order = |f: &Finding| (f.line, f.column, f.code.clone(), f.message.clone());
     introduced.sort_by_key(order);
     resolved.sort_by_key(order);
     (introduced, resolved)
@@ -436,7 +436,7 @@ impl GraphDiff {
             fs.iter()
                 .map(|f| {
                     let mut m = Map::new();
-                    m.insert("code".into(), Value::from(f.code));
+                    m.insert("code".into(), Value::from(f.code.as_str()));
                     m.insert("severity".into(), json!(f.severity));
                     if let Some(n) = &f.node {
                         m.insert("node".into(), Value::from(n.clone()));
