@@ -74,6 +74,146 @@ impl PartialEq for Code {
 
 impl Eq for Code {}
 
+/// The code a diagnostic carries: a row of the table below (`A402`, borrowed for free), or a
+/// pack rule's `PACK/RULE` (SPEC §9.4), known only once the pack is loaded and shared between
+/// its findings. It compares, orders, hashes and serializes as its text, so a renderer or a
+/// configuration treats both alike.
+#[derive(Clone)]
+pub struct CodeName(CodeText);
+
+#[derive(Clone)]
+enum CodeText {
+    Table(&'static str),
+    Shared(std::sync::Arc<str>),
+}
+
+impl CodeName {
+    /// A code of the table (or any static text).
+    pub const fn from_static(code: &'static str) -> CodeName {
+        CodeName(CodeText::Table(code))
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            CodeText::Table(code) => code,
+            CodeText::Shared(code) => code,
+        }
+    }
+
+    /// The text as `&'static str` when it is static (a row of the table), `None` for a pack
+    /// rule's code.
+    pub fn as_static(&self) -> Option<&'static str> {
+        match &self.0 {
+            CodeText::Table(code) => Some(code),
+            CodeText::Shared(_) => None,
+        }
+    }
+
+    /// Whether this is a pack rule's code (`PACK/RULE`) rather than a row of the table.
+    pub fn is_pack_rule(&self) -> bool {
+        self.as_str().contains('/')
+    }
+}
+
+impl From<&'static str> for CodeName {
+    fn from(code: &'static str) -> CodeName {
+        CodeName::from_static(code)
+    }
+}
+
+impl From<String> for CodeName {
+    fn from(code: String) -> CodeName {
+        CodeName(CodeText::Shared(code.into()))
+    }
+}
+
+impl From<std::sync::Arc<str>> for CodeName {
+    fn from(code: std::sync::Arc<str>) -> CodeName {
+        CodeName(CodeText::Shared(code))
+    }
+}
+
+impl std::ops::Deref for CodeName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for CodeName {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for CodeName {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for CodeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for CodeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for CodeName {
+    fn eq(&self, other: &CodeName) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for CodeName {}
+
+impl PartialEq<str> for CodeName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for CodeName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<CodeName> for &str {
+    fn eq(&self, other: &CodeName) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialOrd for CodeName {
+    fn partial_cmp(&self, other: &CodeName) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for CodeName {
+    fn cmp(&self, other: &CodeName) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for CodeName {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl Serialize for CodeName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// The `//!` header of a source file with the `//! ` prefixes stripped.
 pub fn module_doc(source: &str) -> String {
     let mut doc = String::new();
@@ -297,4 +437,8 @@ table! {
         help "declare the effect on the primitive, or drop it from the command";
     P811 Error "pack/codes/p811.rs" "a graph uses a primitive or fragment of a pack it does not declare (help: the `packs` entry to add)"
         help "declare the pack in the graph's `packs`";
+    P840 Error "pack_rules/codes/p840.rs" "an invalid rule (kind, selector field, bound)"
+        help "write the rule as SPEC §9.4 shows: the kind's members, known selector fields, a positive bound";
+    P841 Warning "pack_rules/codes/p841.rs" "a rule selector that matches no primitive"
+        help "name a primitive, family, class, authority, effect or pack of the composition";
 }

@@ -263,29 +263,32 @@ impl Config {
             entries.sort_by_key(|(code, _)| code.span().start);
             // Codes match case-insensitively, as `explain` does (`r102` is R102), and are
             // applied by their canonical spelling; one code set twice is refused.
-            let mut seen: Vec<(&'static str, &Spanned<String>)> = Vec::new();
+            let mut seen: Vec<(String, &Spanned<String>)> = Vec::new();
             entries
                 .into_iter()
                 .map(|(code, level)| {
                     let name = code.get_ref();
-                    let Some(row) = crate::codes::find(name) else {
-                        return Err(at(code.span(), unknown_code(name)));
+                    // A table code by its canonical spelling; a pack rule's `PACK/RULE` as
+                    // written (pack names and rule ids are lower case by their grammar).
+                    let canonical = match crate::codes::find(name) {
+                        Some(row) => row.code.to_string(),
+                        None if is_pack_rule_code(name) => name.clone(),
+                        None => return Err(at(code.span(), unknown_code(name))),
                     };
-                    if let Some((_, first)) = seen.iter().find(|(c, _)| *c == row.code) {
+                    if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
                         let (line, column) = line_column(text, first.span().start);
                         return Err(at(
                             code.span(),
                             format!(
-                                "`{name}` sets {} again (first set as `{}` at line {line}, column {column}); codes match case-insensitively",
-                                row.code,
+                                "`{name}` sets {canonical} again (first set as `{}` at line {line}, column {column}); codes match case-insensitively",
                                 first.get_ref()
                             ),
                         ));
                     }
-                    seen.push((row.code, code));
+                    seen.push((canonical.clone(), code));
                     let (line, column) = line_column(text, code.span().start);
                     Ok(Setting {
-                        code: row.code.to_string(),
+                        code: canonical,
                         level: Level::from(*level.get_ref()),
                         setting: format!("{prefix}.{name}"),
                         line,
@@ -396,7 +399,7 @@ impl Config {
             return;
         }
         for diag in diagnostics.iter_mut() {
-            let Some(setting) = decided.get(diag.code) else {
+            let Some(setting) = decided.get(diag.code.as_str()) else {
                 continue;
             };
             if setting.level.severity() == Some(diag.severity) {
@@ -417,10 +420,35 @@ impl Config {
         }
     }
 
+    /// Every `PACK/RULE = "level"` setting, globally and in `[[overrides]]`, as (code, setting
+    /// key path, line, column): a caller that has loaded the packs warns about those whose rule
+    /// no loaded pack defines (a typo would otherwise silently change nothing).
+    pub fn pack_rule_settings(&self) -> Vec<(&str, &str, u32, u32)> {
+        self.global
+            .iter()
+            .chain(self.overrides.iter().flat_map(|o| &o.settings))
+            .filter(|s| crate::codes::find(&s.code).is_none())
+            .map(|s| (s.code.as_str(), s.setting.as_str(), s.line, s.column))
+            .collect()
+    }
+
     /// [`Config::apply`] to a report, whose `file` is the path it was read from.
     pub fn apply_report(&self, report: &mut FileReport) {
         let path = PathBuf::from(&report.file);
         self.apply(&path, &mut report.diagnostics);
+    }
+}
+
+/// Whether `name` is written as a pack rule's code, `PACK/RULE` (SPEC §9.4): a pack name and a
+/// rule id. Whether a loaded pack defines that rule is only known once the packs are resolved,
+/// per graph: [`Config::pack_rule_settings`] lists these settings so that the caller can warn
+/// about the ones no loaded pack defines.
+pub fn is_pack_rule_code(name: &str) -> bool {
+    match name.split_once('/') {
+        Some((pack, rule)) => {
+            crate::pack_rules::is_pack_name(pack) && crate::pack_rules::is_rule_id(rule)
+        }
+        None => false,
     }
 }
 
@@ -432,7 +460,7 @@ fn unknown_code(name: &str) -> String {
         .map(|k| format!(" (did you mean `{k}`?)"))
         .unwrap_or_default();
     format!(
-        "unknown diagnostic code `{name}`{near}; validation codes are {}",
+        "unknown diagnostic code `{name}`{near}; codes are {} or a pack rule's `PACK/RULE`",
         known.join(", ")
     )
 }

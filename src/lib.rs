@@ -64,6 +64,7 @@ pub mod lsp;
 pub mod registry;
 #[doc(hidden)]
 pub mod pack;
+pub mod pack_rules;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]

@@ -304,6 +304,11 @@ fn matches(pattern: &str, line: &str) -> bool {
     pattern.ends_with('…') || rest.is_empty()
 }
 
+/// A table code as `&'static str` (every fixture here fires table codes).
+fn table_code(code: &primgraph::codes::CodeName) -> &'static str {
+    code.as_static().expect("a code of the table")
+}
+
 /// The (code, line) of every diagnostic a fixture really produces, the way a user meets it.
 fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)> {
     use primgraph::registry::Registry;
@@ -315,7 +320,7 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
         "L" => primgraph::registry::lint_source(&bytes)
             .unwrap_or_else(|e| panic!("{code}: {path}: {e}"))
             .iter()
-            .map(|d| (d.code, d.line))
+            .map(|d| (table_code(&d.code), d.line))
             .collect(),
         "V" => {
             // `Fixture P (OLD O, NEW N[, graphs G])`: the diff of O and N (with the gate over G),
@@ -338,7 +343,7 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
                 .file_reports()
                 .iter()
                 .filter(|r| r.file == target)
-                .flat_map(|r| r.diagnostics.iter().map(|d| (d.code, d.line)))
+                .flat_map(|r| r.diagnostics.iter().map(|d| (table_code(&d.code), d.line)))
                 .collect()
         }
         "D" => {
@@ -355,7 +360,7 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
                 .replay_slice(path, &bytes)
                 .diagnostics
                 .iter()
-                .map(|d| (d.diagnostic.code, d.diagnostic.line))
+                .map(|d| (table_code(&d.diagnostic.code), d.diagnostic.line))
                 .collect()
         }
         _ => {
@@ -364,7 +369,7 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
             primgraph::validate::check_source(path, &bytes, &registry, &options)
                 .diagnostics
                 .iter()
-                .map(|d| (d.code, d.line))
+                .map(|d| (table_code(&d.code), d.line))
                 .collect()
         }
     }

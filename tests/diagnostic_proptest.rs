@@ -76,7 +76,7 @@ proptest! {
         }
         diagnostic::sort(&mut diags);
         diagnostic::sort(&mut shuffled);
-        let key = |d: &Diagnostic| (d.line, d.column, d.code, d.pointer.clone(), d.message.clone());
+        let key = |d: &Diagnostic| (d.line, d.column, d.code.clone(), d.pointer.clone(), d.message.clone());
         prop_assert_eq!(diags.iter().map(key).collect::<Vec<_>>(), shuffled.iter().map(key).collect::<Vec<_>>());
         for pair in diags.windows(2) {
             prop_assert!(key(&pair[0]) <= key(&pair[1]));

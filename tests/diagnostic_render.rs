@@ -161,7 +161,7 @@ fn resolve_fills_positions_from_pointers() {
 #[test]
 fn sort_is_by_line_column_code_pointer_message() {
     let report = resolved_graph_report();
-    let order: Vec<_> = report.diagnostics.iter().map(|d| d.code).collect();
+    let order: Vec<_> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(order, ["S203", "A407", "R102", "T305"]);
 
     let mut diags = vec![

@@ -167,7 +167,7 @@ fn every_witness_separates_the_two_schemas() {
             };
             // V705: OLD admits, NEW rejects; V706: NEW admits, OLD rejects; V720 inputs
             // widened: NEW admits; V720 outputs narrowed: OLD admits.
-            let old_admits = match (f.diagnostic.code, field) {
+            let old_admits = match (f.diagnostic.code.as_str(), field) {
                 ("V705", _) => true,
                 ("V706", _) => false,
                 ("V720", "inputs") => false,
@@ -188,7 +188,7 @@ fn the_cases_cover_every_code_and_direction() {
     for case in cases() {
         let (report, _, _) = run(&case);
         for f in &report.findings {
-            seen.insert((f.diagnostic.code, f.diagnostic.severity));
+            seen.insert((f.diagnostic.code.clone(), f.diagnostic.severity));
         }
         let name = case.file_name().unwrap().to_str().unwrap().to_string();
         if name.starts_with("compatible-") || name == "identical" {
@@ -230,7 +230,7 @@ fn the_cases_cover_every_code_and_direction() {
     ];
     for (code, severity) in required {
         assert!(
-            seen.contains(&(code, severity)),
+            seen.contains(&(code.into(), severity)),
             "no case gives {code} {severity:?}"
         );
     }

@@ -129,7 +129,7 @@ fn every_fixture_yields_exactly_its_code_at_its_location() {
         let diags = lint(name).unwrap_or_else(|e| panic!("{name}: unusable: {e}"));
         let got: Vec<_> = diags
             .iter()
-            .map(|d| (d.code, d.pointer.as_str(), d.line, d.column))
+            .map(|d| (d.code.as_str(), d.pointer.as_str(), d.line, d.column))
             .collect();
         assert_eq!(got, vec![(code, pointer, line, column)], "{name}");
     }

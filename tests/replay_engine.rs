@@ -213,8 +213,8 @@ fn replay(bytes: &[u8]) -> RunReport {
     replayer().replay_slice("t.trace.jsonl", bytes)
 }
 
-fn codes(r: &RunReport) -> Vec<&'static str> {
-    r.diagnostics.iter().map(|d| d.diagnostic.code).collect()
+fn codes(r: &RunReport) -> Vec<&str> {
+    r.diagnostics.iter().map(|d| d.diagnostic.code.as_str()).collect()
 }
 
 fn lines(bytes: &[u8]) -> Vec<Vec<u8>> {
@@ -324,7 +324,7 @@ fn divergence_names_seq_expected_and_actual() {
     steps[10].node = "done".into(); // the graph selects `decide`
     let r = replay(&write(&steps[..11], EndStatus::Success));
     let f = r.first_divergence.clone().unwrap();
-    assert_eq!((f.seq, f.code), (11, "D603"));
+    assert_eq!((f.seq, f.code.as_str()), (11, "D603"));
     assert_eq!(f.expected, Some(json!("decide")));
     assert_eq!(f.actual, Some(json!("done")));
     assert_eq!(r.verdict, Verdict::Diverged);
@@ -339,7 +339,7 @@ fn an_input_that_is_not_the_recomputed_one_names_the_pointer() {
     steps[4].input = json!({"patch": "rm -rf /"});
     let r = replay(&write(&steps, EndStatus::Success));
     let f = r.first_divergence.clone().unwrap();
-    assert_eq!((f.seq, f.code), (5, "D605"));
+    assert_eq!((f.seq, f.code.as_str()), (5, "D605"));
     assert_eq!(f.pointer, "/input/patch");
     assert_eq!(f.expected, Some(json!(PATCH)));
     assert_eq!(f.actual, Some(json!("rm -rf /")));
@@ -397,7 +397,7 @@ fn contract_checks_fire() {
     let got: Vec<(&str, u64)> = r
         .diagnostics
         .iter()
-        .map(|d| (d.diagnostic.code, d.diagnostic.seq.unwrap()))
+        .map(|d| (d.diagnostic.code.as_str(), d.diagnostic.seq.unwrap()))
         .collect();
     assert_eq!(got[0], ("D608", 2));
     assert_eq!(got[1], ("D607", 4));
@@ -418,7 +418,7 @@ fn wrong_primitive_and_undeclared_failure_mode() {
     );
     let r = replay(&write(&steps[..6], EndStatus::Failure));
     let f = r.first_divergence.clone().unwrap();
-    assert_eq!((f.code, f.seq), ("D604", 2));
+    assert_eq!((f.code.as_str(), f.seq), ("D604", 2));
     assert_eq!(f.expected, Some(json!("obs.list_files")));
     assert!(codes(&r).contains(&"D609"));
 }
@@ -474,7 +474,7 @@ fn visits_and_budget() {
     let got: Vec<(&str, u64)> = r
         .diagnostics
         .iter()
-        .map(|d| (d.diagnostic.code, d.diagnostic.seq.unwrap()))
+        .map(|d| (d.diagnostic.code.as_str(), d.diagnostic.seq.unwrap()))
         .collect();
     // draft's third visit is seq 7 (the fallback re-run counts as a visit).
     assert_eq!(got[0], ("D611", 7));

@@ -178,7 +178,7 @@ fn a_run_rechained_and_resigned_with_another_key_fails_under_trust() {
     assert_eq!(r.verdict, Verdict::Malformed);
     assert_eq!(r.seal, SealStatus::Unverified);
     let f = r.first_divergence.unwrap();
-    assert_eq!((f.code, f.pointer.as_str()), ("D618", "/signer"));
+    assert_eq!((f.code.as_str(), f.pointer.as_str()), ("D618", "/signer"));
     // Trusting the attacker too (several keys) accepts it: trust is the list given.
     let both = trusting(vec![
         TrustedKey::read(&Path::new(DIR).join("fixture.key.pub")).unwrap(),

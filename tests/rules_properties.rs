@@ -304,7 +304,7 @@ proptest! {
         value["capabilities"] = serde_json::json!(["intake.*", "synth.*", "ctl.*", "mut.*", "ver.*", "stop.*", "done.*"]);
         let text = serde_json::to_string_pretty(&value).unwrap_or_default();
         let report = check_source("r.graph.json", text.as_bytes(), registry(), &Options::default());
-        let keys: Vec<_> = report.diagnostics.iter().map(|d| (d.line, d.column, d.code, d.pointer.clone(), d.message.clone())).collect();
+        let keys: Vec<_> = report.diagnostics.iter().map(|d| (d.line, d.column, d.code.as_str(), d.pointer.clone(), d.message.clone())).collect();
         let mut sorted = keys.clone();
         sorted.sort();
         prop_assert_eq!(keys, sorted);

@@ -292,7 +292,7 @@ fn every_fault_kind_yields_its_code_at_its_seq() {
         let Some(fault) = sim.fault else { continue };
         let r = rp.replay_slice("sim", &sim.trace);
         let f = r.first_divergence.expect("a faulty run diverges");
-        assert_eq!((f.code, f.seq), (fault.code, fault.seq), "run {i}");
+        assert_eq!((f.code.as_str(), f.seq), (fault.code, fault.seq), "run {i}");
         assert_ne!(r.verdict, Verdict::Faithful);
         seen.insert(fault.code);
         let sidecar: Value = serde_json::from_str(&fault.sidecar()).unwrap();

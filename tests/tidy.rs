@@ -23,6 +23,7 @@ const LAYERS: &[&str] = &[
     "graph",      // the document, loader, model, pictures
     "rules",      // one file per validation code
     "pack",       // packs: loader, resolution, composition, lock (SPEC §9.1, §9.2)
+    "pack_rules", // pack rules (SPEC §9.4) over the rules' model
     "config",     // project configuration
     "validate",   // the driver
     "replay",     // traces, replay, simulation, summaries

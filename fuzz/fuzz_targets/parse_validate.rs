@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let lines = report.source.lines().count().max(1) as u32 + 1;
     for d in &report.diagnostics {
         assert!(
-            primgraph::codes::find(d.code).is_some(),
+            primgraph::codes::find(&d.code).is_some(),
             "undocumented code {}",
             d.code
         );

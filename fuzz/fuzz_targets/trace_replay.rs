@@ -72,7 +72,7 @@ fn check_report(report: &RunReport, data: &[u8], starts: &[usize]) {
     }
     for d in &errors {
         assert!(
-            report.verdict >= Verdict::of_code(d.diagnostic.code),
+            report.verdict >= Verdict::of_code(&d.diagnostic.code),
             "verdict {:?} is better than error {} implies",
             report.verdict,
             d.diagnostic.code

@@ -58,7 +58,7 @@ pub fn annotation(file: &str, diag: &Diagnostic) -> String {
             properties.push(format!("col={}", diag.column));
         }
     }
-    properties.push(format!("title={}", escape_property(diag.code)));
+    properties.push(format!("title={}", escape_property(&diag.code)));
     let mut message = diag.message.clone();
     if let Some(witness) = &diag.witness {
         let _ = write!(message, "\nwitness: {}", witness.describe());

@@ -11,7 +11,7 @@ pub mod json;
 pub mod sarif;
 pub mod suggest;
 
-pub use crate::codes::{Code, Severity};
+pub use crate::codes::{Code, CodeName, Severity};
 use crate::json::{Parsed, Span};
 use serde::Serialize;
 use serde_json::Value;
@@ -89,7 +89,8 @@ pub struct Diagnostic {
     /// diagnostic is located already; its related locations are in the report's file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    pub code: &'static str,
+    /// A row of the code table, or a pack rule's `PACK/RULE` (SPEC §9.4).
+    pub code: CodeName,
     pub severity: Severity,
     pub message: String,
     pub pointer: String,
@@ -197,14 +198,14 @@ impl Diagnostic {
     /// row of the code table instead ([`Code::at`]); this is for renderers' tests and tools
     /// that carry diagnostics of codes they do not own.
     pub fn new(
-        code: &'static str,
+        code: impl Into<CodeName>,
         severity: Severity,
         pointer: impl Into<String>,
         message: impl Into<String>,
     ) -> Diagnostic {
         Diagnostic {
             file: None,
-            code,
+            code: code.into(),
             severity,
             message: message.into(),
             pointer: pointer.into(),
@@ -314,8 +315,8 @@ pub fn resolve(diags: &mut [Diagnostic], parsed: &Parsed) {
 /// Sort by (line, column, code, pointer, message): the deterministic order of every output.
 pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
-        (a.line, a.column, a.code, &a.pointer, &a.message)
-            .cmp(&(b.line, b.column, b.code, &b.pointer, &b.message))
+        (a.line, a.column, &a.code, &a.pointer, &a.message)
+            .cmp(&(b.line, b.column, &b.code, &b.pointer, &b.message))
     });
 }
 

@@ -37,8 +37,8 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
     let mut extra: Vec<(&str, Severity)> = reports
         .iter()
         .flat_map(|r| &r.diagnostics)
-        .filter(|d| !rule_ids.contains(&d.code))
-        .map(|d| (d.code, d.severity))
+        .filter(|d| !rule_ids.contains(&d.code.as_str()))
+        .map(|d| (d.code.as_str(), d.severity))
         .collect();
     extra.sort();
     extra.dedup_by(|a, b| a.0 == b.0);
@@ -285,13 +285,13 @@ impl FileLocator<'_> {
                 serde_json::to_value(by).unwrap_or(Value::Null),
             );
         }
-        let mut text = non_empty(&diag.message, diag.code).to_string();
+        let mut text = non_empty(&diag.message, &diag.code).to_string();
         if let Some(help) = &diag.help {
             text.push_str("\nhelp: ");
             text.push_str(help);
         }
         let mut result = Map::new();
-        result.insert("ruleId".into(), Value::from(diag.code));
+        result.insert("ruleId".into(), Value::from(diag.code.as_str()));
         result.insert("ruleIndex".into(), Value::from(rule_index));
         result.insert("level".into(), Value::from(level(diag.severity)));
         result.insert("message".into(), json!({"text": text}));
@@ -375,7 +375,7 @@ fn non_empty<'s>(text: &'s str, fallback: &'s str) -> &'s str {
 /// Stable across edits that move lines: the file, the code and the pointer.
 fn fingerprint(uri: &str, diag: &Diagnostic) -> String {
     let mut hasher = Sha256::new();
-    for part in [uri, diag.code, diag.pointer.as_str()] {
+    for part in [uri, diag.code.as_str(), diag.pointer.as_str()] {
         hasher.update(part.as_bytes());
         hasher.update([0]);
     }

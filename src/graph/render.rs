@@ -51,7 +51,7 @@ pub struct NodeMark {
     /// The worst severity among the diagnostics naming the node.
     pub severity: Severity,
     /// The codes naming the node, sorted.
-    pub codes: BTreeSet<&'static str>,
+    pub codes: BTreeSet<crate::codes::CodeName>,
 }
 
 /// The nodes and edges diagnostics point at, by node index.
@@ -149,7 +149,7 @@ impl Marks {
                     codes: BTreeSet::new(),
                 });
                 mark.severity = worse(mark.severity, d.severity);
-                mark.codes.insert(d.code);
+                mark.codes.insert(d.code.clone());
             }
             for i in on_route {
                 marks
@@ -385,7 +385,7 @@ fn label_lines(node: &NodeDoc, prim: Option<&Primitive>, mark: Option<&NodeMark>
         lines.push(format!("max_visits {max}"));
     }
     if let Some(mark) = mark {
-        lines.push(mark.codes.iter().copied().collect::<Vec<_>>().join(", "));
+        lines.push(mark.codes.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", "));
     }
     lines
 }

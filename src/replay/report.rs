@@ -93,7 +93,7 @@ fn insert_present(m: &mut Map<String, Value>, key: &str, value: &Option<Value>) 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FirstDivergence {
     pub seq: u64,
-    pub code: &'static str,
+    pub code: crate::codes::CodeName,
     pub expected: Option<Value>,
     pub actual: Option<Value>,
     pub pointer: String,
@@ -165,11 +165,11 @@ impl RunReport {
             if d.diagnostic.severity != Severity::Error {
                 continue;
             }
-            verdict = verdict.max(Verdict::of_code(d.diagnostic.code));
+            verdict = verdict.max(Verdict::of_code(&d.diagnostic.code));
             if first_divergence.is_none() {
                 first_divergence = Some(FirstDivergence {
                     seq: d.diagnostic.seq.unwrap_or(0),
-                    code: d.diagnostic.code,
+                    code: d.diagnostic.code.clone(),
                     expected: d.expected.clone(),
                     actual: d.actual.clone(),
                     pointer: d.diagnostic.pointer.clone(),
@@ -218,7 +218,7 @@ impl RunReport {
                 Some(f) => {
                     let mut d = Map::new();
                     d.insert("seq".into(), Value::from(f.seq));
-                    d.insert("code".into(), Value::from(f.code));
+                    d.insert("code".into(), Value::from(f.code.as_str()));
                     insert_present(&mut d, "expected", &f.expected);
                     insert_present(&mut d, "actual", &f.actual);
                     d.insert("pointer".into(), Value::from(f.pointer.clone()));

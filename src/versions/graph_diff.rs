@@ -110,7 +110,7 @@ fn field_values(
 /// A validation finding introduced or resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    pub code: &'static str,
+    pub code: crate::codes::CodeName,
     pub severity: Severity,
     pub node: Option<String>,
     pub message: String,
@@ -377,7 +377,7 @@ fn node_of(doc: &GraphDoc, pointer: &str) -> Option<String> {
 
 fn finding(doc: &GraphDoc, d: &Diagnostic) -> Finding {
     Finding {
-        code: d.code,
+        code: d.code.clone(),
         severity: d.severity,
         node: node_of(doc, &d.pointer),
         message: d.message.clone(),
@@ -509,7 +509,7 @@ impl GraphDiff {
             fs.iter()
                 .map(|f| {
                     let mut m = Map::new();
-                    m.insert("code".into(), Value::from(f.code));
+                    m.insert("code".into(), Value::from(f.code.as_str()));
                     m.insert("severity".into(), json!(f.severity));
                     if let Some(n) = &f.node {
                         m.insert("node".into(), Value::from(n.clone()));

@@ -61,7 +61,7 @@ pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<
             let Some(first) = new_errors.first() else {
                 return Ok(Outcome::Fine);
             };
-            let mut new_codes: Vec<&str> = new_errors.iter().map(|d| d.code).collect();
+            let mut new_codes: Vec<&str> = new_errors.iter().map(|d| d.code.as_str()).collect();
             new_codes.dedup();
             let graph = under_new
                 .graph

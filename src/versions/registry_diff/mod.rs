@@ -486,7 +486,7 @@ fn finish(
             diff.file_of(&a.place),
             da.line,
             da.column,
-            da.code,
+            &da.code,
             &da.pointer,
             &da.message,
         )
@@ -494,7 +494,7 @@ fn finish(
                 diff.file_of(&b.place),
                 db.line,
                 db.column,
-                db.code,
+                &db.code,
                 &db.pointer,
                 &db.message,
             ))
