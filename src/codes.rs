@@ -441,4 +441,10 @@ table! {
         help "write the rule as SPEC §9.4 shows: the kind's members, known selector fields, a positive bound";
     P841 Warning "pack_rules/codes/p841.rs" "a rule selector that matches no primitive"
         help "name a primitive, family, class, authority, effect or pack of the composition";
+    P870 Error "plugin/codes/p870.rs" "a plugin that is not a component of the world"
+        help "build a component of the world `primgraph:primitive/primitive@1.0.0` (`wit/primitive.wit`): import only its interfaces at major 1, export `invoke`";
+    P871 Error "plugin/codes/p871.rs" "a plugin importing an interface its contract's effects do not allow"
+        help "declare the effect in the primitive's contract (and embed the new contract), or stop importing the interface";
+    P872 Error "plugin/codes/p872.rs" "a plugin whose embedded contract differs from the pack's"
+        help "embed the primitive's contract, as `pack.json` declares it, in the plugin's `primgraph:contract` custom section";
 }

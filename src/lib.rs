@@ -61,6 +61,8 @@ pub mod json;
 #[cfg(feature = "lsp")]
 #[doc(hidden)]
 pub mod lsp;
+#[doc(hidden)]
+pub mod plugin;
 pub mod registry;
 #[doc(hidden)]
 pub mod pack;

@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "diagnostic", // Diagnostic, resolution, order, renderers, suggestions
     "schema",     // schema compatibility
     "registry",   // contracts, lookup, lint
+    "plugin",     // primitive plugins (SPEC §9.7) read and checked, never run
     "graph",      // the document, loader, model, pictures
     "rules",      // one file per validation code
     "pack",       // packs: loader, resolution, composition, lock (SPEC §9.1, §9.2)

@@ -1,0 +1,7 @@
+//! The plugin checks of `pack lint` (SPEC §9.7), one file per code: each file's `//!` header is
+//! the code's documentation (`primgraph explain P870`) and its `check` the check. The rows are
+//! in `src/codes.rs`.
+
+pub mod p870;
+pub mod p871;
+pub mod p872;
