@@ -73,6 +73,8 @@ pub struct Summary {
     pub primitive_steps: Counts,
     /// Task key → runs and successes (runs whose header could not be read have no task).
     pub tasks: BTreeMap<String, TaskCounts>,
+    /// Runs imported from another tool (SPEC §10); written as `"imported"` when not zero.
+    pub imported: u64,
 }
 
 fn bucket(bounds: &[u64], x: u64) -> usize {
@@ -95,6 +97,7 @@ impl Summary {
 
     pub fn add(&mut self, run: &RunReport) {
         self.runs += 1;
+        self.imported += u64::from(run.imported);
         *self
             .by_verdict
             .entry(run.verdict.as_str().into())
@@ -139,6 +142,7 @@ impl Summary {
 
     pub fn merge(&mut self, other: &Summary) {
         self.runs += other.runs;
+        self.imported += other.imported;
         add_counts(&mut self.by_verdict, &other.by_verdict);
         add_counts(&mut self.by_end, &other.by_end);
         add_counts(&mut self.by_seal, &other.by_seal);
@@ -234,6 +238,9 @@ impl Summary {
         };
         let mut m = Map::new();
         m.insert("runs".into(), Value::from(self.runs));
+        if self.imported > 0 {
+            m.insert("imported".into(), Value::from(self.imported));
+        }
         m.insert("by_verdict".into(), counts(&self.by_verdict));
         m.insert("by_end".into(), counts(&self.by_end));
         m.insert("by_seal".into(), counts(&self.by_seal));
@@ -565,6 +572,7 @@ mod read {
                 "first_divergence_sites",
                 "primitive_steps",
                 "tasks",
+                "imported",
             ],
         )?;
         let steps = object(m.get("steps"), &field("steps"))?;
@@ -620,6 +628,10 @@ mod read {
             )?,
             primitive_steps: counts(m.get("primitive_steps"), &field("primitive_steps"))?,
             tasks,
+            imported: match m.get("imported") {
+                None => 0,
+                v => integer(v, &field("imported"))?,
+            },
         };
         let verdicts: u64 = s.by_verdict.values().sum();
         if verdicts != s.runs {

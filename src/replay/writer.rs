@@ -55,8 +55,11 @@ pub struct Step {
 #[derive(Serialize)]
 struct StepLine<'a> {
     seq: u64,
-    node: &'a str,
-    primitive: &'a str,
+    /// `None` (`"node": null`): an imported step the mapping did not place.
+    node: Option<&'a str>,
+    primitive: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_name: Option<&'a str>,
     input: &'a Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     output: Option<&'a Value>,
@@ -67,6 +70,8 @@ struct StepLine<'a> {
     evidence: &'a [Evidence],
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<&'a Cost>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    partial: bool,
     prev: String,
 }
 
@@ -79,6 +84,19 @@ struct EndLine {
     signer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sig: Option<String>,
+}
+
+/// What an importer knows about a step beyond [`Step`] (SPEC §10): the tool or span name in the
+/// source, whether the mapping placed the step at a node, and whether the source captured its
+/// input and output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepOrigin {
+    /// The tool or span name in the source (`"source_name"`).
+    pub source_name: Option<String>,
+    /// No node: the step is written with `"node": null` and `"primitive": null`.
+    pub unmapped: bool,
+    /// The source did not capture the input or the output (`"partial": true`).
+    pub partial: bool,
 }
 
 /// Writes one run.
@@ -115,6 +133,7 @@ impl<W: Write> TraceWriter<W> {
             graph_digest: graph_digest(graph_document)?,
             abi: abi.to_string(),
             input,
+            imported: None,
         };
         TraceWriter::new(out, &header)
     }
@@ -181,14 +200,28 @@ impl<W: Write> TraceWriter<W> {
 
     /// Record one step; returns its `seq`.
     pub fn step(&mut self, step: &Step) -> Result<u64, WriteError> {
+        self.step_from(step, &StepOrigin::default())
+    }
+
+    /// Record one imported step with its origin (SPEC §10); returns its `seq`. An unmapped step
+    /// needs a `source_name` and ignores `step.node` and `step.primitive`.
+    pub fn step_from(&mut self, step: &Step, origin: &StepOrigin) -> Result<u64, WriteError> {
         if self.ended {
             return Err(WriteError::AfterEnd);
         }
-        if step.node.is_empty() {
-            return Err(WriteError::Empty { field: "node" });
-        }
-        if step.primitive.is_empty() {
-            return Err(WriteError::Empty { field: "primitive" });
+        if origin.unmapped {
+            if origin.source_name.as_deref().is_none_or(str::is_empty) {
+                return Err(WriteError::Empty {
+                    field: "source_name",
+                });
+            }
+        } else {
+            if step.node.is_empty() {
+                return Err(WriteError::Empty { field: "node" });
+            }
+            if step.primitive.is_empty() {
+                return Err(WriteError::Empty { field: "primitive" });
+            }
         }
         if !step.input.is_object() {
             return Err(WriteError::NotAnObject { field: "input" });
@@ -227,14 +260,16 @@ impl<W: Write> TraceWriter<W> {
         let seq = self.seq + 1;
         let line = StepLine {
             seq,
-            node: &step.node,
-            primitive: &step.primitive,
+            node: (!origin.unmapped).then_some(step.node.as_str()),
+            primitive: (!origin.unmapped).then_some(step.primitive.as_str()),
+            source_name: origin.source_name.as_deref(),
             input: &step.input,
             output,
             outcome,
             error,
             evidence: &step.evidence,
             cost: step.cost.as_ref(),
+            partial: origin.partial,
             prev: format_hash(&self.prev),
         };
         self.emit(&line)?;
