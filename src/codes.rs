@@ -277,4 +277,12 @@ table! {
         help "fix the graph in the same change, or keep the old contract";
     V720 Info "versions/registry_diff/codes/v720.rs" "a compatible contract change: inputs widened, or outputs narrowed"
         help "a compatible change: raise the minor";
+    I901 Error "import/codes/i901.rs" "a source that is not of its format (file, entry, pointer)"
+        help "export the source in the format named on the command line; the rest of it is still imported";
+    I902 Warning "import/codes/i902.rs" "a tool or span name with no mapping"
+        help "name the tool in the mapping file's `[tools]` (`tool = \"node_id\"`); the step is kept with `\"node\": null`";
+    I903 Warning "import/codes/i903.rs" "a step whose input or output the source did not capture"
+        help "turn on content capture in the recording tool; replay skips the checks that need the missing content";
+    I904 Warning "import/codes/i904.rs" "steps whose order the source leaves ambiguous (equal start times, no parent order)"
+        help "the steps are ordered by span ID; record finer start times or nest the calls";
 }

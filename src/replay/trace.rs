@@ -57,6 +57,18 @@ pub struct Evidence {
     pub digest: String,
 }
 
+/// An evidence item as a line holds it: imported evidence (SPEC §10) is marked
+/// `"imported": true` (its digest was computed by the importer from the recorded output).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvidence {
+    kind: String,
+    digest: String,
+    #[serde(default)]
+    #[allow(dead_code)] // read so that the line is not malformed; replay checks kinds only
+    imported: bool,
+}
+
 /// The recorded error of a step that ended in a failure mode.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -195,7 +207,7 @@ pub(crate) struct RawEvent {
     output: Option<Value>,
     outcome: Option<String>,
     error: Option<StepError>,
-    evidence: Option<Vec<Evidence>>,
+    evidence: Option<Vec<RawEvidence>>,
     cost: Option<Cost>,
     prev: Option<String>,
     end: Option<String>,
@@ -486,7 +498,15 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
         input,
         result,
         outcome: raw.outcome,
-        evidence: raw.evidence.unwrap_or_default(),
+        evidence: raw
+            .evidence
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| Evidence {
+                kind: e.kind,
+                digest: e.digest,
+            })
+            .collect(),
         cost,
         prev: raw.prev,
         source_name: raw.source_name,

@@ -67,12 +67,42 @@ struct StepLine<'a> {
     outcome: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a StepError>,
-    evidence: &'a [Evidence],
+    evidence: EvidenceLine<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<&'a Cost>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     partial: bool,
     prev: String,
+}
+
+/// A step's evidence, each item marked `"imported": true` when an importer computed it.
+struct EvidenceLine<'a> {
+    items: &'a [Evidence],
+    imported: bool,
+}
+
+impl Serialize for EvidenceLine<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct Item<'a>(&'a Evidence);
+        impl Serialize for Item<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(3))?;
+                m.serialize_entry("kind", &self.0.kind)?;
+                m.serialize_entry("digest", &self.0.digest)?;
+                m.serialize_entry("imported", &true)?;
+                m.end()
+            }
+        }
+        if !self.imported {
+            return self.items.serialize(s);
+        }
+        let mut seq = s.serialize_seq(Some(self.items.len()))?;
+        for e in self.items {
+            seq.serialize_element(&Item(e))?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -97,6 +127,8 @@ pub struct StepOrigin {
     pub unmapped: bool,
     /// The source did not capture the input or the output (`"partial": true`).
     pub partial: bool,
+    /// The evidence was computed by the importer (each item `"imported": true`).
+    pub evidence_imported: bool,
 }
 
 /// Writes one run.
@@ -267,7 +299,10 @@ impl<W: Write> TraceWriter<W> {
             output,
             outcome,
             error,
-            evidence: &step.evidence,
+            evidence: EvidenceLine {
+                items: &step.evidence,
+                imported: origin.evidence_imported,
+            },
             cost: step.cost.as_ref(),
             partial: origin.partial,
             prev: format_hash(&self.prev),
