@@ -447,4 +447,12 @@ table! {
         help "declare the effect in the primitive's contract (and embed the new contract), or stop importing the interface";
     P872 Error "plugin/codes/p872.rs" "a plugin whose embedded contract differs from the pack's"
         help "embed the primitive's contract, as `pack.json` declares it, in the plugin's `primgraph:contract` custom section";
+    I901 Error "import/codes/i901.rs" "a source that is not of its format (file, entry, pointer)"
+        help "export the source in the format named on the command line; the rest of it is still imported";
+    I902 Warning "import/codes/i902.rs" "a tool or span name with no mapping"
+        help "name the tool in the mapping file's `[tools]` (`tool = \"node_id\"`); the step is kept with `\"node\": null`";
+    I903 Warning "import/codes/i903.rs" "a step whose input or output the source did not capture"
+        help "turn on content capture in the recording tool; replay skips the checks that need the missing content";
+    I904 Warning "import/codes/i904.rs" "steps whose order the source leaves ambiguous (equal start times, no parent order)"
+        help "the steps are ordered by span ID; record finer start times or nest the calls";
 }

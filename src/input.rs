@@ -97,6 +97,32 @@ pub fn read_capped(path: &Path, limit: usize) -> Result<Vec<u8>, InputError> {
     Ok(bytes)
 }
 
+/// Open `path` for streaming if it is a regular file (for sources read piece by piece, such as
+/// a zip, whose size is bounded per piece rather than whole).
+pub fn open_regular(path: &Path) -> Result<std::fs::File, InputError> {
+    let shown = || path.display().to_string();
+    let io = |source| InputError::Io {
+        path: shown(),
+        source,
+    };
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if !metadata.is_file() {
+        return Err(InputError::NotRegular {
+            path: shown(),
+            kind: kind_of(metadata.file_type()),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
+    if !metadata.is_file() {
+        return Err(InputError::NotRegular {
+            path: shown(),
+            kind: kind_of(metadata.file_type()),
+        });
+    }
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

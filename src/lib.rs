@@ -54,6 +54,10 @@ pub mod config;
 pub mod diagnostic;
 #[doc(hidden)]
 pub mod graph;
+/// Runs recorded by other tools imported as traces (SPEC §10; feature `import`, on by default
+/// with the command line).
+#[cfg(feature = "import")]
+pub mod import;
 #[doc(hidden)]
 pub mod input;
 #[doc(hidden)]

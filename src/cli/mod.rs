@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod explain;
 pub mod graph;
+pub mod import;
 pub mod io;
 pub mod keygen;
 pub mod lsp;
@@ -49,6 +50,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Serve the Language Server Protocol on stdin/stdout, for editors.
     Lsp(lsp::LspArgs),
+    /// Import runs recorded by Inspect AI, OpenTelemetry or the OpenAI Agents SDK as traces.
+    Import(import::ImportArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -63,6 +66,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Keygen(a) => keygen::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Lsp(a) => lsp::run(a),
+        Command::Import(a) => import::run(a),
     }
 }
 

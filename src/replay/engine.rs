@@ -455,6 +455,14 @@ impl<'a, 'r> RunState<'a, 'r> {
     fn step(&mut self, event: &Arc<Event>, mut memo: Option<&mut StepMemo<'_>>) {
         let Event::Step(step) = &**event else { return };
         self.steps += 1;
+        if step.unmapped {
+            // An imported step the mapping did not place (SPEC §10): a divergence, never dropped;
+            // nothing is known of it to check, and the walk resynchronises on the next step.
+            let expected = std::mem::replace(&mut self.expected, Expected::Free);
+            self.check_d603_unmapped(&expected, step.source_name.as_deref().unwrap_or(""));
+            self.check_d612();
+            return;
+        }
         // Counted without allocating once the node has been seen in this run.
         match self.stats.visits.get_mut(&step.node) {
             Some(n) => *n += 1,
@@ -490,12 +498,21 @@ impl<'a, 'r> RunState<'a, 'r> {
         {
             *v = v.saturating_add(1);
         }
-        if let Some(prim) = running {
+        // A partial imported step (SPEC §10) skips the checks of content the source did not
+        // capture, and so does a step whose bindings read a partial step's output.
+        let content_known = !step.partial && !node.is_some_and(|n| self.binds_from_partial(n));
+        if let Some(prim) = running
+            && content_known
+        {
             self.check_d606(prim, &step.input, memo.as_deref_mut());
             if let Some(n) = node {
                 self.check_d605(n, prim, &step.input, memo.as_deref_mut());
             }
-            if let Ok(output) = &step.result {
+        }
+        if let Some(prim) = running {
+            if let Ok(output) = &step.result
+                && !step.partial
+            {
                 self.check_d607(prim, output, memo);
             }
             self.check_d608(prim, &step.evidence);
@@ -521,6 +538,21 @@ impl<'a, 'r> RunState<'a, 'r> {
         {
             *slot = step.result.is_ok().then(|| Arc::clone(event));
         }
+    }
+
+    /// Whether a binding of `node` reads the latest output of a partial (imported) step.
+    fn binds_from_partial(&self, node: NodeIdx) -> bool {
+        let Some(n) = self.graph().node(node) else {
+            return false;
+        };
+        n.inputs.iter().any(|(_, binding)| match binding {
+            super::graph::ResolvedBinding::Node { node: Some(src), .. } => self
+                .latest
+                .get(*src)
+                .and_then(Option::as_deref)
+                .is_some_and(|e| matches!(e, Event::Step(s) if s.partial)),
+            _ => false,
+        })
     }
 
     fn transition(
@@ -572,6 +604,10 @@ impl<'a, 'r> RunState<'a, 'r> {
     pub(crate) fn into_report(self, trace: &str) -> RunReport {
         let mut stats = self.stats;
         stats.spend_nanos = self.spend_nanos;
+        let imported = self
+            .header
+            .as_ref()
+            .is_some_and(|h| h.imported.is_some());
         let mut report = RunReport::conclude(
             self.header.map(|h| h.run.clone()),
             trace.to_string(),
@@ -582,6 +618,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         );
         report.seal = self.seal;
         report.signer = self.signer;
+        report.imported = imported;
         report
     }
 }

@@ -27,8 +27,8 @@ pub use graph::{GraphLoadError, ReplayGraph};
 pub use report::{RunReport, SealStatus, Verdict};
 pub use seal::{SealError, SealKey, TrustedKey};
 pub use summary::Summary;
-pub use trace::{EndStatus, TraceHeader};
-pub use writer::{Step, StepResult, TraceWriter, WriteError};
+pub use trace::{EndStatus, Imported, TraceHeader};
+pub use writer::{Step, StepOrigin, StepResult, TraceWriter, WriteError};
 
 use crate::registry::Registry;
 

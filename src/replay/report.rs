@@ -142,6 +142,9 @@ pub struct RunReport {
     pub seal: SealStatus,
     /// The end event's `signer`, as recorded.
     pub signer: Option<String>,
+    /// The header says the run was imported from another tool (SPEC §10): the report says
+    /// `"provenance": "imported"`.
+    pub imported: bool,
 }
 
 impl RunReport {
@@ -189,6 +192,7 @@ impl RunReport {
             stats,
             seal: SealStatus::Absent,
             signer: None,
+            imported: false,
         }
     }
 
@@ -206,6 +210,9 @@ impl RunReport {
             self.end.map_or(Value::Null, |e| Value::from(e.as_str())),
         );
         m.insert("steps".into(), Value::from(self.steps));
+        if self.imported {
+            m.insert("provenance".into(), Value::from("imported"));
+        }
         m.insert("seal".into(), Value::from(self.seal.as_str()));
         m.insert(
             "signer".into(),

@@ -95,6 +95,8 @@ pub struct Summary {
     /// summed by a primgraph that did not keep them (a version 1 summary file): `None` absorbs
     /// in a merge, and `compare` then gives `failure_rate` no interval, saying why.
     pub primitive_runs: Option<BTreeMap<String, PrimitiveRuns>>,
+    /// Runs imported from another tool (SPEC §10); written as `"imported"` when not zero.
+    pub imported: u64,
 }
 
 impl Default for Summary {
@@ -118,6 +120,7 @@ impl Default for Summary {
             primitive_steps: Counts::new(),
             tasks: BTreeMap::new(),
             primitive_runs: Some(BTreeMap::new()),
+            imported: 0,
         }
     }
 }
@@ -295,6 +298,7 @@ impl Summary {
 
     fn add_pass(&mut self, pass: Pass, run: &RunReport) -> Result<(), SummaryError> {
         add_u64(pass, &mut self.runs, 1, || "/runs".into())?;
+        add_u64(pass, &mut self.imported, u64::from(run.imported), || "/imported".into())?;
         add_key(pass, &mut self.by_verdict, run.verdict.as_str(), 1, &["by_verdict"])?;
         let end = run.end.map_or("none", |e| e.as_str());
         add_key(pass, &mut self.by_end, end, 1, &["by_end"])?;
@@ -390,6 +394,7 @@ impl Summary {
 
     fn merge_pass(&mut self, pass: Pass, other: &Summary) -> Result<(), SummaryError> {
         add_u64(pass, &mut self.runs, other.runs, || "/runs".into())?;
+        add_u64(pass, &mut self.imported, other.imported, || "/imported".into())?;
         add_counts(pass, &mut self.by_verdict, &other.by_verdict, &["by_verdict"])?;
         add_counts(pass, &mut self.by_end, &other.by_end, &["by_end"])?;
         add_counts(pass, &mut self.by_seal, &other.by_seal, &["by_seal"])?;
@@ -520,6 +525,9 @@ impl Summary {
         };
         let mut m = Map::new();
         m.insert("runs".into(), Value::from(self.runs));
+        if self.imported > 0 {
+            m.insert("imported".into(), Value::from(self.imported));
+        }
         m.insert("by_verdict".into(), counts(&self.by_verdict));
         m.insert("by_end".into(), counts(&self.by_end));
         m.insert("by_seal".into(), counts(&self.by_seal));
@@ -985,6 +993,7 @@ mod read {
                 "primitive_steps",
                 "tasks",
                 "primitive_runs",
+                "imported",
             ],
         )?;
         let steps = object(m.get("steps"), &field("steps"))?;
@@ -1049,6 +1058,10 @@ mod read {
                 }
                 (_, None) => None,
                 (_, Some(v)) => Some(primitive_runs(Some(v), &field("primitive_runs"))?),
+            },
+            imported: match m.get("imported") {
+                None => 0,
+                v => integer(v, &field("imported"))?,
             },
         };
         if let Some(sum) = spend.get("sum") {
@@ -1230,6 +1243,12 @@ mod consistency {
                     format!("{errors} error steps, but `{prim}` ran {steps} steps"),
                 );
             }
+        }
+        if s.imported > s.runs {
+            return refuse(
+                "/imported".into(),
+                format!("{} imported runs, but {} runs in all", s.imported, s.runs),
+            );
         }
         let divergences: u128 = s.first_divergence_sites.values().map(total).sum();
         if divergences > u128::from(s.unfaithful()) {

@@ -28,6 +28,21 @@ pub struct TraceHeader {
     pub abi: String,
     #[serde(default = "empty_object")]
     pub input: Value,
+    /// Set by `primgraph import` (SPEC §10): where the run was recorded; absent for a run a
+    /// `TraceWriter` recorded itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
+}
+
+/// The provenance of an imported run (SPEC §10): the source format, the file (and entry) it
+/// came from, its identifier there, and the importer that wrote the trace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Imported {
+    pub format: String,
+    pub source: String,
+    pub id: String,
+    pub importer: String,
 }
 
 pub(crate) fn empty_object() -> Value {
@@ -40,6 +55,18 @@ pub(crate) fn empty_object() -> Value {
 pub struct Evidence {
     pub kind: String,
     pub digest: String,
+}
+
+/// An evidence item as a line holds it: imported evidence (SPEC §10) is marked
+/// `"imported": true` (its digest was computed by the importer from the recorded output).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvidence {
+    kind: String,
+    digest: String,
+    #[serde(default)]
+    #[allow(dead_code)] // read so that the line is not malformed; replay checks kinds only
+    imported: bool,
 }
 
 /// The recorded error of a step that ended in a failure mode.
@@ -151,6 +178,12 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
 }
 
+/// A field that may be present with a value, present as `null` (`Some(None)`), or absent
+/// (`None`, through `#[serde(default)]`).
+fn present_or_null<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
 fn strict_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Option::<StrictValue>::deserialize(d).map(|o| o.map(|v| v.0))
 }
@@ -161,15 +194,20 @@ fn strict_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawEvent {
     seq: Option<u64>,
-    node: Option<String>,
-    primitive: Option<String>,
+    /// `Some(None)`: `"node": null`, an imported step the mapping did not place (SPEC §10).
+    #[serde(default, deserialize_with = "present_or_null")]
+    node: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present_or_null")]
+    primitive: Option<Option<String>>,
+    source_name: Option<String>,
+    partial: Option<bool>,
     #[serde(default, deserialize_with = "strict_opt")]
     input: Option<Value>,
     #[serde(default, deserialize_with = "strict_opt")]
     output: Option<Value>,
     outcome: Option<String>,
     error: Option<StepError>,
-    evidence: Option<Vec<Evidence>>,
+    evidence: Option<Vec<RawEvidence>>,
     cost: Option<Cost>,
     prev: Option<String>,
     end: Option<String>,
@@ -181,6 +219,7 @@ pub(crate) struct RawEvent {
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepEvent {
     pub seq: u64,
+    /// The recorded node; empty for an imported step the mapping did not place (`unmapped`).
     pub node: String,
     pub primitive: String,
     pub input: Value,
@@ -190,6 +229,13 @@ pub struct StepEvent {
     pub evidence: Vec<Evidence>,
     pub cost: Cost,
     pub prev: Option<String>,
+    /// Imported steps (SPEC §10): the tool or span name in the source, when recorded.
+    pub source_name: Option<String>,
+    /// `"node": null`: an imported step with no node (replay reports it as a divergence).
+    pub unmapped: bool,
+    /// `"partial": true`: the source did not capture the step's input or output, so replay
+    /// skips the checks that need them.
+    pub partial: bool,
 }
 
 /// How a run ended.
@@ -376,14 +422,34 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
             format!("only the end event carries a seal; a step has no `{field}`"),
         ));
     }
-    let Some(node) = raw.node else {
-        return Err(LineError::at(
-            "",
-            "a step needs `node` (or an end event `end`)",
-        ));
+    let (node, unmapped) = match raw.node {
+        None => {
+            return Err(LineError::at(
+                "",
+                "a step needs `node` (or an end event `end`)",
+            ));
+        }
+        Some(Some(node)) => (node, false),
+        Some(None) => {
+            if raw.source_name.is_none() {
+                return Err(LineError::at(
+                    "/node",
+                    "`node` is null only on an imported step the mapping did not place, which names its `source_name`",
+                ));
+            }
+            (String::new(), true)
+        }
     };
-    let Some(primitive) = raw.primitive else {
-        return Err(LineError::at("", "a step needs `primitive`"));
+    let primitive = match raw.primitive {
+        Some(Some(p)) => p,
+        Some(None) if unmapped => String::new(),
+        Some(None) => {
+            return Err(LineError::at(
+                "/primitive",
+                "`primitive` is null only on a step whose `node` is null",
+            ));
+        }
+        None => return Err(LineError::at("", "a step needs `primitive`")),
     };
     let input = raw.input.unwrap_or_else(empty_object);
     if !input.is_object() {
@@ -432,9 +498,20 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
         input,
         result,
         outcome: raw.outcome,
-        evidence: raw.evidence.unwrap_or_default(),
+        evidence: raw
+            .evidence
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| Evidence {
+                kind: e.kind,
+                digest: e.digest,
+            })
+            .collect(),
         cost,
         prev: raw.prev,
+        source_name: raw.source_name,
+        unmapped,
+        partial: raw.partial.unwrap_or(false),
     }))
 }
 

@@ -55,8 +55,11 @@ pub struct Step {
 #[derive(Serialize)]
 struct StepLine<'a> {
     seq: u64,
-    node: &'a str,
-    primitive: &'a str,
+    /// `None` (`"node": null`): an imported step the mapping did not place.
+    node: Option<&'a str>,
+    primitive: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_name: Option<&'a str>,
     input: &'a Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     output: Option<&'a Value>,
@@ -64,10 +67,42 @@ struct StepLine<'a> {
     outcome: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a StepError>,
-    evidence: &'a [Evidence],
+    evidence: EvidenceLine<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<&'a Cost>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    partial: bool,
     prev: String,
+}
+
+/// A step's evidence, each item marked `"imported": true` when an importer computed it.
+struct EvidenceLine<'a> {
+    items: &'a [Evidence],
+    imported: bool,
+}
+
+impl Serialize for EvidenceLine<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct Item<'a>(&'a Evidence);
+        impl Serialize for Item<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(3))?;
+                m.serialize_entry("kind", &self.0.kind)?;
+                m.serialize_entry("digest", &self.0.digest)?;
+                m.serialize_entry("imported", &true)?;
+                m.end()
+            }
+        }
+        if !self.imported {
+            return self.items.serialize(s);
+        }
+        let mut seq = s.serialize_seq(Some(self.items.len()))?;
+        for e in self.items {
+            seq.serialize_element(&Item(e))?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -79,6 +114,21 @@ struct EndLine {
     signer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sig: Option<String>,
+}
+
+/// What an importer knows about a step beyond [`Step`] (SPEC §10): the tool or span name in the
+/// source, whether the mapping placed the step at a node, and whether the source captured its
+/// input and output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepOrigin {
+    /// The tool or span name in the source (`"source_name"`).
+    pub source_name: Option<String>,
+    /// No node: the step is written with `"node": null` and `"primitive": null`.
+    pub unmapped: bool,
+    /// The source did not capture the input or the output (`"partial": true`).
+    pub partial: bool,
+    /// The evidence was computed by the importer (each item `"imported": true`).
+    pub evidence_imported: bool,
 }
 
 /// Writes one run.
@@ -115,6 +165,7 @@ impl<W: Write> TraceWriter<W> {
             graph_digest: graph_digest(graph_document)?,
             abi: abi.to_string(),
             input,
+            imported: None,
         };
         TraceWriter::new(out, &header)
     }
@@ -181,14 +232,28 @@ impl<W: Write> TraceWriter<W> {
 
     /// Record one step; returns its `seq`.
     pub fn step(&mut self, step: &Step) -> Result<u64, WriteError> {
+        self.step_from(step, &StepOrigin::default())
+    }
+
+    /// Record one imported step with its origin (SPEC §10); returns its `seq`. An unmapped step
+    /// needs a `source_name` and ignores `step.node` and `step.primitive`.
+    pub fn step_from(&mut self, step: &Step, origin: &StepOrigin) -> Result<u64, WriteError> {
         if self.ended {
             return Err(WriteError::AfterEnd);
         }
-        if step.node.is_empty() {
-            return Err(WriteError::Empty { field: "node" });
-        }
-        if step.primitive.is_empty() {
-            return Err(WriteError::Empty { field: "primitive" });
+        if origin.unmapped {
+            if origin.source_name.as_deref().is_none_or(str::is_empty) {
+                return Err(WriteError::Empty {
+                    field: "source_name",
+                });
+            }
+        } else {
+            if step.node.is_empty() {
+                return Err(WriteError::Empty { field: "node" });
+            }
+            if step.primitive.is_empty() {
+                return Err(WriteError::Empty { field: "primitive" });
+            }
         }
         if !step.input.is_object() {
             return Err(WriteError::NotAnObject { field: "input" });
@@ -227,14 +292,19 @@ impl<W: Write> TraceWriter<W> {
         let seq = self.seq + 1;
         let line = StepLine {
             seq,
-            node: &step.node,
-            primitive: &step.primitive,
+            node: (!origin.unmapped).then_some(step.node.as_str()),
+            primitive: (!origin.unmapped).then_some(step.primitive.as_str()),
+            source_name: origin.source_name.as_deref(),
             input: &step.input,
             output,
             outcome,
             error,
-            evidence: &step.evidence,
+            evidence: EvidenceLine {
+                items: &step.evidence,
+                imported: origin.evidence_imported,
+            },
             cost: step.cost.as_ref(),
+            partial: origin.partial,
             prev: format_hash(&self.prev),
         };
         self.emit(&line)?;

@@ -177,6 +177,30 @@ pub(crate) fn select_next(
 }
 
 impl RunState<'_, '_> {
+    /// An imported step the mapping did not place (`"node": null`, SPEC §10): always a
+    /// divergence, with the graph's expected node and the source's tool or span name.
+    pub(crate) fn check_d603_unmapped(&mut self, expected: &Expected, source_name: &str) {
+        let graph = self.graph();
+        let want = match expected {
+            Expected::Node { node, .. } => graph.node(*node).map(|n| Value::from(n.id.clone())),
+            Expected::End { .. } => Some(Value::from("(end)")),
+            Expected::Stuck { .. } | Expected::Free => None,
+        };
+        let shown = want
+            .as_ref()
+            .and_then(Value::as_str)
+            .map_or_else(String::new, |w| format!("the graph selects `{w}` here; "));
+        self.report(
+            &codes::D603,
+            "/node",
+            format!(
+                "{shown}the imported step `{source_name}` has no node (no mapping names it): add it to the mapping's `[tools]`"
+            ),
+            want,
+            Some(Value::Null),
+        );
+    }
+
     /// Check the recorded node; returns the graph node the step is at (after a divergence: the
     /// recorded node, when the graph has it).
     pub(crate) fn check_d603(&mut self, expected: &Expected, recorded: &str) -> Option<NodeIdx> {

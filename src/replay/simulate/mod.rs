@@ -242,6 +242,7 @@ fn run_header(g: &ReplayGraph, options: &SimOptions, index: u64, rng: &mut Rng) 
             Some(s) => random_instance(s, input_rng),
             None => Value::Object(Map::new()),
         },
+        imported: None,
     }
 }
 

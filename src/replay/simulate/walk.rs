@@ -368,6 +368,9 @@ impl Walker<'_, '_> {
                 evidence: Vec::new(),
                 cost: Cost::default(),
                 prev: None,
+                source_name: None,
+                unmapped: false,
+                partial: false,
             };
             let (next, _grant) = select_next(registry, g, node, prim, &event);
             if let Some(v) = self.visits.get_mut(node) {

@@ -1,0 +1,690 @@
+//! Inspect AI logs (SPEC §10 `inspect`): an `.eval` log — a zip whose entries are compressed
+//! with zstd (method 93) or deflate, one `samples/ID_epoch_N.json` per sample and epoch, and a
+//! `header.json` written only when the eval finished — or the `.json` form, one document whose
+//! `samples` array holds the same objects. One run per sample and epoch; the sample's `tool`
+//! events become steps in the order of its event list; its first score (or the mapping's
+//! scorer) decides `end`; the last assistant message is the final answer.
+//!
+//! Streamed: an `.eval` is read entry by entry (the central directory, then one inflated sample
+//! at a time, never the whole log); the `.json` form is read sample by sample from a buffered
+//! reader. Each entry is guarded: its inflated size is capped, and so is its ratio to the
+//! compressed size past 1 MiB (a zip bomb stops at the cap, never filling memory); a name that
+//! escapes the archive (`../`, an absolute path) is refused; a truncated zip or entry, a CRC
+//! mismatch, JSON that is not UTF-8 or repeats a key the importer reads, are I901 errors
+//! located by file, entry, sample, line and column.
+
+use super::convert::run_input;
+use super::{Format, ImportDiagnostic, ImportError, Importer, Location, SourceRun, SourceStep};
+use crate::codes::I901;
+use crate::replay::trace::StrictValue;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+/// Past this inflated size an entry must not inflate more than [`MAX_RATIO`] times its
+/// compressed size.
+pub const RATIO_FLOOR: u64 = 1 << 20;
+/// The largest inflated/compressed ratio of an entry past [`RATIO_FLOOR`] (Inspect's JSON
+/// compresses 5–30× with zstd; a bomb inflates thousands of times).
+pub const MAX_RATIO: u64 = 200;
+
+/// A sample as the importer reads it: what it needs, every other field skipped unparsed.
+#[derive(Deserialize)]
+struct Sample<'a> {
+    id: Option<StrictValue>,
+    epoch: Option<u64>,
+    input: Option<StrictValue>,
+    #[serde(default)]
+    scores: Option<StrictValue>,
+    #[serde(default, borrow)]
+    events: Option<Vec<Event<'a>>>,
+    #[serde(default, borrow)]
+    messages: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    output: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    attachments: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(borrow)]
+    event: Option<std::borrow::Cow<'a, str>>,
+    function: Option<StrictValue>,
+    arguments: Option<StrictValue>,
+    result: Option<StrictValue>,
+    error: Option<StrictValue>,
+}
+
+/// A sample owned (the `.json` form reads from a stream, which cannot lend).
+#[derive(Deserialize)]
+struct OwnedSample {
+    id: Option<StrictValue>,
+    epoch: Option<u64>,
+    input: Option<StrictValue>,
+    #[serde(default)]
+    scores: Option<StrictValue>,
+    #[serde(default)]
+    events: Option<Vec<OwnedEvent>>,
+    #[serde(default)]
+    messages: Option<StrictValue>,
+    #[serde(default)]
+    output: Option<StrictValue>,
+    #[serde(default)]
+    attachments: Option<StrictValue>,
+}
+
+#[derive(Deserialize)]
+struct OwnedEvent {
+    event: Option<String>,
+    function: Option<StrictValue>,
+    arguments: Option<StrictValue>,
+    result: Option<StrictValue>,
+    error: Option<StrictValue>,
+}
+
+/// Read one Inspect log (`.eval` or `.json`) into the importer.
+pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result<(), ImportError> {
+    let file = path.display().to_string();
+    let location = Location::file(&file);
+    let opened = match crate::input::open_regular(path) {
+        Ok(f) => f,
+        Err(e) => {
+            importer.diagnose(ImportDiagnostic::new(&I901, location, e.to_string()));
+            return Ok(());
+        }
+    };
+    let mut magic = [0u8; 4];
+    let is_zip = {
+        let mut f = &opened;
+        let n = f.read(&mut magic).unwrap_or(0);
+        n == 4 && (magic == *b"PK\x03\x04" || magic == *b"PK\x05\x06")
+    };
+    use std::io::Seek;
+    let mut opened = opened;
+    if let Err(e) = opened.seek(std::io::SeekFrom::Start(0)) {
+        importer.diagnose(ImportDiagnostic::new(&I901, location, e.to_string()));
+        return Ok(());
+    }
+    if is_zip || path.extension().is_some_and(|e| e == "eval") {
+        read_eval(opened, &file, max, importer)
+    } else {
+        read_json(opened, &file, max, importer)
+    }
+}
+
+fn stem_of(file: &str) -> String {
+    Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Does a zip entry's name stay inside the archive?
+fn name_escapes(name: &str) -> bool {
+    name.starts_with('/')
+        || name.starts_with('\\')
+        || name.contains(':')
+        || name.split(['/', '\\']).any(|part| part == "..")
+}
+
+/// `samples/ID_epoch_N.json` → (ID, N).
+fn sample_entry(name: &str) -> Option<(&str, u64)> {
+    let rest = name.strip_prefix("samples/")?.strip_suffix(".json")?;
+    if rest.contains('/') {
+        return None;
+    }
+    let (id, epoch) = rest.rsplit_once("_epoch_")?;
+    Some((id, epoch.parse().ok()?))
+}
+
+fn read_eval(
+    file_handle: std::fs::File,
+    file: &str,
+    max: u64,
+    importer: &mut Importer<'_>,
+) -> Result<(), ImportError> {
+    let location = Location::file(file);
+    let mut archive = match zip::ZipArchive::new(BufReader::with_capacity(256 * 1024, file_handle))
+    {
+        Ok(a) => a,
+        Err(e) => {
+            importer.diagnose(ImportDiagnostic::new(
+                &I901,
+                location,
+                format!(
+                    "not an Inspect `.eval` log: the zip cannot be read ({e}); a truncated log has no central directory"
+                ),
+            ));
+            return Ok(());
+        }
+    };
+    let stem = stem_of(file);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut found_samples = 0u64;
+    for index in 0..archive.len() {
+        let Some(name) = archive.name_for_index(index).map(str::to_string) else {
+            continue;
+        };
+        let at = Location {
+            entry: Some(name.clone()),
+            ..location.clone()
+        };
+        if name_escapes(&name) {
+            importer.diagnose(ImportDiagnostic::new(
+                &I901,
+                at,
+                format!(
+                    "the entry `{name}` names a path outside the archive (`..` or absolute): skipped"
+                ),
+            ));
+            continue;
+        }
+        let Some((id, epoch)) = sample_entry(&name) else {
+            continue;
+        };
+        found_samples += 1;
+        let sample_at = Location {
+            sample: Some(format!("{id} epoch {epoch}")),
+            ..at
+        };
+        buf.clear();
+        if let Err(message) = inflate(&mut archive, index, max, &mut buf) {
+            importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
+            continue;
+        }
+        let parsed: Result<Sample<'_>, _> = serde_json::from_slice(&buf);
+        match parsed {
+            Ok(sample) => {
+                let run = borrowed_run(sample, &stem, &sample_at, "");
+                match run {
+                    Ok(run) => importer.run(Format::Inspect, run)?,
+                    Err(d) => importer.diagnose(d),
+                }
+            }
+            Err(e) => {
+                let d = json_error(&buf, &e, sample_at);
+                importer.diagnose(d);
+            }
+        }
+        if buf.capacity() > 64 << 20 {
+            // One large sample does not keep its buffer for the rest of the log.
+            buf = Vec::new();
+        }
+    }
+    if found_samples == 0 && archive.index_for_name("header.json").is_none() {
+        importer.diagnose(ImportDiagnostic::new(
+            &I901,
+            location,
+            "not an Inspect `.eval` log: the zip has neither `header.json` nor `samples/ID_epoch_N.json` entries",
+        ));
+    }
+    Ok(())
+}
+
+/// Inflate one entry into `buf`, refusing it past `max` bytes or a zip bomb's ratio.
+fn inflate<R: Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    index: usize,
+    max: u64,
+    buf: &mut Vec<u8>,
+) -> Result<(), String> {
+    let mut entry = archive
+        .by_index(index)
+        .map_err(|e| format!("the entry cannot be read: {e}"))?;
+    let compressed = entry.compressed_size();
+    let declared = entry.size();
+    let ratio_cap = compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR);
+    let cap = max.min(ratio_cap);
+    if declared > cap {
+        return Err(bomb_message(declared, compressed, max, "declares"));
+    }
+    buf.reserve(declared.min(cap) as usize);
+    let read = (&mut entry)
+        .take(cap + 1)
+        .read_to_end(buf)
+        .map_err(|e| format!("the entry cannot be inflated (truncated or corrupt): {e}"))?;
+    if read as u64 > cap {
+        return Err(bomb_message(
+            read as u64,
+            compressed,
+            max,
+            "inflates to more than",
+        ));
+    }
+    Ok(())
+}
+
+fn bomb_message(size: u64, compressed: u64, max: u64, verb: &str) -> String {
+    if size > max {
+        format!(
+            "the entry {verb} {size} bytes, over the limit of {max} bytes per entry (raise it with --max-entry-bytes): skipped"
+        )
+    } else {
+        format!(
+            "the entry {verb} {size} bytes from {compressed} compressed ({}× past {RATIO_FLOOR} bytes, over the limit of {MAX_RATIO}×: a zip bomb?): skipped",
+            size / compressed.max(1)
+        )
+    }
+}
+
+/// A JSON error located in its entry or file.
+fn json_error(bytes: &[u8], e: &serde_json::Error, at: Location) -> ImportDiagnostic {
+    let line_error = crate::replay::trace::json_error(bytes, e);
+    let mut message = e.to_string();
+    if let Some(cut) = message.find(" at line ") {
+        message.truncate(cut);
+    }
+    if line_error.message.starts_with("invalid UTF-8") || line_error.is_duplicate_key() {
+        message = line_error.message;
+    }
+    let mut d = ImportDiagnostic::new(
+        &I901,
+        Location {
+            pointer: line_error.pointer,
+            line: e.line() as u32,
+            column: e.column() as u32,
+            ..at
+        },
+        format!("not an Inspect sample: {message}"),
+    );
+    d.diagnostic.line = e.line() as u32;
+    d.diagnostic.column = e.column().max(1) as u32;
+    d
+}
+
+/// Resolve `attachment://HASH` strings anywhere in a value from the sample's attachments.
+fn resolve(value: Value, attachments: &Option<serde_json::Map<String, Value>>) -> Value {
+    let Some(att) = attachments else {
+        return value;
+    };
+    match value {
+        Value::String(s) => match s.strip_prefix("attachment://") {
+            Some(key) => att.get(key).cloned().unwrap_or(Value::String(s)),
+            None => Value::String(s),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(|v| resolve(v, attachments)).collect()),
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (k, resolve(v, attachments)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn mentions_attachment(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.starts_with("attachment://"),
+        Value::Array(a) => a.iter().any(mentions_attachment),
+        Value::Object(m) => m.values().any(mentions_attachment),
+        _ => false,
+    }
+}
+
+/// Text of a message's `content`: a string, or the `text` of its text parts.
+fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+/// A tool result as a value: Inspect stores text, numbers, booleans, or a list of content
+/// parts (text parts become their text).
+fn tool_result(result: Value) -> Value {
+    match result {
+        Value::Array(parts)
+            if parts
+                .iter()
+                .all(|p| p.get("type").and_then(Value::as_str) == Some("text")) =>
+        {
+            Value::String(
+                parts
+                    .iter()
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        }
+        other => other,
+    }
+}
+
+struct Parts {
+    id: Option<Value>,
+    epoch: Option<u64>,
+    input: Option<Value>,
+    scores: Option<Value>,
+    events: Vec<(Option<String>, Option<Value>, Option<Value>, Option<Value>, Option<Value>)>,
+    messages: Option<Value>,
+    output: Option<Value>,
+    attachments: Option<Value>,
+}
+
+fn borrowed_run(
+    s: Sample<'_>,
+    stem: &str,
+    at: &Location,
+    base: &str,
+) -> Result<SourceRun, ImportDiagnostic> {
+    let raw = |r: Option<&RawValue>, what: &str| -> Result<Option<Value>, ImportDiagnostic> {
+        match r {
+            None => Ok(None),
+            Some(r) => serde_json::from_str::<StrictValue>(r.get())
+                .map(|v| Some(v.0))
+                .map_err(|e| {
+                    ImportDiagnostic::new(
+                        &I901,
+                        at.with_pointer(format!("{base}/{what}")),
+                        format!("not an Inspect sample: `{what}`: {e}"),
+                    )
+                }),
+        }
+    };
+    let parts = Parts {
+        id: s.id.map(|v| v.0),
+        epoch: s.epoch,
+        input: s.input.map(|v| v.0),
+        scores: s.scores.map(|v| v.0),
+        events: s
+            .events
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| {
+                let tool = e.event.as_deref() == Some("tool");
+                if !tool {
+                    return (e.event.map(|c| c.into_owned()), None, None, None, None);
+                }
+                (
+                    Some("tool".into()),
+                    e.function.map(|v| v.0),
+                    e.arguments.map(|v| v.0),
+                    e.result.map(|v| v.0),
+                    e.error.map(|v| v.0),
+                )
+            })
+            .collect(),
+        messages: None,
+        output: raw(s.output, "output")?,
+        attachments: None,
+    };
+    // Parsed only when needed: the final answer's messages when the output has no text, and
+    // the attachments when a tool call refers to one.
+    let needs_attachments = parts.input.as_ref().is_some_and(mentions_attachment)
+        || parts.events.iter().any(|(_, _, a, r, e)| {
+            [a, r, e]
+                .iter()
+                .any(|v| v.as_ref().is_some_and(mentions_attachment))
+        });
+    let mut parts = parts;
+    if needs_attachments {
+        parts.attachments = raw(s.attachments, "attachments")?;
+    }
+    if completion(&parts.output).is_none() {
+        parts.messages = raw(s.messages, "messages")?;
+    }
+    build_run(parts, stem, at, base)
+}
+
+fn owned_run(
+    s: OwnedSample,
+    stem: &str,
+    at: &Location,
+    base: &str,
+) -> Result<SourceRun, ImportDiagnostic> {
+    let parts = Parts {
+        id: s.id.map(|v| v.0),
+        epoch: s.epoch,
+        input: s.input.map(|v| v.0),
+        scores: s.scores.map(|v| v.0),
+        events: s
+            .events
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| {
+                (
+                    e.event,
+                    e.function.map(|v| v.0),
+                    e.arguments.map(|v| v.0),
+                    e.result.map(|v| v.0),
+                    e.error.map(|v| v.0),
+                )
+            })
+            .collect(),
+        messages: s.messages.map(|v| v.0),
+        output: s.output.map(|v| v.0),
+        attachments: s.attachments.map(|v| v.0),
+    };
+    build_run(parts, stem, at, base)
+}
+
+fn completion(output: &Option<Value>) -> Option<String> {
+    output
+        .as_ref()?
+        .get("completion")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+fn id_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn build_run(
+    p: Parts,
+    stem: &str,
+    at: &Location,
+    base: &str,
+) -> Result<SourceRun, ImportDiagnostic> {
+    let Some(id) = p.id.as_ref().filter(|v| v.is_string() || v.is_number()) else {
+        return Err(ImportDiagnostic::new(
+            &I901,
+            at.with_pointer(format!("{base}/id")),
+            "not an Inspect sample: no `id` (a string or a number)",
+        ));
+    };
+    let sample = id_text(id);
+    let epoch = p.epoch.unwrap_or(1);
+    let at = Location {
+        sample: Some(format!("{sample} epoch {epoch}")),
+        ..at.clone()
+    };
+    let attachments = match p.attachments {
+        Some(Value::Object(m)) => Some(m),
+        _ => None,
+    };
+    let mut steps = Vec::new();
+    for (i, (kind, function, arguments, result, error)) in p.events.into_iter().enumerate() {
+        if kind.as_deref() != Some("tool") {
+            continue;
+        }
+        let pointer = format!("{base}/events/{i}");
+        let Some(Value::String(name)) = function else {
+            return Err(ImportDiagnostic::new(
+                &I901,
+                at.with_pointer(format!("{pointer}/function")),
+                "not an Inspect tool event: `function` is not a string",
+            ));
+        };
+        let error = error.filter(|e| !e.is_null());
+        steps.push(SourceStep {
+            name,
+            kind: super::StepKind::Tool,
+            arguments: arguments.map(|a| resolve(a, &attachments)),
+            result: if error.is_some() {
+                None
+            } else {
+                result.map(|r| tool_result(resolve(r, &attachments)))
+            },
+            error: error.map(|e| resolve(e, &attachments)),
+            location: at.with_pointer(pointer),
+        });
+    }
+    let mut scores = Vec::new();
+    if let Some(Value::Object(m)) = p.scores {
+        for (name, score) in m {
+            let value = score.get("value").cloned().unwrap_or(Value::Null);
+            scores.push((name, value));
+        }
+    }
+    let final_text = completion(&p.output).or_else(|| {
+        let Some(Value::Array(messages)) = &p.messages else {
+            return None;
+        };
+        messages
+            .iter()
+            .rev()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+            .and_then(|m| m.get("content"))
+            .and_then(content_text)
+    });
+    let input = p.input.map(|i| resolve(i, &attachments));
+    Ok(SourceRun {
+        id: format!("{stem}/{sample}_epoch_{epoch}"),
+        file_stem: format!("{sample}_epoch_{epoch}"),
+        input: run_input(input),
+        steps,
+        final_text,
+        scores,
+        root_failed: false,
+        location: at,
+    })
+}
+
+/// The `.json` form, streamed: the top-level object's `samples` array is read one sample at a
+/// time; every other member is skipped.
+fn read_json(
+    file_handle: std::fs::File,
+    file: &str,
+    max: u64,
+    importer: &mut Importer<'_>,
+) -> Result<(), ImportError> {
+    let location = Location::file(file);
+    let stem = stem_of(file);
+    let reader = BufReader::with_capacity(256 * 1024, file_handle.take(max));
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let mut state = JsonState {
+        importer,
+        stem,
+        location: location.clone(),
+        failure: None,
+        samples: 0,
+    };
+    let result = (&mut de).deserialize_map(LogVisitor(&mut state));
+    let result = result.and_then(|()| de.end());
+    if let Some(e) = state.failure.take() {
+        return Err(e);
+    }
+    if let Err(e) = result {
+        let mut d = ImportDiagnostic::new(
+            &I901,
+            Location {
+                line: e.line() as u32,
+                column: e.column().max(1) as u32,
+                ..location
+            },
+            format!(
+                "not an Inspect log: {}",
+                e.to_string()
+                    .split(" at line ")
+                    .next()
+                    .unwrap_or_default()
+            ),
+        );
+        d.diagnostic.line = e.line() as u32;
+        d.diagnostic.column = e.column().max(1) as u32;
+        state.importer.diagnose(d);
+    }
+    Ok(())
+}
+
+struct JsonState<'i, 'a> {
+    importer: &'i mut Importer<'a>,
+    stem: String,
+    location: Location,
+    failure: Option<ImportError>,
+    samples: usize,
+}
+
+struct LogVisitor<'s, 'i, 'a>(&'s mut JsonState<'i, 'a>);
+
+impl<'de> Visitor<'de> for LogVisitor<'_, '_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an Inspect log object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen_samples = false;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "samples" {
+                if seen_samples {
+                    return Err(de::Error::custom("duplicate key `samples`"));
+                }
+                seen_samples = true;
+                map.next_value_seed(SamplesSeed(&mut *self.0))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct SamplesSeed<'s, 'i, 'a>(&'s mut JsonState<'i, 'a>);
+
+impl<'de> DeserializeSeed<'de> for SamplesSeed<'_, '_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SamplesSeed<'_, '_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of samples (or null)")
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let state = self.0;
+        while let Some(sample) = seq.next_element::<OwnedSample>()? {
+            let k = state.samples;
+            state.samples += 1;
+            let base = format!("/samples/{k}");
+            let at = state.location.with_pointer(base.clone());
+            match owned_run(sample, &state.stem, &at, &base) {
+                Ok(run) => {
+                    if let Err(e) = state.importer.run(Format::Inspect, run) {
+                        state.failure = Some(e);
+                        return Err(de::Error::custom("the import stopped"));
+                    }
+                }
+                Err(d) => state.importer.diagnose(d),
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,405 @@
+//! `primgraph import` (SPEC §10): runs recorded by other tools — Inspect AI logs (`inspect`),
+//! OpenTelemetry GenAI spans (`otel`), OpenAI Agents SDK traces (`agents`) — turned into §4.1
+//! traces, one per run, so that replay, summaries, `graph diff` and `compare` work on them
+//! unchanged. Each format's reader (`inspect`, `otel`, `agents`) streams its source into
+//! [`SourceRun`]s, the source's own vocabulary (tool calls, arguments, results, scores); `convert`
+//! maps one onto the graph through the mapping file (`map`) and writes it with the
+//! [`TraceWriter`](crate::replay::TraceWriter), to a temporary name renamed when complete.
+//! Findings are I901–I904 (`codes/`), each located by file, zip entry, sample and JSON pointer.
+//! The library prints nothing: the command line renders the [`ImportReport`].
+
+pub mod agents;
+pub mod codes;
+mod convert;
+pub mod inspect;
+pub mod map;
+pub mod otel;
+
+pub use map::{MapError, Mapping};
+
+use crate::codes::Code;
+use crate::diagnostic::Diagnostic;
+use crate::replay::{ReplayGraph, SealKey};
+use crate::registry::Registry;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The importer's name and version, written into every header's `imported.importer`.
+pub const IMPORTER: &str = concat!("primgraph ", env!("CARGO_PKG_VERSION"));
+
+/// A source format (SPEC §10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// Inspect AI: an `.eval` log (a zip of per-sample JSON) or its `.json` form.
+    Inspect,
+    /// OTLP/JSON span files following the GenAI semantic conventions.
+    Otel,
+    /// The OpenAI Agents SDK's exported traces.
+    OpenaiAgents,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Inspect => "inspect",
+            Format::Otel => "otel",
+            Format::OpenaiAgents => "openai-agents",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Format> {
+        match name {
+            "inspect" => Some(Format::Inspect),
+            "otel" => Some(Format::Otel),
+            "openai-agents" => Some(Format::OpenaiAgents),
+            _ => None,
+        }
+    }
+}
+
+/// Where in a source a finding is: the file, the zip entry, the sample (or trace), the JSON
+/// pointer within that entry or document, and the line and column when the source is text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Location {
+    pub file: String,
+    pub entry: Option<String>,
+    pub sample: Option<String>,
+    pub pointer: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Location {
+    pub(crate) fn file(file: &str) -> Location {
+        Location {
+            file: file.to_string(),
+            ..Location::default()
+        }
+    }
+
+    pub(crate) fn with_pointer(&self, pointer: impl Into<String>) -> Location {
+        Location {
+            pointer: pointer.into(),
+            ..self.clone()
+        }
+    }
+
+    /// `file!entry` (the zip entry, when there is one).
+    pub fn source(&self) -> String {
+        match &self.entry {
+            Some(e) => format!("{}!{e}", self.file),
+            None => self.file.clone(),
+        }
+    }
+
+    /// One line for people: `file!entry:line:column (sample S) at /pointer`.
+    pub fn describe(&self) -> String {
+        let mut s = self.source();
+        if self.line > 0 {
+            s.push_str(&format!(":{}:{}", self.line, self.column.max(1)));
+        }
+        if let Some(sample) = &self.sample {
+            s.push_str(&format!(" (sample {sample})"));
+        }
+        if !self.pointer.is_empty() {
+            s.push_str(&format!(" at {}", self.pointer));
+        }
+        s
+    }
+}
+
+/// One finding of an import: the common diagnostic (code, severity, message, pointer, line,
+/// column, help) and where in the source it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportDiagnostic {
+    pub diagnostic: Diagnostic,
+    pub location: Location,
+}
+
+impl ImportDiagnostic {
+    pub(crate) fn new(code: &'static Code, location: Location, message: impl Into<String>) -> Self {
+        let mut diagnostic = code.at(location.pointer.clone(), message);
+        diagnostic.line = location.line;
+        diagnostic.column = location.column;
+        ImportDiagnostic {
+            diagnostic,
+            location,
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut v = serde_json::to_value(&self.diagnostic).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("file".into(), Value::from(self.location.file.clone()));
+            m.insert(
+                "entry".into(),
+                self.location.entry.clone().map_or(Value::Null, Value::from),
+            );
+            m.insert(
+                "sample".into(),
+                self.location.sample.clone().map_or(Value::Null, Value::from),
+            );
+        }
+        v
+    }
+}
+
+/// One run as a source records it, before mapping.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SourceRun {
+    /// The run's identifier in its source (log and sample and epoch, trace ID).
+    pub id: String,
+    /// The trace's file name without `.trace.jsonl` (sanitised; collisions get `-2`, …).
+    pub file_stem: String,
+    /// The header's `input` (SPEC §10): `{"input": TEXT}`, `{"messages": […]}` or `{}`.
+    pub input: Value,
+    pub steps: Vec<SourceStep>,
+    /// The run's final answer, when the source has one.
+    pub final_text: Option<String>,
+    /// Scores in the source's order: scorer name and value.
+    pub scores: Vec<(String, Value)>,
+    /// The root span's status is an error (sources without scores).
+    pub root_failed: bool,
+    /// Where the run is (file, entry, sample).
+    pub location: Location,
+}
+
+/// What kind of source record a step comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StepKind {
+    /// A tool call: always a step (unmapped ones with `"node": null`).
+    #[default]
+    Tool,
+    /// An agent or other span: a step only where its name is mapped.
+    Span,
+}
+
+/// One tool call (or mapped span) as the source recorded it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SourceStep {
+    /// The tool or span name.
+    pub name: String,
+    pub kind: StepKind,
+    /// The call's arguments; `None`: not captured.
+    pub arguments: Option<Value>,
+    /// The call's result; `None`: not captured (or the call failed).
+    pub result: Option<Value>,
+    /// The error, when the call failed: a message string or an object.
+    pub error: Option<Value>,
+    /// Where the step is in the source (pointer within the sample or document).
+    pub location: Location,
+}
+
+/// What to import into.
+pub struct ImportOptions<'a> {
+    pub registry: &'a Registry,
+    pub graph: &'a ReplayGraph,
+    pub mapping: Mapping,
+    /// The folder the traces are written to (created when missing).
+    pub out: PathBuf,
+    /// Seal every trace with this key (it proves only that the trace was not edited after
+    /// import).
+    pub seal: Option<SealKey>,
+    /// Largest inflated size of one `.eval` entry, and of one JSON source file.
+    pub max_entry_bytes: u64,
+}
+
+/// The default [`ImportOptions::max_entry_bytes`]: 1 GiB.
+pub const DEFAULT_MAX_ENTRY_BYTES: u64 = 1 << 30;
+
+/// A run written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrittenRun {
+    /// The header's `run`.
+    pub run: String,
+    /// The trace file.
+    pub trace: PathBuf,
+    pub steps: u64,
+    pub partial_steps: u64,
+    pub unmapped_steps: u64,
+    pub end: &'static str,
+}
+
+/// The end of an import: what was written and found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportSummary {
+    pub sources: u64,
+    pub runs: u64,
+    pub steps: u64,
+    pub partial_steps: u64,
+    /// Unmapped tool or span names, with how many steps had each.
+    pub unmapped: BTreeMap<String, u64>,
+    pub errors: u64,
+    pub warnings: u64,
+}
+
+impl ImportSummary {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "sources": self.sources,
+            "runs": self.runs,
+            "steps": self.steps,
+            "partial_steps": self.partial_steps,
+            "unmapped": Value::Object(self.unmapped.iter().map(|(k, v)| (k.clone(), Value::from(*v))).collect::<Map<_, _>>()),
+            "errors": self.errors,
+            "warnings": self.warnings,
+        })
+    }
+}
+
+/// Everything an import produced.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportReport {
+    pub runs: Vec<WrittenRun>,
+    pub diagnostics: Vec<ImportDiagnostic>,
+    pub summary: ImportSummary,
+}
+
+impl ImportReport {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "runs": self.runs.iter().map(|r| json!({
+                "run": r.run, "trace": r.trace.display().to_string(), "steps": r.steps,
+                "partial_steps": r.partial_steps, "unmapped_steps": r.unmapped_steps, "end": r.end,
+            })).collect::<Vec<_>>(),
+            "diagnostics": self.diagnostics.iter().map(ImportDiagnostic::to_json).collect::<Vec<_>>(),
+            "summary": self.summary.to_json(),
+        })
+    }
+}
+
+/// Why an import could not run at all (as opposed to findings in a source).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportError {
+    #[error("cannot create {path}: {source}")]
+    OutDir {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {message}")]
+    Write { path: String, message: String },
+}
+
+/// The state of one import: the options, the names taken, the report being built.
+pub struct Importer<'a> {
+    options: ImportOptions<'a>,
+    taken: HashSet<String>,
+    report: ImportReport,
+}
+
+impl<'a> Importer<'a> {
+    pub fn new(options: ImportOptions<'a>) -> Result<Importer<'a>, ImportError> {
+        std::fs::create_dir_all(&options.out).map_err(|source| ImportError::OutDir {
+            path: options.out.display().to_string(),
+            source,
+        })?;
+        Ok(Importer {
+            options,
+            taken: HashSet::new(),
+            report: ImportReport::default(),
+        })
+    }
+
+    /// Import one source file of `format`.
+    pub fn import_path(&mut self, format: Format, path: &Path) -> Result<(), ImportError> {
+        self.report.summary.sources += 1;
+        let max = self.options.max_entry_bytes;
+        match format {
+            Format::Inspect => inspect::read(path, max, self),
+            Format::Otel => otel::read(path, max, self),
+            Format::OpenaiAgents => agents::read(path, max, self),
+        }
+    }
+
+    /// Record a finding.
+    pub(crate) fn diagnose(&mut self, d: ImportDiagnostic) {
+        match d.diagnostic.severity {
+            crate::codes::Severity::Error => self.report.summary.errors += 1,
+            crate::codes::Severity::Warning => self.report.summary.warnings += 1,
+            crate::codes::Severity::Info => {}
+        }
+        self.report.diagnostics.push(d);
+    }
+
+    /// Map and write one run.
+    pub(crate) fn run(&mut self, format: Format, run: SourceRun) -> Result<(), ImportError> {
+        let converted = convert::convert(&self.options, format, run);
+        for d in converted.diagnostics {
+            self.diagnose(d);
+        }
+        let name = self.file_name(&converted.file_stem);
+        let path = self.options.out.join(format!("{name}.trace.jsonl"));
+        let written = convert::write(&self.options, &converted.trace, &path)?;
+        let s = &mut self.report.summary;
+        s.runs += 1;
+        s.steps += written.steps;
+        s.partial_steps += written.partial_steps;
+        for (n, c) in converted.unmapped {
+            *s.unmapped.entry(n).or_insert(0) += c;
+        }
+        self.report.runs.push(written);
+        Ok(())
+    }
+
+    /// A file name for a run not yet used in this import: runs whose IDs collide after
+    /// sanitising get `-2`, `-3`, … in the order they are met.
+    fn file_name(&mut self, stem: &str) -> String {
+        let mut name = stem.to_string();
+        let mut k = 1;
+        while !self.taken.insert(name.clone()) {
+            k += 1;
+            name = format!("{stem}-{k}");
+        }
+        name
+    }
+
+    pub fn finish(self) -> ImportReport {
+        self.report
+    }
+}
+
+/// Import `sources` of `format` (the library entry point behind `primgraph import`).
+pub fn import_paths(
+    format: Format,
+    sources: &[PathBuf],
+    options: ImportOptions<'_>,
+) -> Result<ImportReport, ImportError> {
+    let mut importer = Importer::new(options)?;
+    for path in sources {
+        importer.import_path(format, path)?;
+    }
+    Ok(importer.finish())
+}
+
+/// A file-name-safe form of an identifier: ASCII letters, digits, `.`, `-` and `_` kept, every
+/// other character `_`, at most 120 bytes, never empty or starting with a dot.
+pub(crate) fn sanitize(id: &str) -> String {
+    let mut out: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(120)
+        .collect();
+    if out.is_empty() || out.starts_with('.') {
+        out.insert(0, 'r');
+    }
+    out
+}
+
+/// The line and column of a byte offset in a text (1-based; column in chars).
+pub(crate) fn line_column(bytes: &[u8], offset: usize) -> (u32, u32) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+    (line as u32, column as u32)
+}
