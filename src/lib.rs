@@ -65,6 +65,8 @@ pub mod registry;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]
+pub mod report;
+#[doc(hidden)]
 pub mod rng;
 #[doc(hidden)]
 pub mod rules;
