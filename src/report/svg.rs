@@ -274,9 +274,9 @@ pub fn render(d: &Drawing<'_>) -> String {
     );
     s.push_str(concat!(
         r##"<defs>"##,
-        r##"<marker id="pg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#475569"/></marker>"##,
-        r##"<marker id="pg-arrow-error" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#c2410c"/></marker>"##,
-        r##"<marker id="pg-arrow-grant" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#15803d"/></marker>"##,
+        r##"<marker id="pg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#475569"/></marker>"##,
+        r##"<marker id="pg-arrow-error" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#c2410c"/></marker>"##,
+        r##"<marker id="pg-arrow-grant" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#15803d"/></marker>"##,
         r##"</defs>"##
     ));
     clusters(&mut s, d, &lay, &sizes);
