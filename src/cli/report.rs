@@ -100,7 +100,10 @@ pub fn run(args: ReportArgs) -> ExitCode {
         report::relative_href(dir, &target)
     };
     let graph_file = args.graph.display().to_string();
-    let baseline_file = args.baseline_graph.as_ref().map(|p| p.display().to_string());
+    let baseline_file = args
+        .baseline_graph
+        .as_ref()
+        .map(|p| p.display().to_string());
     let page = Report {
         registry,
         candidate: Side {

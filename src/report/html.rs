@@ -526,7 +526,11 @@ fn comparison(s: &mut String, r: &Report<'_>, base: &Side<'_>) {
 fn structural_changes(
     r: &Report<'_>,
     base: &Side<'_>,
-) -> (BTreeMap<String, NodeChange>, Vec<String>, Vec<StructureChange>) {
+) -> (
+    BTreeMap<String, NodeChange>,
+    Vec<String>,
+    Vec<StructureChange>,
+) {
     fn version<'s>(side: &Side<'s>) -> graph_diff::Version<'s> {
         graph_diff::Version {
             file: side.file.unwrap_or(""),
@@ -628,10 +632,7 @@ fn page_data(
         if let Some(p) = prim
             && !contracts.contains_key(&p.id)
         {
-            contracts.insert(
-                p.id.clone(),
-                serde_json::to_value(p).unwrap_or(Value::Null),
-            );
+            contracts.insert(p.id.clone(), serde_json::to_value(p).unwrap_or(Value::Null));
         }
         let f = figures.get(i).copied().unwrap_or_default();
         let modes = ev.summary.failure_modes.get(&prim_id).cloned();

@@ -126,9 +126,13 @@ pub fn layout(sizes: &[Size], edges: &[(usize, usize)], entry: Option<usize>) ->
         y += h + V_GAP;
     }
     let x = assign_x(&rows, &preds, &succs, &width_of);
-    let (min_left, max_right) = (0..total).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(x[v] - width_of[v] / 2.0), hi.max(x[v] + width_of[v] / 2.0))
-    });
+    let (min_left, max_right) =
+        (0..total).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (
+                lo.min(x[v] - width_of[v] / 2.0),
+                hi.max(x[v] + width_of[v] / 2.0),
+            )
+        });
     let shift = if min_left.is_finite() {
         MARGIN - min_left
     } else {
@@ -445,7 +449,11 @@ mod tests {
     fn a_chain_is_one_column_with_rising_layers() {
         let l = layout(&boxes(3), &[(0, 1), (1, 2)], Some(0));
         assert_eq!(l.layers, vec![0, 1, 2]);
-        assert!(l.centres.iter().all(|c| (c.0 - l.centres[0].0).abs() < 1e-9));
+        assert!(
+            l.centres
+                .iter()
+                .all(|c| (c.0 - l.centres[0].0).abs() < 1e-9)
+        );
         assert!(l.reversed.iter().all(|r| !r));
     }
 

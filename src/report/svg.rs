@@ -68,7 +68,12 @@ impl Measure {
         };
         let (a, b) = self.scale();
         let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * t).round() as u8;
-        format!("#{:02x}{:02x}{:02x}", mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+        format!(
+            "#{:02x}{:02x}{:02x}",
+            mix(a.0, b.0),
+            mix(a.1, b.1),
+            mix(a.2, b.2)
+        )
     }
 }
 
@@ -428,9 +433,11 @@ fn draw_edges(s: &mut String, d: &Drawing<'_>, lay: &Layout, sizes: &[Size], edg
                     outcome.clone()
                 },
             ),
-            EdgeKind::OnError { mode } => {
-                ("edge on-error", "pg-arrow-error", format!("on_error: {mode}"))
-            }
+            EdgeKind::OnError { mode } => (
+                "edge on-error",
+                "pg-arrow-error",
+                format!("on_error: {mode}"),
+            ),
         };
         let untaken = if runs > 0 && taken == 0 {
             " untaken"
