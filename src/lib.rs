@@ -74,6 +74,8 @@ pub mod pack_rules;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]
+pub mod report;
+#[doc(hidden)]
 pub mod rng;
 #[doc(hidden)]
 pub mod rules;

@@ -31,6 +31,7 @@ const LAYERS: &[&str] = &[
     "import",     // runs recorded by other tools imported as traces (SPEC §10)
     "versions",   // registry and graph versions compared (SPEC §6.1, §6.2)
     "compare",    // evaluations compared (SPEC §6.3)
+    "report",     // the HTML report (SPEC §11)
     "lsp",        // the language server
     "cli",        // the binary (src/cli/, src/main.rs)
 ];

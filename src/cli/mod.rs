@@ -10,6 +10,7 @@ pub mod keygen;
 pub mod lsp;
 pub mod registry;
 pub mod replay;
+pub mod report;
 pub mod schema;
 pub mod simulate;
 pub mod validate;
@@ -42,6 +43,8 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// Replay recorded runs against a graph.
     Replay(replay::ReplayArgs),
+    /// Write one self-contained HTML report of an evaluation (optionally against a baseline).
+    Report(report::ReportArgs),
     /// Write synthetic traces of a graph.
     Simulate(simulate::SimulateArgs),
     /// Write an Ed25519 key pair for sealing traces.
@@ -62,6 +65,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Explain(a) => explain::run(a),
         Command::Graph(a) => graph::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Report(a) => report::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Keygen(a) => keygen::run(a),
         Command::Compare(a) => compare::run(a),

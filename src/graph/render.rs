@@ -212,7 +212,7 @@ impl Edge {
 }
 
 /// Whether `outcome` of a node running `prim` is a grant edge (SPEC §3.4).
-fn is_grant(prim: Option<&Primitive>, outcome: &str) -> bool {
+pub fn is_grant(prim: Option<&Primitive>, outcome: &str) -> bool {
     outcome != "*"
         && prim.is_some_and(|p| {
             p.authority == Authority::Authorize && p.grants.iter().any(|g| g == outcome)
@@ -254,7 +254,7 @@ fn edges(doc: &GraphDoc, prims: &[Option<&Primitive>], ids: &HashMap<&str, usize
 
 /// The node's drawing category: terminal first, then the primitive's class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Category {
+pub enum Category {
     Terminal,
     Verification,
     Policy,
@@ -267,7 +267,7 @@ enum Category {
 }
 
 impl Category {
-    fn of(node: &NodeDoc, prim: Option<&Primitive>) -> Category {
+    pub fn of(node: &NodeDoc, prim: Option<&Primitive>) -> Category {
         if node.next.is_none() && node.branches.is_none() {
             return Category::Terminal;
         }
@@ -283,7 +283,7 @@ impl Category {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Category::Terminal => "terminal",
             Category::Verification => "verification",

@@ -154,6 +154,9 @@ pub(crate) struct RunState<'a, 'r> {
     pub(crate) site: Site,
     /// Where a diagnostic past the stored cap is written (and dropped).
     overflow: Option<Diagnostic>,
+    /// The previous step's node (when it is in the graph) and the distinct moves so far.
+    prev_node: Option<NodeIdx>,
+    moves: rustc_hash::FxHashSet<(NodeIdx, NodeIdx)>,
 }
 
 /// Where in the run the line being checked is (a diagnostic's `site`): written out only when a
@@ -218,6 +221,8 @@ impl<'a, 'r> RunState<'a, 'r> {
             seq: 0,
             site: Site::Fixed("(header)"),
             overflow: None,
+            prev_node: None,
+            moves: rustc_hash::FxHashSet::default(),
         }
     }
 
@@ -498,6 +503,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         {
             *v = v.saturating_add(1);
         }
+        self.record_move(node, step.result.is_err());
         // A partial imported step (SPEC §10) skips the checks of content the source did not
         // capture, and so does a step whose bindings read a partial step's output.
         let content_known = !step.partial && !node.is_some_and(|n| self.binds_from_partial(n));
@@ -555,6 +561,23 @@ impl<'a, 'r> RunState<'a, 'r> {
         })
     }
 
+    /// Note the move from the previous step's node to `node`, and an error step at `node`.
+    fn record_move(&mut self, node: Option<NodeIdx>, error: bool) {
+        if let (Some(from), Some(to)) = (self.prev_node, node) {
+            if self.moves.len() < super::report::MAX_RECORDED_MOVES {
+                self.moves.insert((from, to));
+            } else if !self.moves.contains(&(from, to)) {
+                self.stats.moves_truncated = true;
+            }
+        }
+        if let Some(n) = node
+            && error
+        {
+            *self.stats.node_errors.entry(n).or_insert(0) += 1;
+        }
+        self.prev_node = node;
+    }
+
     fn transition(
         &mut self,
         node: NodeIdx,
@@ -604,6 +627,8 @@ impl<'a, 'r> RunState<'a, 'r> {
     pub(crate) fn into_report(self, trace: &str) -> RunReport {
         let mut stats = self.stats;
         stats.spend_nanos = self.spend_nanos;
+        stats.moves = self.moves.into_iter().collect();
+        stats.moves.sort_unstable();
         let imported = self
             .header
             .as_ref()

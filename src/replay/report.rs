@@ -120,7 +120,18 @@ pub struct RunStats {
     /// The run's task key (SPEC §4.3): `sha256:` of the RFC 8785 form of the header's `input`;
     /// `None` when the header could not be read.
     pub task: Option<String>,
+    /// The distinct moves the run made between two graph nodes (recorded node to recorded node,
+    /// both in the graph), by node index, sorted: which edges a run took, for reports. At most
+    /// [`MAX_RECORDED_MOVES`] are kept; `moves_truncated` says when more were made.
+    pub moves: Vec<(usize, usize)>,
+    pub moves_truncated: bool,
+    /// Error steps by graph node index (a step whose recorded node is in the graph).
+    pub node_errors: BTreeMap<usize, u64>,
 }
+
+/// At most this many distinct moves are kept per run (a faithful run makes at most one per graph
+/// edge; a run that wanders off the graph could make one per step).
+pub const MAX_RECORDED_MOVES: usize = 4096;
 
 /// At most this many diagnostics are kept per run (memory stays flat on huge traces); the counts
 /// by code include all of them.
