@@ -208,10 +208,19 @@ impl Config {
             file: file.clone(),
             line: 0,
             column: 0,
-            message: if e.kind() == std::io::ErrorKind::NotFound {
-                "no such file (it is missing)".into()
-            } else {
-                format!("cannot read: {e}")
+            message: match e {
+                crate::input::InputError::Io { source, .. }
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    "no such file (it is missing)".into()
+                }
+                crate::input::InputError::Io { source, .. } => format!("cannot read: {source}"),
+                crate::input::InputError::NotRegular { kind, .. } => {
+                    format!("not a regular file (it is {kind})")
+                }
+                crate::input::InputError::TooLarge { size, limit, .. } => {
+                    format!("the file is {size} bytes, over the limit of {limit} bytes")
+                }
             },
         })?;
         let text = match String::from_utf8(bytes) {

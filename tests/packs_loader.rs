@@ -34,7 +34,7 @@ fn validate_with(graph: &Path, path: &[PathBuf]) -> primgraph::FileReport {
 }
 
 fn codes(report: &primgraph::FileReport) -> Vec<(&str, u32)> {
-    report.diagnostics.iter().map(|d| (d.code, d.line)).collect()
+    report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect()
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn each_broken_fixture_pack_reports_its_code_in_its_file() {
     ] {
         let errors = manifest::load(&fixtures().join(dir), Registry::builtin())
             .expect_err(dir);
-        let found: Vec<_> = errors.diagnostics().map(|(f, d)| (f.to_string(), d.code)).collect();
+        let found: Vec<_> = errors.diagnostics().map(|(f, d)| (f.to_string(), d.code.clone())).collect();
         assert!(
             found.iter().any(|(f, c)| *c == code && f.ends_with(file)),
             "{dir}: {found:?}"

@@ -161,13 +161,15 @@ fn the_page_draws_every_node_weighs_edges_by_runs_and_marks_the_baseline_changes
 
     // The §6.2 changes are marked on the drawing: exactly the nodes `graph diff` names.
     let v1_graph = load(&v1);
-    let version = |g: &ReplayGraph| primgraph::versions::graph_diff::Version {
+    fn version(g: &ReplayGraph) -> primgraph::versions::graph_diff::Version<'_> {
+        primgraph::versions::graph_diff::Version {
         file: "",
         doc: &g.doc,
         digest: &g.digest,
         parsed: None,
         diagnostics: &[],
-    };
+        }
+    }
     let (old_v, new_v) = (version(&v1_graph), version(&graph));
     let changes = primgraph::versions::graph_diff::structure(Registry::builtin(), &old_v, &new_v);
     let changed: Vec<&str> = changes
@@ -377,7 +379,7 @@ fn the_page_for_10000_runs_of_a_50_node_graph_is_under_2_mb() {
         let run = simulate_run(&replayer, &options, i).unwrap();
         let report = replayer.replay_slice(&format!("runs/{}.trace.jsonl", run.name), &run.trace);
         for _ in 0..10 {
-            evaluation.add(&report);
+            evaluation.add(&report).unwrap();
         }
     }
     assert_eq!(evaluation.summary.runs, 10_000);
@@ -392,7 +394,7 @@ fn the_aggregates_stay_bounded_over_100000_runs() {
     for i in 0..100_000u64 {
         let first = FirstDivergence {
             seq: 1,
-            code: "D603",
+            code: "D603".into(),
             expected: Some(serde_json::Value::from(format!("n{}", i % 7))),
             actual: Some(serde_json::Value::from("x".repeat(10_000) + &i.to_string())),
             pointer: "/node".into(),
@@ -413,8 +415,9 @@ fn the_aggregates_stay_bounded_over_100000_runs() {
             },
             seal: SealStatus::Absent,
             signer: None,
+            imported: false,
         };
-        evaluation.add(&run);
+        evaluation.add(&run).unwrap();
     }
     assert_eq!(evaluation.summary.runs, 100_000);
     assert_eq!(evaluation.divergences.len(), report::evaluation::MAX_SITES);

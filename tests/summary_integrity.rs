@@ -249,7 +249,7 @@ proptest! {
         prop_assert!(s.check().is_ok(), "{:?}", s.check());
         let file = file_of(s);
         let back = read(&file.to_json());
-        prop_assert_eq!(back.as_ref().ok(), Some(&file), "{:?}", back.err());
+        prop_assert_eq!(back.as_ref().ok(), Some(&file), "{:?}", back.as_ref().err());
     }
 
     /// Each single corruption of a real summary is refused, naming where.

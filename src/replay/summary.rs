@@ -354,7 +354,7 @@ impl Summary {
         if let Some(f) = &run.first_divergence {
             let at = ["first_divergence_sites", f.site.as_str()];
             match self.first_divergence_sites.get_mut(&f.site) {
-                Some(codes) => add_key(pass, codes, f.code, 1, &at)?,
+                Some(codes) => add_key(pass, codes, &f.code, 1, &at)?,
                 None => {
                     if pass == Pass::Apply {
                         let codes = Counts::from([(f.code.to_string(), 1)]);

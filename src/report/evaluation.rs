@@ -23,7 +23,7 @@ pub const MAX_VALUE_CHARS: usize = 160;
 /// One kind of first divergence at a site, with its first example.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DivergenceCase {
-    pub code: &'static str,
+    pub code: crate::codes::CodeName,
     /// Compact JSON of the expected value (cut at [`MAX_VALUE_CHARS`]); `None`: nothing expected.
     pub expected: Option<String>,
     pub actual: Option<String>,
@@ -69,9 +69,10 @@ fn short_json(v: &Value) -> String {
 }
 
 impl Evaluation {
-    /// Add one run.
-    pub fn add(&mut self, run: &RunReport) {
-        self.summary.add(run);
+    /// Add one run. Fails, leaving the evaluation as it was, when the summary's counts would
+    /// pass 2^64 − 1.
+    pub fn add(&mut self, run: &RunReport) -> Result<(), crate::replay::summary::SummaryError> {
+        self.summary.add(run)?;
         for &mv in &run.stats.moves {
             *self.moves.entry(mv).or_insert(0) += 1;
         }
@@ -82,11 +83,11 @@ impl Evaluation {
             *self.node_errors.entry(node).or_insert(0) += errors;
         }
         let Some(first) = &run.first_divergence else {
-            return;
+            return Ok(());
         };
         if !self.divergences.contains_key(&first.site) && self.divergences.len() >= MAX_SITES {
             self.other_divergences += 1;
-            return;
+            return Ok(());
         }
         let site = self.divergences.entry(first.site.clone()).or_default();
         site.count += 1;
@@ -100,7 +101,7 @@ impl Evaluation {
             case.count += 1;
         } else if site.cases.len() < MAX_CASES {
             site.cases.push(DivergenceCase {
-                code: first.code,
+                code: first.code.clone(),
                 expected,
                 actual,
                 count: 1,
@@ -111,6 +112,7 @@ impl Evaluation {
         } else {
             site.other += 1;
         }
+        Ok(())
     }
 
     /// Replay `files` on `jobs` threads (streamed: reports are folded as they come, none kept).
@@ -120,11 +122,19 @@ impl Evaluation {
         jobs: usize,
     ) -> Result<Evaluation, CorpusError> {
         let mut evaluation = Evaluation::default();
+        let mut overflow = None;
         replay_corpus_streaming(replayer, files, jobs, &|| {}, &mut |run| {
-            evaluation.add(run);
+            if overflow.is_none()
+                && let Err(e) = evaluation.add(run)
+            {
+                overflow = Some(e);
+            }
             Ok(())
         })?;
-        Ok(evaluation)
+        match overflow {
+            Some(e) => Err(e.into()),
+            None => Ok(evaluation),
+        }
     }
 
     /// Runs whose move (a, b) was recorded.

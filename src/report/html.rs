@@ -284,7 +284,7 @@ fn divergences(s: &mut String, side: &Side<'_>) {
             let _ = write!(
                 s,
                 "<td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{link}{run} seq {}</td></tr>",
-                esc(case.code),
+                esc(&case.code),
                 value(&case.expected),
                 value(&case.actual),
                 case.count,

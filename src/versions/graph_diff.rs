@@ -428,7 +428,7 @@ pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Find
         .flatten()
         .map(|d| finding(old.doc, d))
         .collect();
-    let order = |f: &Finding| (f.line, f.column, f.code, f.message.clone());
+    let order = |f: &Finding| (f.line, f.column, f.code.clone(), f.message.clone());
     introduced.sort_by_key(order);
     resolved.sort_by_key(order);
     (introduced, resolved)
