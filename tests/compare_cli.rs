@@ -144,7 +144,11 @@ fn graph_diff_of_the_example_versions() {
     assert!(regressed > 0);
     assert_eq!(regressed, faithful_to_other);
     for r in regressions {
-        assert_eq!((&r["node"], &r["code"]), (&json!("draft"), &json!("D611")), "{r}");
+        assert_eq!(
+            (&r["node"], &r["code"]),
+            (&json!("draft"), &json!("D611")),
+            "{r}"
+        );
         let examples = r["examples"].as_array().unwrap();
         assert!(!examples.is_empty() && examples.len() <= 3);
         assert!(examples[0].as_str().unwrap().starts_with(RUNS_V1));
@@ -154,7 +158,9 @@ fn graph_diff_of_the_example_versions() {
     assert!(human.contains("node `gate` changed: branches"), "{human}");
     assert!(human.contains("    max_visits: 3 → 2\n"), "{human}");
     assert!(
-        human.contains(r#"    branches: {"allow":"apply","deny":"give_up"} → {"allow":"apply","deny":"draft"}"#),
+        human.contains(
+            r#"    branches: {"allow":"apply","deny":"give_up"} → {"allow":"apply","deny":"draft"}"#
+        ),
         "{human}"
     );
     assert!(
@@ -259,7 +265,7 @@ fn compare_from_summary_files_and_from_replayed_runs_agree() {
     let s2 = summary_of(dir.path(), V2, RUNS_V2, "v2.json");
     let file: Value = json_of(&std::fs::read_to_string(&s1).unwrap());
     assert_eq!(file["format"], "primgraph-summary");
-    assert_eq!(file["version"], 1);
+    assert_eq!(file["version"], 2);
     assert_eq!(file["graph"]["name"], "fix-failing-test");
     assert_eq!(file["summary"]["runs"], 30);
     assert_eq!(file["summary"]["tasks"].as_object().unwrap().len(), 10);
@@ -371,7 +377,7 @@ fn compare_refuses_foreign_newer_and_unusable_input_with_a_location() {
     let (code, _, err) = primgraph(&["compare", &good, &newer]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("newer.json: at /version") && err.contains("newer"),
+        err.contains("newer.json:1:") && err.contains("at /version") && err.contains("newer"),
         "{err}"
     );
     let broken = write(

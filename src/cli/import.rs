@@ -24,7 +24,9 @@ pub enum SourceFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
+    /// One line per finding and the import's summary, for a terminal.
     Human,
+    /// One JSON document: the findings with their locations and the summary.
     Json,
     /// GitHub Actions workflow commands: one annotation per finding, at its source file.
     Github,
@@ -52,10 +54,11 @@ pub struct ImportArgs {
     /// Seal every trace with this private key (proves only that it was not edited after import).
     #[arg(long, value_name = "KEY")]
     pub sign: Option<PathBuf>,
+    /// How findings and the summary are printed.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
     /// The largest inflated size of one `.eval` entry, or of one JSON source file.
     #[arg(long, default_value_t = DEFAULT_MAX_ENTRY_BYTES, value_name = "BYTES")]
@@ -63,7 +66,10 @@ pub struct ImportArgs {
 }
 
 fn wanted(format: Format, path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
     match format {
         Format::Inspect => name.ends_with(".eval") || name.ends_with(".json"),
         _ => name.ends_with(".json") || name.ends_with(".jsonl"),
@@ -82,12 +88,13 @@ fn collect(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         let mut stack = vec![path.clone()];
         let mut found = Vec::new();
         while let Some(dir) = stack.pop() {
-            let entries =
-                std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             for entry in entries {
                 let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
                 let p = entry.path();
-                let kind = entry.file_type().map_err(|e| format!("{}: {e}", p.display()))?;
+                let kind = entry
+                    .file_type()
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
                 if kind.is_dir() {
                     stack.push(p);
                 } else if kind.is_file() && wanted(format, &p) {
@@ -218,7 +225,11 @@ fn render_human(report: &ImportReport, out_dir: &Path) -> String {
         out.push('\n');
     }
     let s = &report.summary;
-    out.push_str(&format!("{} into {}\n", summary_line(report), out_dir.display()));
+    out.push_str(&format!(
+        "{} into {}\n",
+        summary_line(report),
+        out_dir.display()
+    ));
     if !s.unmapped.is_empty() {
         let names: Vec<String> = s
             .unmapped

@@ -26,7 +26,7 @@ pub fn run(args: LspArgs) -> ExitCode {
         debounce: Duration::from_millis(args.debounce_ms),
         ..primgraph::lsp::ServerOptions::default()
     };
-    match primgraph::lsp::run_stdio(options) {
+    match primgraph::lsp::serve_io(std::io::stdin(), std::io::stdout(), options) {
         Ok(primgraph::lsp::Exit::Clean) => ExitCode::SUCCESS,
         Ok(primgraph::lsp::Exit::Abrupt) => ExitCode::from(1),
         Err(e) => super::usage_error(e),

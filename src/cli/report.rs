@@ -19,15 +19,14 @@ pub struct ReportArgs {
     /// Trace files and folders (recursively `*.trace.jsonl`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// The baseline's graph: its runs (`--baseline`) are compared with these (SPEC §6.3) and its
-    /// structure with this graph's (SPEC §6.2).
-    #[arg(long, requires = "baseline")]
+    /// The baseline's graph, compared with `--graph`.
+    #[arg(long, value_name = "GRAPH", requires = "baseline")]
     pub baseline_graph: Option<PathBuf>,
     /// The baseline's trace files and folders.
-    #[arg(long, num_args = 1.., requires = "baseline_graph")]
+    #[arg(long, value_name = "RUNS", num_args = 1.., requires = "baseline_graph")]
     pub baseline: Vec<PathBuf>,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
     /// Replay threads (default: the machine's cores).
     #[arg(long)]

@@ -56,7 +56,7 @@ pub struct ServerOptions {
     pub config: Option<PathBuf>,
     /// How long after the last change a document is validated.
     pub debounce: Duration,
-    /// The limits on each frame of the client's stream (`serve_io`, `run_stdio`).
+    /// The limits on each frame of the client's stream (`serve_io`).
     pub frame_limits: transport::FrameLimits,
 }
 
@@ -553,12 +553,6 @@ struct View {
     text: Arc<str>,
     lines: Arc<LineMap>,
     registry: settings::RegistryHandle,
-}
-
-/// Serve on stdin/stdout (the `primgraph lsp` subcommand), through the bounded framing of
-/// [`transport`].
-pub fn run_stdio(options: ServerOptions) -> Result<Exit, String> {
-    transport::serve_io(std::io::stdin(), std::io::stdout(), options)
 }
 
 pub use transport::serve_io;

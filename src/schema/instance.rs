@@ -18,6 +18,38 @@ use super::walk::resolve_local;
 const MAX_DEPTH: usize = 6;
 /// How many candidates one node keeps.
 const MAX_CANDIDATES: usize = 32;
+/// The largest candidate built, in bytes as serialized (about what it costs in memory, twice):
+/// far above any real schema's bounds (`maxLength: 10000`, `maxItems: 100`), so a witness is
+/// as large as the schemas demand, and a schema that demands more (`minItems: 1e12`) is given
+/// no candidate of that size rather than unbounded memory.
+pub const MAX_WITNESS_BYTES: usize = 1 << 20;
+/// Arrays longer than this get fewer variants (one element varied, not every position).
+const LONG_ARRAY: usize = 64;
+
+/// The size of `value` as compact JSON, counted without serializing it.
+fn json_size(value: &Value) -> usize {
+    match value {
+        Value::Null => 4,
+        Value::Bool(b) => 4 + usize::from(!b),
+        Value::Number(n) => n.to_string().len(),
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => 2 + items.iter().map(|v| json_size(v) + 1).sum::<usize>(),
+        Value::Object(members) => {
+            2 + members
+                .iter()
+                .map(|(k, v)| k.len() + 4 + json_size(v))
+                .sum::<usize>()
+        }
+    }
+}
+
+/// A length bound read from a schema (`minLength`, `maxItems`, …) as a `usize`, saturating.
+fn bound(object: &Map<String, Value>, keyword: &str) -> Option<usize> {
+    object
+        .get(keyword)
+        .and_then(Value::as_u64)
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
 
 /// Candidate instances of `schema`, read inside the document `root` (for `$ref`s).
 pub fn candidates(schema: &Value, root: &Value) -> Vec<Value> {
@@ -333,15 +365,15 @@ fn numbers(object: &Map<String, Value>, integral: bool) -> Vec<Value> {
 }
 
 fn strings(object: &Map<String, Value>) -> Vec<Value> {
-    let get = |k: &str| object.get(k).and_then(Value::as_u64);
-    let min = get("minLength").unwrap_or(0).min(4096) as usize;
-    let max = get("maxLength").map(|m| m.min(4096) as usize);
-    let mut lengths = vec![min, min + 1, min + 3];
+    let min = bound(object, "minLength").unwrap_or(0);
+    let max = bound(object, "maxLength");
+    let mut lengths = vec![min, min.saturating_add(1), min.saturating_add(3)];
     if let Some(max) = max {
-        lengths.extend([max, max.saturating_sub(1), max + 1]);
+        lengths.extend([max, max.saturating_sub(1), max.saturating_add(1)]);
     }
     let mut out = Vec::new();
-    for length in lengths {
+    // Lengths count code points; `a` is one byte, so the budget is the length.
+    for length in lengths.into_iter().filter(|&l| l <= MAX_WITNESS_BYTES) {
         push_unique(&mut out, json!("a".repeat(length)), MAX_CANDIDATES);
     }
     for stock in ["", "0", "abc", "A-1", "hello world", "2020-01-01"] {
@@ -351,9 +383,8 @@ fn strings(object: &Map<String, Value>) -> Vec<Value> {
 }
 
 fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value> {
-    let get = |k: &str| object.get(k).and_then(Value::as_u64);
-    let min = get("minItems").unwrap_or(0).min(64) as usize;
-    let max = get("maxItems").map(|m| m.min(64) as usize);
+    let min = bound(object, "minItems").unwrap_or(0);
+    let max = bound(object, "maxItems");
     let prefix: Vec<Vec<Value>> = match object.get("prefixItems") {
         Some(Value::Array(schemas)) => schemas
             .iter()
@@ -369,16 +400,30 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value>
         .get("contains")
         .map(|schema| generate(schema, root, depth + 1))
         .unwrap_or_default();
-    let mut lengths = vec![min, min.max(prefix.len()), min + 1, prefix.len() + 1];
+    // The most items an array of the cheapest elements may have within the byte budget.
+    let element_size = rest.first().map_or(4, json_size) + 1;
+    let fits = |length: usize| length.saturating_mul(element_size) <= MAX_WITNESS_BYTES;
+    let mut lengths = vec![
+        min,
+        min.max(prefix.len()),
+        min.saturating_add(1),
+        prefix.len() + 1,
+    ];
     if let Some(max) = max {
-        lengths.extend([max, max + 1]);
+        lengths.extend([max, max.saturating_add(1)]);
     }
+    lengths.retain(|&l| fits(l));
     let mut out = Vec::new();
     // One element varied at a time, the rest minimal: finds a single offending element.
     let base_length = min.max(prefix.len()).max(1);
-    for position in 0..base_length.min(4) {
+    let (positions, varieties) = if base_length > LONG_ARRAY {
+        (1, 2)
+    } else {
+        (4, 8)
+    };
+    for position in (0..base_length.min(positions)).filter(|_| fits(base_length)) {
         let pool = prefix.get(position).unwrap_or(&rest);
-        for varied in pool.iter().take(8) {
+        for varied in pool.iter().take(varieties) {
             let array: Vec<Value> = (0..base_length)
                 .filter_map(|index| {
                     if index == position {
@@ -391,7 +436,7 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value>
         }
     }
     // A repeated element, for `uniqueItems`.
-    if let Some(first) = rest.first() {
+    if let Some(first) = rest.first().filter(|_| fits(prefix.len() + 2)) {
         let mut array: Vec<Value> = prefix.iter().filter_map(|p| p.first().cloned()).collect();
         array.extend([first.clone(), first.clone()]);
         push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
@@ -412,7 +457,10 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value>
                 }
                 array.push(first.clone());
             }
-            push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
+            let array = Value::Array(array);
+            if json_size(&array) <= MAX_WITNESS_BYTES {
+                push_unique(&mut out, array, MAX_CANDIDATES);
+            }
         }
     }
     out
