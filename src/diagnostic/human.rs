@@ -81,6 +81,10 @@ struct FileView<'a> {
     lines: &'a LineIndex,
 }
 
+/// How many lines apart a related location may be and still share the primary's snippet (the
+/// lines between are folded): a bound on the text each diagnostic's snippet spans.
+const NEAR_LINES: u32 = 120;
+
 /// A located range of the source, with the 1-based line it starts on.
 #[derive(Clone)]
 struct Located {
@@ -132,36 +136,53 @@ impl<'a> FileView<'a> {
 
         let mut group = match &primary {
             Some(primary) => {
-                let all =
-                    std::iter::once(primary).chain(related.iter().filter_map(|(l, _)| l.as_ref()));
-                let first_line = all.clone().map(|l| l.line).min().unwrap_or(primary.line);
-                let last_line = all.map(|l| l.line).max().unwrap_or(primary.line);
-                let window = self.window(first_line, last_line);
-                let clamp = |r: &Range<usize>| {
-                    let start = r.start.clamp(window.start, window.end) - window.start;
-                    let end = r.end.clamp(window.start, window.end) - window.start;
-                    start..end.max(start)
-                };
-                let text = self.source.get(window.clone()).unwrap_or_default();
-                let mut snippet = Snippet::source(text)
-                    .line_start(first_line as usize)
-                    .path(self.file)
-                    .fold(true)
-                    .annotation(
-                        AnnotationKind::Primary
-                            .span(clamp(&primary.range))
-                            .label(diag.pointer.as_str()),
-                    );
+                // Related locations near the primary share its snippet; each far one gets a
+                // snippet of its own, so a snippet never spans the file between them (with
+                // 3,000 findings related to one line at the top, that made rendering cost
+                // findings × file size).
+                let near = |l: &Located| l.line.abs_diff(primary.line) <= NEAR_LINES;
+                let shared: Vec<&Located> = std::iter::once(primary)
+                    .chain(
+                        related
+                            .iter()
+                            .filter_map(|(l, _)| l.as_ref())
+                            .filter(|l| near(l)),
+                    )
+                    .collect();
+                let first_line = shared.iter().map(|l| l.line).min().unwrap_or(primary.line);
+                let last_line = shared.iter().map(|l| l.line).max().unwrap_or(primary.line);
+                let mut snippet = self.snippet(first_line, last_line).annotation(
+                    AnnotationKind::Primary
+                        .span(self.clamp(first_line, last_line, &primary.range))
+                        .label(diag.pointer.as_str()),
+                );
+                let mut far = Vec::new();
                 for (located, r) in &related {
-                    if let Some(located) = located {
-                        snippet = snippet.annotation(
-                            AnnotationKind::Context
-                                .span(clamp(&located.range))
-                                .label(r.message.as_str()),
-                        );
+                    match located {
+                        Some(located) if near(located) => {
+                            snippet = snippet.annotation(
+                                AnnotationKind::Context
+                                    .span(self.clamp(first_line, last_line, &located.range))
+                                    .label(r.message.as_str()),
+                            );
+                        }
+                        Some(located) => far.push((located, r)),
+                        None => {}
                     }
                 }
-                title.element(snippet)
+                // Far locations are shown in file order, as rustc orders its snippets.
+                far.sort_by_key(|(l, _)| l.line);
+                let mut group = title.element(snippet);
+                for (located, r) in far {
+                    group = group.element(
+                        self.snippet(located.line, located.line).annotation(
+                            AnnotationKind::Context
+                                .span(self.clamp(located.line, located.line, &located.range))
+                                .label(r.message.as_str()),
+                        ),
+                    );
+                }
+                group
             }
             None => title.element(Origin::path(self.file)),
         };
@@ -191,6 +212,24 @@ impl<'a> FileView<'a> {
             )));
         }
         vec![group]
+    }
+
+    /// The source of lines `first..=last` as a snippet of this file.
+    fn snippet(&self, first: u32, last: u32) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+        let window = self.window(first, last);
+        Snippet::source(self.source.get(window).unwrap_or_default())
+            .line_start(first as usize)
+            .path(self.file)
+            .fold(true)
+    }
+
+    /// `range` (of the whole source) relative to the snippet of lines `first..=last`, clamped
+    /// to it.
+    fn clamp(&self, first: u32, last: u32, range: &Range<usize>) -> Range<usize> {
+        let window = self.window(first, last);
+        let start = range.start.clamp(window.start, window.end) - window.start;
+        let end = range.end.clamp(window.start, window.end) - window.start;
+        start..end.max(start)
     }
 
     /// The byte range of lines `first..=last` (without the last line's terminator).
