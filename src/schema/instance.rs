@@ -521,21 +521,9 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
         .iter()
         .filter_map(|name| values_of(name).first().map(|v| (name.clone(), v.clone())))
         .collect();
-    // One property varied at a time over its candidates, the rest minimal.
-    for name in required.iter().chain(properties.keys()) {
-        for varied in values_of(name).iter().take(8).cloned() {
-            let mut instance = minimal.clone();
-            instance.insert(name.clone(), varied);
-            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
-        }
-    }
-    for (key, schema) in &pattern_keys {
-        for varied in generate(schema, root, depth + 1).into_iter().take(4) {
-            let mut instance = minimal.clone();
-            instance.insert(key.clone(), varied);
-            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
-        }
-    }
+    // Whole-object variants first (every optional member, an extra member): with four or more
+    // declared members the per-member variations alone used to fill every candidate slot, and a
+    // nested object's extra-member variant came too late in its pool to be tried.
     for variant in 0..3 {
         for with_optional in [false, true] {
             for with_extra in [false, true] {
@@ -563,6 +551,30 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
                 }
                 push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
             }
+        }
+    }
+    // An extra member varied over what `additionalProperties` admits: finds a witness where
+    // the target's additional members are tighter (an object map against a narrower one).
+    if additional.is_some_and(|schema| schema != &Value::Bool(false)) {
+        for varied in values_of("extra0").iter().take(8).cloned() {
+            let mut instance = minimal.clone();
+            instance.insert("extra0".into(), varied);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+        }
+    }
+    // One property varied at a time over its candidates, the rest minimal.
+    for name in required.iter().chain(properties.keys()) {
+        for varied in values_of(name).iter().take(8).cloned() {
+            let mut instance = minimal.clone();
+            instance.insert(name.clone(), varied);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+        }
+    }
+    for (key, schema) in &pattern_keys {
+        for varied in generate(schema, root, depth + 1).into_iter().take(4) {
+            let mut instance = minimal.clone();
+            instance.insert(key.clone(), varied);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
         }
     }
     out
