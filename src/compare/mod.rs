@@ -10,7 +10,7 @@
 //! | `success_rate` | runs ending `success` / runs | Wilson per side, Newcombe hybrid for the difference |
 //! | `faithful_rate` | runs with verdict `faithful` / runs | as above |
 //! | `mean_steps`, `mean_spend_usd` | means | t per side, Welch for the difference |
-//! | `failure_rate` per primitive | error steps / steps of it | Wilson / Newcombe |
+//! | `failure_rate` per primitive | error steps / steps of it | Wilson / Newcombe at the run-level effective size ([`stats::ClusteredRate`]) |
 //! | `visits_per_run` per node | visits / runs | none (and never labelled) |
 //! | `paired_success` | mean over shared tasks of the per-task difference in success rate | t over the tasks |
 
@@ -182,6 +182,75 @@ fn proportion(
         baseline: side(kb, nb),
         candidate: side(kc, nc),
         change: label(bad, difference.interval),
+        difference,
+        tasks: None,
+        reason: None,
+    }
+}
+
+/// A primitive's failure rate with the run as the unit ([`stats::ClusteredRate`]): Wilson per
+/// side and Newcombe for the difference, at the effective sample sizes. A summary without the
+/// per-run sums (a version 1 file) gives the estimates and no interval, saying why.
+fn failure_rate(p: &str, baseline: &Summary, candidate: &Summary, z: Option<f64>) -> Metric {
+    let counts = |s: &Summary| {
+        let n = s.primitive_steps.get(p).copied().unwrap_or(0);
+        (s.error_steps(p).min(n), n)
+    };
+    let clustered = |s: &Summary| -> Result<Option<stats::ClusteredRate>, ()> {
+        let (errors, steps) = counts(s);
+        let per_run = s.primitive_runs.as_ref().ok_or(())?;
+        Ok(per_run.get(p).and_then(|r| {
+            stats::ClusteredRate::new(
+                errors,
+                steps,
+                r.runs,
+                r.errors_sq,
+                r.steps_sq,
+                r.errors_steps,
+            )
+        }))
+    };
+    let (kb, nb) = counts(baseline);
+    let (kc, nc) = counts(candidate);
+    let (rb, rc) = match (clustered(baseline), clustered(candidate)) {
+        (Ok(b), Ok(c)) => (b, c),
+        _ => {
+            let mut m = proportion(
+                "failure_rate",
+                Some(p.to_string()),
+                Bad::Higher,
+                (kb, nb),
+                (kc, nc),
+                None,
+            );
+            m.reason = Some(
+                "no interval: a summary file without per-run sums (version 1) cannot give one that treats runs as the unit"
+                    .into(),
+            );
+            return m;
+        }
+    };
+    let side = |r: Option<stats::ClusteredRate>, n: u64| Estimate {
+        estimate: r.map(|r| r.rate),
+        interval: r.zip(z).and_then(|(r, z)| r.interval(z)),
+        n,
+    };
+    let difference = Difference {
+        estimate: rc.zip(rb).map(|(c, b)| c.rate - b.rate),
+        interval: match (rc, rb, z) {
+            (Some(c), Some(b), Some(z)) => {
+                stats::newcombe_effective(c.rate, c.effective_n, b.rate, b.effective_n, z)
+            }
+            _ => None,
+        },
+    };
+    Metric {
+        metric: "failure_rate",
+        key: Some(p.to_string()),
+        bad: Bad::Higher,
+        baseline: side(rb, nb),
+        candidate: side(rc, nc),
+        change: label(Bad::Higher, difference.interval),
         difference,
         tasks: None,
         reason: None,
@@ -374,19 +443,7 @@ pub fn compare(baseline: &Summary, candidate: &Summary, confidence: f64) -> Comp
         .chain(candidate.failure_modes.keys())
         .collect();
     for p in primitives {
-        let side = |s: &Summary| {
-            let n = s.primitive_steps.get(p.as_str()).copied().unwrap_or(0);
-            // A summary whose error steps exceed its steps (hand-edited) is capped, never NaN.
-            (s.error_steps(p).min(n), n)
-        };
-        metrics.push(proportion(
-            "failure_rate",
-            Some(p.clone()),
-            Bad::Higher,
-            side(baseline),
-            side(candidate),
-            z,
-        ));
+        metrics.push(failure_rate(p, baseline, candidate, z));
     }
     let nodes: BTreeSet<&String> = baseline
         .visits

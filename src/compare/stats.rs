@@ -205,6 +205,90 @@ pub fn newcombe(s1: u64, n1: u64, s2: u64, n2: u64, z: f64) -> Option<Interval> 
     Some(Interval { low, high })
 }
 
+/// Wilson's interval for a proportion `p` observed with an effective sample size `n` (not
+/// necessarily whole): the score interval with `n` in place of the count (Kish's effective
+/// sample size, as survey statistics use it for clustered samples).
+pub fn wilson_effective(p: f64, n: f64, z: f64) -> Option<Interval> {
+    if !(n > 0.0) || !(0.0..=1.0).contains(&p) || !z.is_finite() {
+        return None;
+    }
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let low = if p == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if p == 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    Some(Interval { low, high })
+}
+
+/// Newcombe's hybrid score interval for `p1 − p2` from effective sample sizes (see
+/// [`wilson_effective`]).
+pub fn newcombe_effective(p1: f64, n1: f64, p2: f64, n2: f64, z: f64) -> Option<Interval> {
+    let w1 = wilson_effective(p1, n1, z)?;
+    let w2 = wilson_effective(p2, n2, z)?;
+    let d = p1 - p2;
+    let low = d - ((p1 - w1.low).powi(2) + (w2.high - p2).powi(2)).sqrt();
+    let high = d + ((w1.high - p1).powi(2) + (p2 - w2.low).powi(2)).sqrt();
+    Some(Interval { low, high })
+}
+
+/// A failure rate whose steps come in runs: `errors / steps` over `runs` runs that ran the
+/// primitive, with the per-run sums Σe², Σs², Σe·s. Steps of one run are correlated (a run that
+/// loops on a failing patch contributes ten failures), so the run is the unit: the effective
+/// sample size is `steps / deff`, the design effect `deff` being the ratio of the ratio
+/// estimator's cluster-robust (delta-method) variance, `n/(n−1) · Σ(eᵢ − R·sᵢ)² / S²`, to the
+/// binomial `R(1−R)/S`, at least 1. At a rate of 0 or 1 the variance says nothing about the
+/// correlation, and every run counts once (effective size = runs). The result always lies
+/// between the runs and the steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusteredRate {
+    pub rate: f64,
+    pub effective_n: f64,
+}
+
+impl ClusteredRate {
+    pub fn new(
+        errors: u64,
+        steps: u64,
+        runs: u64,
+        errors_sq: u128,
+        steps_sq: u128,
+        errors_steps: u128,
+    ) -> Option<ClusteredRate> {
+        if steps == 0 || runs == 0 || errors > steps {
+            return None;
+        }
+        let (e, s, n) = (errors as f64, steps as f64, runs as f64);
+        let rate = e / s;
+        let floor = n.min(s);
+        let effective_n = if errors == 0 || errors == steps || runs < 2 {
+            floor
+        } else {
+            // Σ(eᵢ − R sᵢ)² = Σe² − 2RΣes + R²Σs², never below 0 however it rounds.
+            let residual = (errors_sq as f64 - 2.0 * rate * errors_steps as f64
+                + rate * rate * steps_sq as f64)
+                .max(0.0);
+            let clustered = n / (n - 1.0) * residual / (s * s);
+            let binomial = rate * (1.0 - rate) / s;
+            let deff = (clustered / binomial).max(1.0);
+            (s / deff).clamp(floor, s)
+        };
+        Some(ClusteredRate { rate, effective_n })
+    }
+
+    pub fn interval(&self, z: f64) -> Option<Interval> {
+        wilson_effective(self.rate, self.effective_n, z)
+    }
+}
+
 /// A sample described by its size, mean and (unbiased, n − 1) variance.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Moments {
