@@ -266,9 +266,10 @@ fn explain_prints_every_code_and_rejects_unknown_ones() {
             .output()
             .expect("run primgraph");
         assert_eq!(out.status.code(), Some(0), "{}", row.code);
+        // The documentation, then the file that implements the code.
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
-            row.doc(),
+            format!("{}\n\nImplemented in `{}`.\n", row.doc().trim_end(), row.file),
             "{}",
             row.code
         );

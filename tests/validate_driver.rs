@@ -169,7 +169,13 @@ fn explain_prints_the_rule_file_header_and_rejects_unknown_codes() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let source = include_str!("../src/rules/a402_grant_bypass.rs");
-    assert_eq!(text, primgraph::codes::module_doc(source));
+    assert_eq!(
+        text,
+        format!(
+            "{}\n\nImplemented in `src/rules/a402_grant_bypass.rs`.\n",
+            primgraph::codes::module_doc(source).trim_end()
+        )
+    );
     assert!(text.starts_with("A402: "));
     assert!(!text.contains("//!"));
     let out = primgraph(&["explain", "Z999"]);

@@ -12,7 +12,12 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> ExitCode {
     match primgraph::codes::find(&args.code) {
         Some(row) => {
-            super::io::print(&row.doc());
+            // Where to read or change it: the file that implements the code.
+            super::io::print(&format!(
+                "{}\n\nImplemented in `{}`.\n",
+                row.doc().trim_end(),
+                row.file
+            ));
             ExitCode::SUCCESS
         }
         None => {
