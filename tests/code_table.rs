@@ -269,7 +269,11 @@ fn explain_prints_every_code_and_rejects_unknown_ones() {
         // The documentation, then the file that implements the code.
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
-            format!("{}\n\nImplemented in `{}`.\n", row.doc().trim_end(), row.file),
+            format!(
+                "{}\n\nImplemented in `{}`.\n",
+                row.doc().trim_end(),
+                row.file
+            ),
             "{}",
             row.code
         );

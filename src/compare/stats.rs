@@ -169,45 +169,31 @@ fn solve_upper_tail(p: f64, df: f64) -> Option<f64> {
 /// Wilson's score interval for `successes` out of `n` at normal quantile `z` (Wilson 1927;
 /// Newcombe 1998a, method 3). It stays inside [0, 1] and is proper even at 0/n and n/n.
 pub fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {
-    if n == 0 || successes > n || !z.is_finite() {
+    if n == 0 || successes > n {
         return None;
     }
-    let n_f = n as f64;
-    let p = successes as f64 / n_f;
-    let z2 = z * z;
-    let denominator = 1.0 + z2 / n_f;
-    let centre = (p + z2 / (2.0 * n_f)) / denominator;
-    let half = z / denominator * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt();
-    // At 0/n and n/n the bound is exactly the end point; rounding must not push it past.
-    let low = if successes == 0 {
-        0.0
-    } else {
-        (centre - half).max(0.0)
-    };
-    let high = if successes == n {
-        1.0
-    } else {
-        (centre + half).min(1.0)
-    };
-    Some(Interval { low, high })
+    wilson_effective(successes as f64 / n as f64, n as f64, z)
 }
 
 /// Newcombe's hybrid score interval (1998b, method 10) for `p1 − p2`, from each proportion's
 /// Wilson interval: `[d − √((p1−l1)² + (u2−p2)²), d + √((u1−p1)² + (p2−l2)²)]`.
 pub fn newcombe(s1: u64, n1: u64, s2: u64, n2: u64, z: f64) -> Option<Interval> {
-    let w1 = wilson(s1, n1, z)?;
-    let w2 = wilson(s2, n2, z)?;
-    let p1 = s1 as f64 / n1 as f64;
-    let p2 = s2 as f64 / n2 as f64;
-    let d = p1 - p2;
-    let low = d - ((p1 - w1.low).powi(2) + (w2.high - p2).powi(2)).sqrt();
-    let high = d + ((w1.high - p1).powi(2) + (p2 - w2.low).powi(2)).sqrt();
-    Some(Interval { low, high })
+    if n1 == 0 || n2 == 0 || s1 > n1 || s2 > n2 {
+        return None;
+    }
+    newcombe_effective(
+        s1 as f64 / n1 as f64,
+        n1 as f64,
+        s2 as f64 / n2 as f64,
+        n2 as f64,
+        z,
+    )
 }
 
 /// Wilson's interval for a proportion `p` observed with an effective sample size `n` (not
 /// necessarily whole): the score interval with `n` in place of the count (Kish's effective
-/// sample size, as survey statistics use it for clustered samples).
+/// sample size, as survey statistics use it for clustered samples). At `p` = 0 or 1 the bound
+/// is exactly the end point; rounding must not push it past.
 pub fn wilson_effective(p: f64, n: f64, z: f64) -> Option<Interval> {
     if !(n > 0.0) || !(0.0..=1.0).contains(&p) || !z.is_finite() {
         return None;
