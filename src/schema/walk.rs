@@ -141,29 +141,18 @@ pub fn suspected_typo(keyword: &str) -> Option<&'static str> {
         } else if trimmed.len().abs_diff(real.len()) > allowed {
             continue;
         } else {
-            edit_distance(&trimmed.to_ascii_lowercase(), &real.to_ascii_lowercase())
+            crate::diagnostic::suggest::edit_distance_within(
+                &trimmed.to_ascii_lowercase(),
+                &real.to_ascii_lowercase(),
+                allowed,
+            )
+            .unwrap_or(allowed + 1)
         };
         if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, real));
         }
     }
     best.map(|(_, real)| real)
-}
-
-/// Levenshtein distance over bytes (keywords are ASCII), two rows.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b = b.as_bytes();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.bytes().enumerate() {
-        current[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
 }
 
 /// The keywords of `root` ignored as annotations because they are outside the vocabulary (not
