@@ -6,8 +6,8 @@
 
 use super::scan::{Cursor, Outline, Seg, cursor_at, is_node_reference};
 use crate::registry::{Primitive, Registry};
-use crate::rules::schema_walk;
 use crate::schema::annotations::Annotations;
+use crate::schema::select;
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -223,7 +223,7 @@ fn source_schema(
             format!("the outputs of `{from}` (`{}`)", prim.id),
         )
     };
-    Some(match schema_walk::select(&root, at) {
+    Some(match select::select(&root, at) {
         Ok(selected) => {
             let mut notes = Vec::new();
             if selected.optional {

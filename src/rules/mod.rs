@@ -26,13 +26,11 @@ use crate::diagnostic::Diagnostic;
 use crate::graph::{Binding, GraphDoc, Model};
 use crate::registry::{Primitive, Registry};
 use crate::schema::annotations::Annotations;
-use schema_walk::{Missing, Selected, select};
+use crate::schema::select::{Missing, Selected, select};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::sync::LazyLock;
-
-pub mod schema_walk;
 
 pub mod a401_non_policy_authorize;
 pub mod a402_grant_bypass;

@@ -5,7 +5,7 @@
 //! *stricter*, the alternatives of `anyOf`/`oneOf` — transitively, with `$ref` cycles cut.
 //!
 //! This is the one walk every reader of an annotation uses: the A403/A405 rules (through
-//! `rules::schema_walk`), the language server's hover and `registry diff`'s locations. A schema
+//! `schema::select`), the language server's hover and `registry diff`'s locations. A schema
 //! factored into `$defs` + `$ref` (an ordinary refactor) therefore means exactly what it meant
 //! inline; before this walk existed such a refactor silently switched A403 and A405 off.
 

@@ -69,6 +69,7 @@
 pub mod annotations;
 pub mod instance;
 pub mod pattern;
+pub mod select;
 pub mod structural;
 pub mod walk;
 

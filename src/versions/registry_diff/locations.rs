@@ -219,7 +219,7 @@ pub(super) fn compare(sink: &mut Sink, old: &Primitive, new: &Primitive) {
         // A location OLD does not declare matters only if OLD's graphs could bind it (an open
         // object): then its taint is new to them.
         let was_bindable = old_out.contains_key(path)
-            || crate::rules::schema_walk::select(&old.outputs, &concrete(path)).is_ok();
+            || crate::schema::select::select(&old.outputs, &concrete(path)).is_ok();
         if !was_bindable {
             continue;
         }
