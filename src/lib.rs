@@ -71,6 +71,9 @@ pub mod registry;
 #[doc(hidden)]
 pub mod pack;
 pub mod pack_rules;
+/// What the `primgraph pack` commands do: lock, sign, show, lint, test (SPEC §9).
+#[doc(hidden)]
+pub mod pack_tools;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]
