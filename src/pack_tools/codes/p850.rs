@@ -23,12 +23,12 @@
 //!
 //! ## Example
 //!
-//! `expect.json` says the run `land-ok` is `violated`; it replays `faithful`.
+//! `expect.json` says the simulated run `sim-7-000001` is `violated`; it replays `faithful`.
 //!
 //! Fixture `tests/fixtures/packs/p850/fixtures/expect.json` (tested with `primgraph pack test tests/fixtures/packs/p850`) reports P850 at line 2:
 //!
 //! ```json
-//!   "land-ok": {"verdict": "violated"},
+//!   "sim-7-000001": {"verdict": "violated"},
 //! ```
 //!
 //! ## Fix
