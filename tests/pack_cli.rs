@@ -604,3 +604,40 @@ fn p806_snapshot() {
     insta::assert_snapshot!("p806__human", primgraph::diagnostic::human::render(&reports, false));
     insta::assert_snapshot!("p806__json", primgraph::diagnostic::json::render(&reports));
 }
+
+#[test]
+fn pack_lint_reports_each_broken_fixture_packs_code_in_its_file() {
+    for (dir, code) in [("p801", "P801"), ("p802", "P802"), ("p803", "P803"), ("p808", "P808"), ("p809", "P809")] {
+        let path = format!("tests/fixtures/packs/{dir}");
+        let (exit, out, err) = primgraph(&["pack", "lint", &path, "--format", "json"]);
+        assert_eq!(exit, 1, "{dir}: {out}{err}");
+        let doc = json(&out);
+        assert!(codes_of(&doc).contains(&code.to_string()), "{dir}: {out}");
+        assert!(doc["files"][0]["file"].as_str().unwrap().starts_with(&path), "{dir}: {out}");
+    }
+    // Packs that require each other: resolved on the pack path given, P805 located at a
+    // `requires` entry.
+    let (exit, out, _) = primgraph(&[
+        "pack", "lint", "tests/fixtures/packs/cycle/cyca", "--pack", "tests/fixtures/packs/cycle", "--format", "json",
+    ]);
+    assert_eq!(exit, 1, "{out}");
+    assert_eq!(codes_of(&json(&out)), ["P805"]);
+    // A required pack missing from the pack path: P804 at the `requires` entry.
+    let (exit, out, _) = primgraph(&["pack", "lint", "tests/fixtures/packs/cycle/cyca", "--format", "json"]);
+    assert_eq!(exit, 1, "{out}");
+    assert_eq!(codes_of(&json(&out)), ["P804"]);
+}
+
+#[test]
+fn pack_lint_sarif_and_github_carry_the_plugin_findings() {
+    let dir = "tests/fixtures/packs/plugins/p871";
+    let (exit, out, _) = primgraph(&["pack", "lint", dir, "--format", "sarif"]);
+    assert_eq!(exit, 1);
+    let sarif = json(&out);
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "P871");
+    assert_eq!(result["locations"][0]["physicalLocation"]["region"]["startLine"], 15);
+    let (exit, out, _) = primgraph(&["pack", "lint", dir, "--format", "github"]);
+    assert_eq!(exit, 1);
+    assert!(out.starts_with("::error file=tests/fixtures/packs/plugins/p871/pack.json,line=15"), "{out}");
+}

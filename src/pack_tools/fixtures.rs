@@ -225,11 +225,7 @@ fn run_fixture(
             return;
         }
     };
-    let file = report.file.clone();
-    out.findings.touch(&file, Some(report.source.clone()));
-    for d in report.diagnostics {
-        out.findings.push(&file, None, d);
-    }
+    out.findings.push_report(report);
     let expectations = match read_expectations(&fixture.expect) {
         Ok(e) => e,
         Err((file, source, d)) => {

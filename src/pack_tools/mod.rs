@@ -57,6 +57,7 @@ pub fn require_pack_dir(dir: &Path) -> Result<(), ToolError> {
 pub struct Findings {
     order: Vec<String>,
     by_file: BTreeMap<String, (Vec<Diagnostic>, Option<Arc<str>>)>,
+    graphs: BTreeMap<String, String>,
 }
 
 impl Findings {
@@ -77,6 +78,15 @@ impl Findings {
         if slot.1.is_none() {
             slot.1 = source;
         }
+    }
+
+    /// The whole report of a validated graph (its name, source and diagnostics).
+    pub fn push_report(&mut self, report: FileReport) {
+        self.touch(&report.file, Some(report.source.clone()));
+        if let Some(graph) = report.graph {
+            self.graphs.insert(report.file.clone(), graph);
+        }
+        self.slot(&report.file).0.extend(report.diagnostics);
     }
 
     /// A located diagnostic in `file`.
@@ -136,6 +146,7 @@ impl Findings {
     /// the human renderer's quoted line; a file that cannot be read quotes nothing).
     pub fn into_reports(self) -> Vec<FileReport> {
         let mut by_file = self.by_file;
+        let mut graphs = self.graphs;
         self.order
             .into_iter()
             .map(|file| {
@@ -147,8 +158,8 @@ impl Findings {
                         .unwrap_or_else(|_| Arc::from(""))
                 });
                 FileReport {
+                    graph: graphs.remove(&file),
                     file,
-                    graph: None,
                     diagnostics,
                     source,
                 }
