@@ -72,7 +72,10 @@ fn check_generated(path: &Path, bytes: &[u8]) {
         return;
     }
     let committed = std::fs::read(path).unwrap_or_else(|e| {
-        panic!("{}: {e} (generate it with PRIMGRAPH_BLESS=1)", path.display())
+        panic!(
+            "{}: {e} (generate it with PRIMGRAPH_BLESS=1)",
+            path.display()
+        )
     });
     assert!(
         committed == bytes,
@@ -98,8 +101,18 @@ fn copy_dir(from: &Path, to: &Path) {
 // Generated fixtures: recorded runs (the simulator) and plugins (WAT).
 
 /// Simulated runs of a pack's fixture graph: (file name, bytes, expectation).
-fn simulate_fixture(pack: &Path, graph: &str, runs: u64, seed: u64, fault_rate: f64) -> Vec<(String, Vec<u8>, Value)> {
-    let composer = Composer::new(Base::Builtin, PackPath::scan(&[pack.to_path_buf()]), ComposerOptions::default());
+fn simulate_fixture(
+    pack: &Path,
+    graph: &str,
+    runs: u64,
+    seed: u64,
+    fault_rate: f64,
+) -> Vec<(String, Vec<u8>, Value)> {
+    let composer = Composer::new(
+        Base::Builtin,
+        PackPath::scan(&[pack.to_path_buf()]),
+        ComposerOptions::default(),
+    );
     let graph_path = pack.join(graph);
     let value: Value = json(&std::fs::read_to_string(&graph_path).unwrap());
     let requests: Vec<(String, Range)> = value["packs"]
@@ -163,7 +176,9 @@ fn the_example_packs_recorded_runs_are_the_simulators_and_expect_json_the_inject
     // Both kinds of run are there: the fixture tests faithful runs and caught defects.
     assert!(runs.iter().any(|r| r.2["verdict"] == "faithful"));
     assert!(runs.iter().any(|r| r.2["verdict"] != "faithful"));
-    let on_disk = std::fs::read_dir(pack.join("fixtures/runs")).unwrap().count();
+    let on_disk = std::fs::read_dir(pack.join("fixtures/runs"))
+        .unwrap()
+        .count();
     assert_eq!(on_disk, runs.len(), "no stale run files");
 }
 
@@ -253,7 +268,10 @@ fn written_contract(dir: &Path) -> Value {
 fn the_plugin_fixtures_are_built_from_their_wat() {
     let dir = root().join("tests/fixtures/packs/plugins");
     let clean = written_contract(&dir.join("clean"));
-    check_generated(&dir.join("clean/read.wasm"), &component(READ_IMPORTS, &clean));
+    check_generated(
+        &dir.join("clean/read.wasm"),
+        &component(READ_IMPORTS, &clean),
+    );
     // P870: a core module, not a component.
     check_generated(&dir.join("p870/core.wasm"), &core_module(READ_IMPORTS));
     // P871: imports `network`, which `reads_workspace` alone does not allow.
@@ -279,10 +297,16 @@ fn pack_test_passes_on_the_example_pack_and_replays_every_run() {
     assert_eq!(doc["tests"]["passed"], 8);
     let runs = doc["runs"].as_array().unwrap();
     assert!(runs.iter().all(|r| r["ok"] == true));
-    assert!(runs.iter().any(|r| r["verdict"] != "faithful"), "a seeded defect is caught");
+    assert!(
+        runs.iter().any(|r| r["verdict"] != "faithful"),
+        "a seeded defect is caught"
+    );
     let (code, out, _) = primgraph(&["pack", "test", EXAMPLE]);
     assert_eq!(code, 0);
-    assert!(out.contains("pack test: 1 fixture graph(s), 8 of 8 run(s) as expected"), "{out}");
+    assert!(
+        out.contains("pack test: 1 fixture graph(s), 8 of 8 run(s) as expected"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -314,19 +338,39 @@ fn pack_show_lists_contents_capabilities_and_environment() {
         .collect();
     assert_eq!(
         ids,
-        ["pyrepo.run_pytest", "pyrepo.tests_verdict", "pyrepo.review", "pyrepo.authorize_land", "pyrepo.land"]
+        [
+            "pyrepo.run_pytest",
+            "pyrepo.tests_verdict",
+            "pyrepo.review",
+            "pyrepo.authorize_land",
+            "pyrepo.land"
+        ]
     );
     // The decision set is expanded, the environment and the effects a host must provide shown.
-    assert_eq!(doc["primitives"][1]["outcomes"], serde_json::json!(["pass", "fail"]));
+    assert_eq!(
+        doc["primitives"][1]["outcomes"],
+        serde_json::json!(["pass", "fail"])
+    );
     assert_eq!(doc["primitives"][1]["decision_set"], "pass-fail");
     assert_eq!(doc["environment"]["network"], false);
-    assert!(doc["effects"].as_array().unwrap().contains(&Value::from("writes_workspace")));
+    assert!(
+        doc["effects"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("writes_workspace"))
+    );
     assert!(doc["capability_requirements"].is_array());
     let digest = primgraph::pack::digest::digest_dir(&root().join(EXAMPLE)).unwrap();
     assert_eq!(doc["digest"], digest.as_str());
     let (code, out, _) = primgraph(&["pack", "show", EXAMPLE]);
     assert_eq!(code, 0);
-    for needle in ["pyrepo 1.0.0", "environment:", "network:  none", "capability requirements", "pyrepo/land-after-tests"] {
+    for needle in [
+        "pyrepo 1.0.0",
+        "environment:",
+        "network:  none",
+        "capability requirements",
+        "pyrepo/land-after-tests",
+    ] {
         assert!(out.contains(needle), "{needle}: {out}");
     }
 }
@@ -353,7 +397,9 @@ fn project() -> tempfile::TempDir {
     copy_dir(&root().join(EXAMPLE), &tmp.path().join("packs/pyrepo"));
     std::fs::create_dir_all(tmp.path().join("graphs")).unwrap();
     std::fs::copy(
-        root().join(EXAMPLE).join("fixtures/fix-and-land.graph.json"),
+        root()
+            .join(EXAMPLE)
+            .join("fixtures/fix-and-land.graph.json"),
         tmp.path().join("graphs/fix.graph.json"),
     )
     .unwrap();
@@ -364,7 +410,10 @@ fn project() -> tempfile::TempDir {
 fn pack_lock_writes_the_spec_document_beside_primgraph_toml() {
     let tmp = project();
     // Run from a sub-folder: the lock still goes beside primgraph.toml.
-    let (code, out, err) = primgraph_in(&tmp.path().join("graphs"), &["pack", "lock", ".", "--pack", "../packs"]);
+    let (code, out, err) = primgraph_in(
+        &tmp.path().join("graphs"),
+        &["pack", "lock", ".", "--pack", "../packs"],
+    );
     assert_eq!(code, 0, "{out}{err}");
     let lock = json(&std::fs::read_to_string(tmp.path().join("primgraph.lock")).unwrap());
     let digest = primgraph::pack::digest::digest_dir(&tmp.path().join("packs/pyrepo")).unwrap();
@@ -379,13 +428,23 @@ fn pack_lock_writes_the_spec_document_beside_primgraph_toml() {
     let first = std::fs::read(tmp.path().join("primgraph.lock")).unwrap();
     let (code, _, _) = primgraph_in(tmp.path(), &["pack", "lock", "graphs", "--pack", "packs"]);
     assert_eq!(code, 0);
-    assert_eq!(std::fs::read(tmp.path().join("primgraph.lock")).unwrap(), first);
+    assert_eq!(
+        std::fs::read(tmp.path().join("primgraph.lock")).unwrap(),
+        first
+    );
     // The lock is what validation honours: an edited pack is P806 until it is relocked.
     std::fs::write(tmp.path().join("packs/pyrepo/NOTES.md"), "an edit\n").unwrap();
     let report = validate_locked(tmp.path());
-    let p806: Vec<_> = report.diagnostics.iter().filter(|d| d.code.as_str() == "P806").collect();
+    let p806: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "P806")
+        .collect();
     assert_eq!(p806.len(), 1, "{:#?}", report.diagnostics);
-    assert_eq!(p806[0].file.as_deref(), Some(tmp.path().join("primgraph.lock").to_str().unwrap()));
+    assert_eq!(
+        p806[0].file.as_deref(),
+        Some(tmp.path().join("primgraph.lock").to_str().unwrap())
+    );
     let (code, _, _) = primgraph_in(tmp.path(), &["pack", "lock", "graphs", "--pack", "packs"]);
     assert_eq!(code, 0);
     assert!(validate_locked(tmp.path()).diagnostics.is_empty());
@@ -405,16 +464,28 @@ fn validate_locked(project: &Path) -> primgraph::FileReport {
         packs: Some(Arc::new(composer)),
         ..primgraph::validate::Options::default()
     };
-    primgraph::validate::check_file(&project.join("graphs/fix.graph.json"), Registry::builtin(), &options).unwrap()
+    primgraph::validate::check_file(
+        &project.join("graphs/fix.graph.json"),
+        Registry::builtin(),
+        &options,
+    )
+    .unwrap()
 }
 
 #[test]
 fn pack_lock_refuses_to_write_when_a_range_cannot_be_met() {
     let tmp = project();
     let graph = tmp.path().join("graphs/fix.graph.json");
-    let text = std::fs::read_to_string(&graph).unwrap().replace("\"^1.0\"", "\"^2.0\"");
+    let text = std::fs::read_to_string(&graph)
+        .unwrap()
+        .replace("\"^1.0\"", "\"^2.0\"");
     std::fs::write(&graph, text).unwrap();
-    let (code, out, err) = primgraph_in(tmp.path(), &["pack", "lock", "graphs", "--pack", "packs", "--format", "json"]);
+    let (code, out, err) = primgraph_in(
+        tmp.path(),
+        &[
+            "pack", "lock", "graphs", "--pack", "packs", "--format", "json",
+        ],
+    );
     assert_eq!(code, 1, "{out}{err}");
     assert_eq!(codes_of(&json(&out)), ["P804"]);
     assert!(!tmp.path().join("primgraph.lock").exists());
@@ -434,10 +505,19 @@ fn pack_sign_then_trust_pack_accepts_the_signer_and_refuses_others_and_edits() {
     }
     let alice_pub = p(&tmp.path().join("alice.pub"));
     let mallory_pub = p(&tmp.path().join("mallory.pub"));
-    let (code, _, err) = primgraph(&["pack", "sign", &p(&pack), "--key", &p(&tmp.path().join("alice"))]);
+    let (code, _, err) = primgraph(&[
+        "pack",
+        "sign",
+        &p(&pack),
+        "--key",
+        &p(&tmp.path().join("alice")),
+    ]);
     assert_eq!(code, 0, "{err}");
     let sig = json(&std::fs::read_to_string(pack.join("pack.sig")).unwrap());
-    assert_eq!(sig["signer"], std::fs::read_to_string(&alice_pub).unwrap().trim());
+    assert_eq!(
+        sig["signer"],
+        std::fs::read_to_string(&alice_pub).unwrap().trim()
+    );
     let lint = |extra: &[&str]| {
         let mut args = vec!["pack", "lint"];
         let dir = p(&pack);
@@ -450,19 +530,37 @@ fn pack_sign_then_trust_pack_accepts_the_signer_and_refuses_others_and_edits() {
     };
     assert_eq!(lint(&[]), (0, vec![]));
     assert_eq!(lint(&["--trust-pack", &alice_pub]), (0, vec![]));
-    assert_eq!(lint(&["--trust-pack", &mallory_pub]), (1, vec!["P807".to_string()]));
-    assert_eq!(lint(&["--trust-pack", &mallory_pub, "--trust-pack", &alice_pub]), (0, vec![]));
+    assert_eq!(
+        lint(&["--trust-pack", &mallory_pub]),
+        (1, vec!["P807".to_string()])
+    );
+    assert_eq!(
+        lint(&["--trust-pack", &mallory_pub, "--trust-pack", &alice_pub]),
+        (0, vec![])
+    );
     // An edit after signing: a present signature always verifies, trusted keys or not.
     std::fs::write(pack.join("NOTES.md"), "an edit\n").unwrap();
     assert_eq!(lint(&[]), (1, vec!["P807".to_string()]));
     // Signing again replaces the stale signature.
-    let (code, _, err) = primgraph(&["pack", "sign", &p(&pack), "--key", &p(&tmp.path().join("alice"))]);
+    let (code, _, err) = primgraph(&[
+        "pack",
+        "sign",
+        &p(&pack),
+        "--key",
+        &p(&tmp.path().join("alice")),
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(lint(&["--trust-pack", &alice_pub]), (0, vec![]));
     // A public key is not a signing key; a private key is not a trusted one.
     let (code, _, _) = primgraph(&["pack", "sign", &p(&pack), "--key", &alice_pub]);
     assert_eq!(code, 2);
-    let (code, _, _) = primgraph(&["pack", "lint", &p(&pack), "--trust-pack", &p(&tmp.path().join("alice"))]);
+    let (code, _, _) = primgraph(&[
+        "pack",
+        "lint",
+        &p(&pack),
+        "--trust-pack",
+        &p(&tmp.path().join("alice")),
+    ]);
     assert_eq!(code, 2);
 }
 
@@ -471,12 +569,20 @@ fn pack_sign_refuses_a_pack_with_errors() {
     let tmp = project();
     let pack = tmp.path().join("packs/pyrepo");
     let manifest = pack.join("pack.json");
-    let text = std::fs::read_to_string(&manifest).unwrap().replace("\"roots\": [\"pyrepo\"]", "\"roots\": [\"mut\"]");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("\"roots\": [\"pyrepo\"]", "\"roots\": [\"mut\"]");
     std::fs::write(&manifest, text).unwrap();
     let key = tmp.path().join("key");
     let (code, _, _) = primgraph(&["keygen", "--out", &key.display().to_string()]);
     assert_eq!(code, 0);
-    let (code, out, _) = primgraph(&["pack", "sign", &pack.display().to_string(), "--key", &key.display().to_string()]);
+    let (code, out, _) = primgraph(&[
+        "pack",
+        "sign",
+        &pack.display().to_string(),
+        "--key",
+        &key.display().to_string(),
+    ]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("P802"), "{out}");
     assert!(!pack.join("pack.sig").exists());
@@ -490,12 +596,22 @@ fn pack_test_reports_a_run_without_expectation_and_an_expectation_without_run() 
     let tmp = project();
     let pack = tmp.path().join("packs/pyrepo");
     let expect_path = pack.join("fixtures/expect.json");
-    let mut expect: serde_json::Map<String, Value> = serde_json::from_str(&std::fs::read_to_string(&expect_path).unwrap()).unwrap();
+    let mut expect: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(&expect_path).unwrap()).unwrap();
     let dropped = expect.keys().next().unwrap().clone();
     expect.remove(&dropped);
-    expect.insert("sim-23-999999".into(), serde_json::json!({"verdict": "faithful"}));
+    expect.insert(
+        "sim-23-999999".into(),
+        serde_json::json!({"verdict": "faithful"}),
+    );
     std::fs::write(&expect_path, serde_json::to_string_pretty(&expect).unwrap()).unwrap();
-    let (code, out, err) = primgraph(&["pack", "test", &pack.display().to_string(), "--format", "json"]);
+    let (code, out, err) = primgraph(&[
+        "pack",
+        "test",
+        &pack.display().to_string(),
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 1, "{err}");
     let doc = json(&out);
     assert_eq!(codes_of(&doc), ["P850", "P850"]);
@@ -506,8 +622,18 @@ fn pack_test_reports_a_run_without_expectation_and_an_expectation_without_run() 
         .flat_map(|f| f["diagnostics"].as_array().unwrap())
         .map(|d| d["message"].as_str().unwrap())
         .collect();
-    assert!(messages.iter().any(|m| m.contains(&dropped) && m.contains("no expectation")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("sim-23-999999") && m.contains("no recorded run")), "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains(&dropped) && m.contains("no expectation")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("sim-23-999999") && m.contains("no recorded run")),
+        "{messages:?}"
+    );
     assert_eq!(doc["tests"]["passed"], 7);
 }
 
@@ -516,11 +642,18 @@ fn pack_test_of_a_broken_fixture_entry_is_located_in_pack_json() {
     let tmp = project();
     let pack = tmp.path().join("packs/pyrepo");
     let manifest = pack.join("pack.json");
-    let text = std::fs::read_to_string(&manifest)
-        .unwrap()
-        .replace("\"expect\": \"fixtures/expect.json\"", "\"expect\": \"fixtures/nothing.json\", \"extra\": 1");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(
+        "\"expect\": \"fixtures/expect.json\"",
+        "\"expect\": \"fixtures/nothing.json\", \"extra\": 1",
+    );
     std::fs::write(&manifest, text).unwrap();
-    let (code, out, _) = primgraph(&["pack", "test", &pack.display().to_string(), "--format", "json"]);
+    let (code, out, _) = primgraph(&[
+        "pack",
+        "test",
+        &pack.display().to_string(),
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 1);
     let doc = json(&out);
     let diags = &doc["files"][0]["diagnostics"];
@@ -530,7 +663,13 @@ fn pack_test_of_a_broken_fixture_entry_is_located_in_pack_json() {
         .iter()
         .map(|d| (d["code"].as_str().unwrap(), d["pointer"].as_str().unwrap()))
         .collect();
-    assert_eq!(got, [("P808", "/fixtures/0/expect"), ("P801", "/fixtures/0/extra")]);
+    assert_eq!(
+        got,
+        [
+            ("P808", "/fixtures/0/expect"),
+            ("P801", "/fixtures/0/extra")
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -559,22 +698,40 @@ fn p807_snapshot() {
 
 #[test]
 fn p870_snapshot() {
-    snapshot("p870", &["pack", "lint", "tests/fixtures/packs/plugins/p870"], 1);
+    snapshot(
+        "p870",
+        &["pack", "lint", "tests/fixtures/packs/plugins/p870"],
+        1,
+    );
 }
 
 #[test]
 fn p871_snapshot() {
-    snapshot("p871", &["pack", "lint", "tests/fixtures/packs/plugins/p871"], 1);
+    snapshot(
+        "p871",
+        &["pack", "lint", "tests/fixtures/packs/plugins/p871"],
+        1,
+    );
 }
 
 #[test]
 fn p872_snapshot() {
-    snapshot("p872", &["pack", "lint", "tests/fixtures/packs/plugins/p872"], 1);
+    snapshot(
+        "p872",
+        &["pack", "lint", "tests/fixtures/packs/plugins/p872"],
+        1,
+    );
 }
 
 #[test]
 fn a_clean_plugin_lints_clean() {
-    let (code, out, err) = primgraph(&["pack", "lint", "tests/fixtures/packs/plugins/clean", "--format", "json"]);
+    let (code, out, err) = primgraph(&[
+        "pack",
+        "lint",
+        "tests/fixtures/packs/plugins/clean",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(codes_of(&json(&out)), Vec::<String>::new());
 }
@@ -597,33 +754,62 @@ fn p806_snapshot() {
         ..primgraph::validate::Options::default()
     };
     std::env::set_current_dir(root()).unwrap();
-    let report = primgraph::validate::check_file(&dir.join("locked.graph.json"), Registry::builtin(), &options).unwrap();
+    let report = primgraph::validate::check_file(
+        &dir.join("locked.graph.json"),
+        Registry::builtin(),
+        &options,
+    )
+    .unwrap();
     let reports = [report];
     assert_eq!(reports[0].diagnostics.len(), 1);
     assert_eq!(reports[0].diagnostics[0].code.as_str(), "P806");
-    insta::assert_snapshot!("p806__human", primgraph::diagnostic::human::render(&reports, false));
+    insta::assert_snapshot!(
+        "p806__human",
+        primgraph::diagnostic::human::render(&reports, false)
+    );
     insta::assert_snapshot!("p806__json", primgraph::diagnostic::json::render(&reports));
 }
 
 #[test]
 fn pack_lint_reports_each_broken_fixture_packs_code_in_its_file() {
-    for (dir, code) in [("p801", "P801"), ("p802", "P802"), ("p803", "P803"), ("p808", "P808"), ("p809", "P809")] {
+    for (dir, code) in [
+        ("p801", "P801"),
+        ("p802", "P802"),
+        ("p803", "P803"),
+        ("p808", "P808"),
+        ("p809", "P809"),
+    ] {
         let path = format!("tests/fixtures/packs/{dir}");
         let (exit, out, err) = primgraph(&["pack", "lint", &path, "--format", "json"]);
         assert_eq!(exit, 1, "{dir}: {out}{err}");
         let doc = json(&out);
         assert!(codes_of(&doc).contains(&code.to_string()), "{dir}: {out}");
-        assert!(doc["files"][0]["file"].as_str().unwrap().starts_with(&path), "{dir}: {out}");
+        assert!(
+            doc["files"][0]["file"].as_str().unwrap().starts_with(&path),
+            "{dir}: {out}"
+        );
     }
     // Packs that require each other: resolved on the pack path given, P805 located at a
     // `requires` entry.
     let (exit, out, _) = primgraph(&[
-        "pack", "lint", "tests/fixtures/packs/cycle/cyca", "--pack", "tests/fixtures/packs/cycle", "--format", "json",
+        "pack",
+        "lint",
+        "tests/fixtures/packs/cycle/cyca",
+        "--pack",
+        "tests/fixtures/packs/cycle",
+        "--format",
+        "json",
     ]);
     assert_eq!(exit, 1, "{out}");
     assert_eq!(codes_of(&json(&out)), ["P805"]);
     // A required pack missing from the pack path: P804 at the `requires` entry.
-    let (exit, out, _) = primgraph(&["pack", "lint", "tests/fixtures/packs/cycle/cyca", "--format", "json"]);
+    let (exit, out, _) = primgraph(&[
+        "pack",
+        "lint",
+        "tests/fixtures/packs/cycle/cyca",
+        "--format",
+        "json",
+    ]);
     assert_eq!(exit, 1, "{out}");
     assert_eq!(codes_of(&json(&out)), ["P804"]);
 }
@@ -636,8 +822,14 @@ fn pack_lint_sarif_and_github_carry_the_plugin_findings() {
     let sarif = json(&out);
     let result = &sarif["runs"][0]["results"][0];
     assert_eq!(result["ruleId"], "P871");
-    assert_eq!(result["locations"][0]["physicalLocation"]["region"]["startLine"], 15);
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        15
+    );
     let (exit, out, _) = primgraph(&["pack", "lint", dir, "--format", "github"]);
     assert_eq!(exit, 1);
-    assert!(out.starts_with("::error file=tests/fixtures/packs/plugins/p871/pack.json,line=15"), "{out}");
+    assert!(
+        out.starts_with("::error file=tests/fixtures/packs/plugins/p871/pack.json,line=15"),
+        "{out}"
+    );
 }

@@ -62,7 +62,11 @@ impl TrustPackArgs {
     pub fn signers(&self) -> Result<Vec<String>, String> {
         self.trust_pack
             .iter()
-            .map(|p| TrustedKey::read(p).map(|k| k.signer()).map_err(|e| e.to_string()))
+            .map(|p| {
+                TrustedKey::read(p)
+                    .map(|k| k.signer())
+                    .map_err(|e| e.to_string())
+            })
             .collect()
     }
 }
@@ -241,7 +245,10 @@ fn sign(args: SignArgs) -> ExitCode {
         Ok(pack_tools::sign::Signed::Refused(findings)) => {
             let reports = findings.into_reports();
             super::io::print(&render(&reports, Format::Human));
-            eprintln!("error: {} not signed: the pack has errors", args.dir.display());
+            eprintln!(
+                "error: {} not signed: the pack has errors",
+                args.dir.display()
+            );
             ExitCode::from(1)
         }
         Ok(pack_tools::sign::Signed::Written {
@@ -250,7 +257,10 @@ fn sign(args: SignArgs) -> ExitCode {
             digest,
             signer,
         }) => {
-            eprintln!("wrote {} for {label} ({digest}), signed by {signer}", path.display());
+            eprintln!(
+                "wrote {} for {label} ({digest}), signed by {signer}",
+                path.display()
+            );
             ExitCode::SUCCESS
         }
     }
@@ -347,7 +357,10 @@ fn test(args: TestArgs) -> ExitCode {
                     serde_json::json!({"graphs": tested.graphs, "runs": runs.len(), "passed": passed}),
                 );
             }
-            format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            )
         }
         Format::Human => {
             let mut s = render(&reports, Format::Human);

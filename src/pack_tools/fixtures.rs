@@ -137,7 +137,10 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
     let Some(o) = item.as_object() else {
         findings.push_in_pack(
             pack,
-            codes::P801.at(at, "a fixture is an object {\"graph\", \"runs\", \"expect\"}"),
+            codes::P801.at(
+                at,
+                "a fixture is an object {\"graph\", \"runs\", \"expect\"}",
+            ),
         );
         return None;
     };
@@ -160,7 +163,11 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
             findings.push_in_pack(
                 pack,
                 codes::P801.at(
-                    if o.contains_key(key) { here } else { at.to_string() },
+                    if o.contains_key(key) {
+                        here
+                    } else {
+                        at.to_string()
+                    },
                     format!("a fixture needs `{key}`, a path relative to the pack root"),
                 ),
             );
@@ -169,7 +176,10 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
         let Some(rel) = normalize_relative(text) else {
             findings.push_in_pack(
                 pack,
-                codes::P801.at(here, format!("{text:?} must be a path relative to the pack root, inside it")),
+                codes::P801.at(
+                    here,
+                    format!("{text:?} must be a path relative to the pack root, inside it"),
+                ),
             );
             return None;
         };
@@ -178,14 +188,21 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
             Ok(m) if want_dir && m.is_dir() => Some(full),
             Ok(m) if !want_dir && m.is_file() => Some(full),
             Ok(_) => {
-                let what = if want_dir { "a folder" } else { "a regular file" };
+                let what = if want_dir {
+                    "a folder"
+                } else {
+                    "a regular file"
+                };
                 findings.push_in_pack(pack, codes::P801.at(here, format!("`{rel}` is not {what}")));
                 None
             }
             Err(_) => {
                 findings.push_in_pack(
                     pack,
-                    codes::P808.at(here, format!("fixture `{key}` `{rel}` does not exist in the pack")),
+                    codes::P808.at(
+                        here,
+                        format!("fixture `{key}` `{rel}` does not exist in the pack"),
+                    ),
                 );
                 None
             }
@@ -195,7 +212,11 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
     let runs = file("runs", true);
     let expect = file("expect", false);
     match (graph, runs, expect, ok) {
-        (Some(graph), Some(runs), Some(expect), true) => Some(Fixture { graph, runs, expect }),
+        (Some(graph), Some(runs), Some(expect), true) => Some(Fixture {
+            graph,
+            runs,
+            expect,
+        }),
         _ => None,
     }
 }
@@ -220,7 +241,10 @@ fn run_fixture(
         Err(e) => {
             out.findings.push_in_pack(
                 pack,
-                codes::P808.at(format!("{at}/graph"), format!("the fixture graph cannot be read: {e}")),
+                codes::P808.at(
+                    format!("{at}/graph"),
+                    format!("the fixture graph cannot be read: {e}"),
+                ),
             );
             return;
         }
@@ -235,11 +259,13 @@ fn run_fixture(
     };
     let (expect_file, expect_parsed, mut expected) = expectations;
     let expect_source = expect_parsed.source_arc();
-    out.findings.touch(&expect_file, Some(expect_source.clone()));
+    out.findings
+        .touch(&expect_file, Some(expect_source.clone()));
     let p850 = |out: &mut Tested, pointer: String, message: String| {
         let mut d = codes::P850.at(pointer, message);
         crate::diagnostic::resolve(std::slice::from_mut(&mut d), &expect_parsed);
-        out.findings.push(&expect_file, Some(expect_source.clone()), d);
+        out.findings
+            .push(&expect_file, Some(expect_source.clone()), d);
     };
     // Replay against the graph's effective registry.
     let loaded = effective_for(&fixture.graph, base, composer).and_then(|(effective, value)| {
@@ -266,7 +292,10 @@ fn run_fixture(
         Err(e) => {
             out.findings.push_in_pack(
                 pack,
-                codes::P808.at(format!("{at}/runs"), format!("the fixture's runs cannot be read: {e}")),
+                codes::P808.at(
+                    format!("{at}/runs"),
+                    format!("the fixture's runs cannot be read: {e}"),
+                ),
             );
             return;
         }
@@ -289,7 +318,11 @@ fn run_fixture(
         let run = report.run.clone().unwrap_or_else(|| {
             trace
                 .file_name()
-                .map(|n| n.to_string_lossy().trim_end_matches(".trace.jsonl").to_string())
+                .map(|n| {
+                    n.to_string_lossy()
+                        .trim_end_matches(".trace.jsonl")
+                        .to_string()
+                })
                 .unwrap_or_default()
         });
         let outcome_first = report.first_divergence.as_ref().map(|f| f.code.to_string());
@@ -307,7 +340,10 @@ fn run_fixture(
             p850(
                 out,
                 pointer::push("", &run),
-                format!("run `{run}` is recorded twice, in {other} and in {}", report.trace),
+                format!(
+                    "run `{run}` is recorded twice, in {other} and in {}",
+                    report.trace
+                ),
             );
             out.runs.push(outcome);
             continue;
@@ -337,11 +373,7 @@ fn run_fixture(
                     p850(
                         out,
                         pointer::push("", &run),
-                        format!(
-                            "run `{run}` ({}): {}",
-                            report.trace,
-                            differences.join("; ")
-                        ),
+                        format!("run `{run}` ({}): {}", report.trace, differences.join("; ")),
                     );
                 }
             }
@@ -364,7 +396,12 @@ fn run_fixture(
 fn describe(report: &RunReport) -> String {
     match &report.first_divergence {
         None => report.verdict.as_str().to_string(),
-        Some(f) => format!("{} (first {} at seq {})", report.verdict.as_str(), f.code, f.seq),
+        Some(f) => format!(
+            "{} (first {} at seq {})",
+            report.verdict.as_str(),
+            f.code,
+            f.seq
+        ),
     }
 }
 
@@ -427,7 +464,11 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
         let mut d = crate::pack::manifest::json_error(&e);
         d.line = e.span.line;
         d.column = e.span.column;
-        (file.clone(), Arc::from(String::from_utf8_lossy(&bytes).as_ref()), d)
+        (
+            file.clone(),
+            Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
+            d,
+        )
     })?;
     let fail = |pointer: String, message: String| {
         let mut d = codes::P801.at(pointer, message);
@@ -437,16 +478,23 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
     let Some(o) = parsed.value.as_object() else {
         return Err(fail(
             String::new(),
-            "the expectations are an object {\"RUN\": {\"verdict\", \"first_code\"?, \"seq\"?}}".into(),
+            "the expectations are an object {\"RUN\": {\"verdict\", \"first_code\"?, \"seq\"?}}"
+                .into(),
         ));
     };
     let mut out = BTreeMap::new();
     for (run, e) in o {
         let at = pointer::push("", run);
         let Some(e) = e.as_object() else {
-            return Err(fail(at, format!("the expectation of `{run}` must be an object")));
+            return Err(fail(
+                at,
+                format!("the expectation of `{run}` must be an object"),
+            ));
         };
-        if let Some(k) = e.keys().find(|k| !["verdict", "first_code", "seq"].contains(&k.as_str())) {
+        if let Some(k) = e
+            .keys()
+            .find(|k| !["verdict", "first_code", "seq"].contains(&k.as_str()))
+        {
             return Err(fail(
                 pointer::push(&at, k),
                 format!("unknown field `{k}` (an expectation has `verdict`, `first_code`, `seq`)"),
@@ -459,24 +507,46 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
             Some("malformed") => Verdict::Malformed,
             _ => {
                 return Err(fail(
-                    if e.contains_key("verdict") { format!("{at}/verdict") } else { at },
-                    "`verdict` is one of \"faithful\", \"violated\", \"diverged\", \"malformed\"".into(),
+                    if e.contains_key("verdict") {
+                        format!("{at}/verdict")
+                    } else {
+                        at
+                    },
+                    "`verdict` is one of \"faithful\", \"violated\", \"diverged\", \"malformed\""
+                        .into(),
                 ));
             }
         };
         let first_code = match e.get("first_code") {
             None => None,
             Some(Value::String(c)) => Some(c.clone()),
-            Some(_) => return Err(fail(format!("{at}/first_code"), "`first_code` is a code (\"D605\")".into())),
+            Some(_) => {
+                return Err(fail(
+                    format!("{at}/first_code"),
+                    "`first_code` is a code (\"D605\")".into(),
+                ));
+            }
         };
         let seq = match e.get("seq") {
             None => None,
             Some(v) => match v.as_u64() {
                 Some(s) => Some(s),
-                None => return Err(fail(format!("{at}/seq"), "`seq` is a non-negative integer".into())),
+                None => {
+                    return Err(fail(
+                        format!("{at}/seq"),
+                        "`seq` is a non-negative integer".into(),
+                    ));
+                }
             },
         };
-        out.insert(run.clone(), Expectation { verdict, first_code, seq });
+        out.insert(
+            run.clone(),
+            Expectation {
+                verdict,
+                first_code,
+                seq,
+            },
+        );
     }
     Ok((file, parsed, out))
 }
@@ -500,16 +570,23 @@ impl Effective {
 }
 
 /// A fixture graph's document and its effective registry (the packs it declares).
-fn effective_for(graph: &Path, base: &Base, composer: &Composer) -> Result<(Effective, Value), String> {
+fn effective_for(
+    graph: &Path,
+    base: &Base,
+    composer: &Composer,
+) -> Result<(Effective, Value), String> {
     let bytes = crate::input::read_capped(graph, crate::json::Limits::default().max_bytes)
         .map_err(|e| e.to_string())?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value: Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("not valid JSON: {e}"))?;
     let mut requests = Vec::new();
     if let Some(packs) = value.get("packs").and_then(Value::as_object) {
         for (name, text) in packs {
             let text = text.as_str().unwrap_or_default();
             let (true, Some(req)) = (is_pack_name(name), parse_range(text)) else {
-                return Err(format!("its `packs` entry `{name}` is not a pack name and range"));
+                return Err(format!(
+                    "its `packs` entry `{name}` is not a pack name and range"
+                ));
             };
             requests.push((
                 name.clone(),
@@ -532,7 +609,9 @@ fn effective_for(graph: &Path, base: &Base, composer: &Composer) -> Result<(Effe
         .compose(&graph.display().to_string(), &requests)
         .map_err(|e| {
             e.first()
-                .map_or("its packs do not compose".to_string(), |l| l.diagnostic.message.clone())
+                .map_or("its packs do not compose".to_string(), |l| {
+                    l.diagnostic.message.clone()
+                })
         })?;
     Ok((Effective::Composed(composition), value))
 }

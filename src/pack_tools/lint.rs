@@ -80,7 +80,11 @@ pub fn lint(dir: &Path, base: Base, options: &LintOptions) -> Result<Linted, Too
 
 /// The owner of every pack primitive of a composition (the rules' `pack` selector field).
 pub fn owners(c: &Composition) -> Owners {
-    Owners::new(c.packs.iter().map(|p| (p.name.as_str(), p.roots.as_slice())))
+    Owners::new(
+        c.packs
+            .iter()
+            .map(|p| (p.name.as_str(), p.roots.as_slice())),
+    )
 }
 
 /// The pack with the packs it requires, resolved on the pack path (its own folder first).

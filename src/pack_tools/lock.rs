@@ -28,7 +28,8 @@ pub struct Locked {
 /// Resolve the packs of the graphs under `paths` (files, or folders searched for
 /// `*.graph.json`) with `composer` (built without a lock), for a lock in `lock_dir`.
 pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<Locked, ToolError> {
-    let files = crate::validate::collect_paths(paths).map_err(|e| ToolError::Input(e.to_string()))?;
+    let files =
+        crate::validate::collect_paths(paths).map_err(|e| ToolError::Input(e.to_string()))?;
     let mut out = Locked {
         findings: Findings::new(),
         builder: LockBuilder::default(),
@@ -43,8 +44,11 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
             Ok(p) => p,
             Err(e) => {
                 let source = std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref());
-                out.findings
-                    .push(&shown, Some(source), rules::g001_invalid_json::diagnostic(&e));
+                out.findings.push(
+                    &shown,
+                    Some(source),
+                    rules::g001_invalid_json::diagnostic(&e),
+                );
                 continue;
             }
         };
@@ -52,7 +56,10 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
         let doc = match crate::graph::load::load_owned(value) {
             Ok(doc) => doc,
             Err(errors) => {
-                let mut ds: Vec<_> = errors.iter().map(rules::g003_document_shape::diagnostic).collect();
+                let mut ds: Vec<_> = errors
+                    .iter()
+                    .map(rules::g003_document_shape::diagnostic)
+                    .collect();
                 crate::diagnostic::resolve(&mut ds, &parsed);
                 for d in ds {
                     out.findings.push(&shown, Some(parsed.source_arc()), d);
@@ -86,7 +93,9 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
                 )),
                 None => bad.push(codes::G003.at(
                     pointer,
-                    format!("{text:?} is not a semver range (e.g. \"^1.2\", \"~1.2.3\", \">=1.0, <2\")"),
+                    format!(
+                        "{text:?} is not a semver range (e.g. \"^1.2\", \"~1.2.3\", \">=1.0, <2\")"
+                    ),
                 )),
             }
         }

@@ -98,7 +98,11 @@ impl Findings {
     /// A diagnostic in a pack's `pack.json`, its pointer resolved there.
     pub fn push_in_pack(&mut self, pack: &Pack, d: Diagnostic) {
         let located = Located::in_pack(pack, d);
-        self.push(&pack.manifest, Some(pack.source.source_arc()), located.diagnostic);
+        self.push(
+            &pack.manifest,
+            Some(pack.source.source_arc()),
+            located.diagnostic,
+        );
     }
 
     /// Findings of composition: in a pack file (located), or `None`, meaning `default_file`

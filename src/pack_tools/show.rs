@@ -134,7 +134,9 @@ pub fn to_text(pack: &Pack) -> String {
     let _ = writeln!(
         s,
         "  signed by:  {}",
-        pack.signature.as_ref().map_or("unsigned", |sig| sig.signer.as_str())
+        pack.signature
+            .as_ref()
+            .map_or("unsigned", |sig| sig.signer.as_str())
     );
     let _ = writeln!(s, "  kernel_abi: {}", pack.kernel_abi.text);
     let requires: Vec<String> = pack
@@ -188,13 +190,24 @@ pub fn to_text(pack: &Pack) -> String {
         let _ = writeln!(s, "\ncommands:");
         for (name, c) in &pack.commands {
             let effects: Vec<String> = c.effects.iter().map(|e| e.as_str().to_string()).collect();
-            let _ = writeln!(s, "  {name}: {}  effects: {}", c.argv.join(" "), list(&effects));
+            let _ = writeln!(
+                s,
+                "  {name}: {}  effects: {}",
+                c.argv.join(" "),
+                list(&effects)
+            );
         }
     }
     if !pack.context_rules.is_empty() {
         let _ = writeln!(s, "\ncontext rules:");
         for r in &pack.context_rules {
-            let _ = writeln!(s, "  {}: read {}; deny {}", r.primitive, list(&r.read), list(&r.deny));
+            let _ = writeln!(
+                s,
+                "  {}: read {}; deny {}",
+                r.primitive,
+                list(&r.read),
+                list(&r.deny)
+            );
         }
     }
     let _ = writeln!(s, "\nenvironment:");
@@ -225,7 +238,13 @@ pub fn to_text(pack: &Pack) -> String {
         for r in &rules {
             let field = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
             let severity = r.get("severity").and_then(Value::as_str).unwrap_or("error");
-            let _ = writeln!(s, "  {}/{} ({}, {severity})", pack.name, field("id"), field("kind"));
+            let _ = writeln!(
+                s,
+                "  {}/{} ({}, {severity})",
+                pack.name,
+                field("id"),
+                field("kind")
+            );
         }
     }
     let fixtures = pack

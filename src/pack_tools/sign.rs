@@ -54,7 +54,12 @@ pub fn sign(dir: &Path, key: &SealKey, base: &Registry) -> Result<Signed, ToolEr
     let sig = key.sign_message(&signature::message(&name, &version, &digest));
     write_atomically(&sig_path, &signature::file_text(&key.signer(), &sig))?;
     match manifest::load(dir, base) {
-        Ok(pack) if pack.signature.as_ref().is_some_and(|s| s.signer == key.signer()) => {
+        Ok(pack)
+            if pack
+                .signature
+                .as_ref()
+                .is_some_and(|s| s.signer == key.signer()) =>
+        {
             Ok(Signed::Written {
                 path: sig_path,
                 label: format!("{name}@{version}"),
@@ -82,7 +87,13 @@ fn name_and_version(dir: &Path) -> Result<(String, String), ToolError> {
         .map_err(|e| ToolError::Input(e.to_string()))?;
     let parsed = crate::json::parse(&bytes, &crate::pack::LIMITS)
         .map_err(|e| ToolError::Input(format!("{}: {}", manifest.display(), e.kind)))?;
-    let field = |k: &str| parsed.value.get(k).and_then(Value::as_str).map(str::to_string);
+    let field = |k: &str| {
+        parsed
+            .value
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
     match (field("pack"), field("version")) {
         (Some(n), Some(v)) => Ok((n, v)),
         _ => Err(ToolError::Input(format!(
