@@ -103,7 +103,9 @@ pub struct SignArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ShowFormat {
+    /// A page for people: the contents, environment and capability requirements.
     Human,
+    /// One JSON document with every member of the pack.
     Json,
 }
 
@@ -112,6 +114,7 @@ pub struct ShowArgs {
     /// The pack folder (holding `pack.json`).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: ShowFormat,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
@@ -128,6 +131,7 @@ pub struct LintArgs {
     pub pack_path: PackPathArgs,
     #[command(flatten)]
     pub trust: TrustPackArgs,
+    /// Output format (`json` of `pack test` adds each run's outcome).
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
     /// Treat warnings as errors for the exit code.

@@ -252,7 +252,8 @@ fn run_fixture(
     out.findings.push_report(report);
     let expectations = match read_expectations(&fixture.expect) {
         Ok(e) => e,
-        Err((file, source, d)) => {
+        Err(refusal) => {
+            let (file, source, d) = *refusal;
             out.findings.push(&file, Some(source), d);
             return;
         }
@@ -449,7 +450,7 @@ fn compare(want: &Expectation, report: &RunReport) -> Vec<String> {
 }
 
 type Expectations = (String, Parsed, BTreeMap<String, Expectation>);
-type Refusal = (String, Arc<str>, crate::diagnostic::Diagnostic);
+type Refusal = Box<(String, Arc<str>, crate::diagnostic::Diagnostic)>;
 
 /// Read `expect.json` strictly (P801 located in it).
 fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
@@ -458,22 +459,22 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
         let mut d = codes::P801.at("", format!("cannot read the expectations: {e}"));
         d.line = 1;
         d.column = 1;
-        (file.clone(), Arc::from(""), d)
+        Box::new((file.clone(), Arc::from(""), d))
     })?;
     let parsed = crate::json::parse(&bytes, &crate::pack::LIMITS).map_err(|e| {
         let mut d = crate::pack::manifest::json_error(&e);
         d.line = e.span.line;
         d.column = e.span.column;
-        (
+        Box::new((
             file.clone(),
             Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
             d,
-        )
+        ))
     })?;
     let fail = |pointer: String, message: String| {
         let mut d = codes::P801.at(pointer, message);
         crate::diagnostic::resolve(std::slice::from_mut(&mut d), &parsed);
-        (file.clone(), parsed.source_arc(), d)
+        Box::new((file.clone(), parsed.source_arc(), d))
     };
     let Some(o) = parsed.value.as_object() else {
         return Err(fail(

@@ -156,7 +156,7 @@ pub fn read(bytes: &[u8]) -> ComponentRead<'_> {
                     };
                     read.imports.push(Import {
                         name: import.name.full_name().into_owned(),
-                        offset: offset as u64,
+                        offset,
                         is_instance: matches!(import.ty, ComponentTypeRef::Instance(_)),
                         is_type: matches!(import.ty, ComponentTypeRef::Type(_)),
                         functions: Vec::new(),
@@ -170,7 +170,7 @@ pub fn read(bytes: &[u8]) -> ComponentRead<'_> {
                     };
                     read.exports.push(Export {
                         name: export.name.full_name().into_owned(),
-                        offset: offset as u64,
+                        offset,
                         kind: export.kind,
                     });
                 }
