@@ -833,3 +833,43 @@ fn pack_lint_sarif_and_github_carry_the_plugin_findings() {
         "{out}"
     );
 }
+
+/// The example pack's rules on a graph (as `validate` checks them on every graph declaring it).
+fn rule_findings(graph: &Value) -> Vec<String> {
+    let pack_dir = root().join(EXAMPLE);
+    let linted = primgraph::pack_tools::lint::lint(
+        &pack_dir,
+        Base::Builtin,
+        &primgraph::pack_tools::lint::LintOptions::default(),
+    )
+    .unwrap();
+    let composition = linted.composition.expect("the example pack composes");
+    let doc = primgraph::graph::GraphDoc::from_value(graph).unwrap();
+    let model = primgraph::graph::Model::build(&doc, &composition.registry);
+    let owners = primgraph::pack_tools::lint::owners(&composition);
+    let mut codes: Vec<String> = primgraph::pack_rules::check_all(&linted.rules, &model, &owners)
+        .iter()
+        .map(|d| format!("{} {}", d.code, d.pointer))
+        .collect();
+    codes.sort();
+    codes
+}
+
+#[test]
+fn the_example_packs_rules_hold_on_its_graph_and_catch_a_graph_that_lands_untested() {
+    let path = root().join(EXAMPLE).join("fixtures/fix-and-land.graph.json");
+    let mut graph = json(&std::fs::read_to_string(path).unwrap());
+    assert_eq!(rule_findings(&graph), Vec::<String>::new());
+    // Approve straight after applying: the review no longer follows a passing test run, and
+    // pytest may run without a bound.
+    let nodes = graph["nodes"].as_array_mut().unwrap();
+    let apply = nodes.iter().position(|n| n["id"] == "apply").unwrap();
+    nodes[apply]["next"] = Value::from("review");
+    let test = nodes.iter().position(|n| n["id"] == "test").unwrap();
+    nodes[test].as_object_mut().unwrap().remove("max_visits");
+    let land = nodes.iter().position(|n| n["id"] == "land").unwrap();
+    assert_eq!(
+        rule_findings(&graph),
+        [format!("pyrepo/bounded-pytest /nodes/{test}"), format!("pyrepo/land-after-tests /nodes/{land}")]
+    );
+}
