@@ -857,7 +857,9 @@ fn rule_findings(graph: &Value) -> Vec<String> {
 
 #[test]
 fn the_example_packs_rules_hold_on_its_graph_and_catch_a_graph_that_lands_untested() {
-    let path = root().join(EXAMPLE).join("fixtures/fix-and-land.graph.json");
+    let path = root()
+        .join(EXAMPLE)
+        .join("fixtures/fix-and-land.graph.json");
     let mut graph = json(&std::fs::read_to_string(path).unwrap());
     assert_eq!(rule_findings(&graph), Vec::<String>::new());
     // Approve straight after applying: the review no longer follows a passing test run, and
@@ -870,6 +872,58 @@ fn the_example_packs_rules_hold_on_its_graph_and_catch_a_graph_that_lands_untest
     let land = nodes.iter().position(|n| n["id"] == "land").unwrap();
     assert_eq!(
         rule_findings(&graph),
-        [format!("pyrepo/bounded-pytest /nodes/{test}"), format!("pyrepo/land-after-tests /nodes/{land}")]
+        [
+            format!("pyrepo/bounded-pytest /nodes/{test}"),
+            format!("pyrepo/land-after-tests /nodes/{land}")
+        ]
     );
+}
+
+#[test]
+fn a_malformed_expect_json_is_p801_located_in_it() {
+    let tmp = project();
+    let pack = tmp.path().join("packs/pyrepo");
+    let expect = pack.join("fixtures/expect.json");
+    for (text, line, pointer) in [
+        (
+            "{\n  \"x\": {\"verdict\": \"faithful\"},\n  \"x\": {\"verdict\": \"violated\"}\n}\n",
+            3,
+            "/x",
+        ),
+        ("{\n  \"x\": {\"verdict\": \"fine\"}\n}\n", 2, "/x/verdict"),
+        (
+            "{\n  \"x\": {\"verdict\": \"faithful\", \"why\": 1}\n}\n",
+            2,
+            "/x/why",
+        ),
+        ("[]", 1, ""),
+    ] {
+        std::fs::write(&expect, text).unwrap();
+        let (code, out, err) = primgraph(&[
+            "pack",
+            "test",
+            &pack.display().to_string(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 1, "{text}: {err}");
+        let doc = json(&out);
+        let file = doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["file"].as_str().unwrap().ends_with("expect.json"))
+            .unwrap_or_else(|| panic!("{text}: {out}"));
+        let d = &file["diagnostics"][0];
+        assert_eq!(
+            (
+                d["code"].as_str(),
+                d["line"].as_u64(),
+                d["pointer"].as_str()
+            ),
+            (Some("P801"), Some(line), Some(pointer)),
+            "{text}: {out}"
+        );
+        assert!(d["help"].as_str().unwrap().contains("SPEC §9.5"));
+    }
 }

@@ -452,6 +452,9 @@ fn compare(want: &Expectation, report: &RunReport) -> Vec<String> {
 type Expectations = (String, Parsed, BTreeMap<String, Expectation>);
 type Refusal = Box<(String, Arc<str>, crate::diagnostic::Diagnostic)>;
 
+/// The help of a P801 in `expect.json` (the row's is about `pack.json`).
+const EXPECT_HELP: &str = "expect.json is {\"RUN\": {\"verdict\": \"faithful\"|\"violated\"|\"diverged\"|\"malformed\", \"first_code\"?: \"D6xx\", \"seq\"?: N}}, keyed by the trace header's `run` (SPEC §9.5)";
+
 /// Read `expect.json` strictly (P801 located in it).
 fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
     let file = path.display().to_string();
@@ -462,7 +465,7 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
         Box::new((file.clone(), Arc::from(""), d))
     })?;
     let parsed = crate::json::parse(&bytes, &crate::pack::LIMITS).map_err(|e| {
-        let mut d = crate::pack::manifest::json_error(&e);
+        let mut d = crate::pack::manifest::json_error(&e).with_help(EXPECT_HELP);
         d.line = e.span.line;
         d.column = e.span.column;
         Box::new((
@@ -472,7 +475,7 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
         ))
     })?;
     let fail = |pointer: String, message: String| {
-        let mut d = codes::P801.at(pointer, message);
+        let mut d = codes::P801.at(pointer, message).with_help(EXPECT_HELP);
         crate::diagnostic::resolve(std::slice::from_mut(&mut d), &parsed);
         Box::new((file.clone(), parsed.source_arc(), d))
     };
