@@ -96,9 +96,9 @@ pub fn test(dir: &Path, base: Base, options: &TestOptions) -> Result<Tested, Too
     let Some(pack) = linted.pack else {
         return Ok(out);
     };
-    let Some(raw) = pack.fixtures.clone() else {
+    if linted.fixtures.is_empty() {
         return Ok(out);
-    };
+    }
     let mut path = vec![pack.dir.clone()];
     path.extend(options.pack_path.iter().cloned());
     let composer = Arc::new(Composer::new(
@@ -109,31 +109,54 @@ pub fn test(dir: &Path, base: Base, options: &TestOptions) -> Result<Tested, Too
             lock: None,
         },
     ));
-    let Some(items) = raw.value.as_array() else {
-        out.findings.push_in_pack(
-            &pack,
-            codes::P801.at(raw.pointer.clone(), "`fixtures` must be an array"),
-        );
-        return Ok(out);
-    };
-    for (i, item) in items.iter().enumerate() {
-        let at = format!("{}/{i}", raw.pointer);
-        let Some(fixture) = read_fixture(&pack, item, &at, &mut out.findings) else {
-            continue;
-        };
-        run_fixture(&pack, i, &at, &fixture, &base, &composer, &mut out);
+    for fixture in &linted.fixtures {
+        run_fixture(&pack, fixture, &base, &composer, &mut out);
     }
     Ok(out)
 }
 
-/// A fixture entry with its files (each exists).
-struct Fixture {
-    graph: PathBuf,
-    runs: PathBuf,
-    expect: PathBuf,
+/// Each entry of a pack's `fixtures`, checked (P801 for a malformed entry, P808 for a file that
+/// does not exist, located in `pack.json`): the well-formed ones. `pack lint` reports the
+/// findings; `pack test` runs what it returns.
+pub fn entries(pack: &Pack, findings: &mut Findings) -> Vec<Fixture> {
+    let Some(raw) = &pack.fixtures else {
+        return Vec::new();
+    };
+    let Some(items) = raw.value.as_array() else {
+        findings.push_in_pack(
+            pack,
+            codes::P801.at(raw.pointer.clone(), "`fixtures` must be an array"),
+        );
+        return Vec::new();
+    };
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            read_fixture(pack, i, item, &format!("{}/{i}", raw.pointer), findings)
+        })
+        .collect()
 }
 
-fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) -> Option<Fixture> {
+/// A fixture entry with its files (each exists).
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// Its index in `fixtures`.
+    pub index: usize,
+    /// Its pointer in `pack.json` (`/fixtures/0`).
+    pub pointer: String,
+    pub graph: PathBuf,
+    pub runs: PathBuf,
+    pub expect: PathBuf,
+}
+
+fn read_fixture(
+    pack: &Pack,
+    index: usize,
+    item: &Value,
+    at: &str,
+    findings: &mut Findings,
+) -> Option<Fixture> {
     let Some(o) = item.as_object() else {
         findings.push_in_pack(
             pack,
@@ -213,6 +236,8 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
     let expect = file("expect", false);
     match (graph, runs, expect, ok) {
         (Some(graph), Some(runs), Some(expect), true) => Some(Fixture {
+            index,
+            pointer: at.to_string(),
             graph,
             runs,
             expect,
@@ -223,13 +248,12 @@ fn read_fixture(pack: &Pack, item: &Value, at: &str, findings: &mut Findings) ->
 
 fn run_fixture(
     pack: &Pack,
-    index: usize,
-    at: &str,
     fixture: &Fixture,
     base: &Base,
     composer: &Arc<Composer>,
     out: &mut Tested,
 ) {
+    let (index, at) = (fixture.index, fixture.pointer.as_str());
     // Validate the graph as `validate --pack DIR` would.
     let options = crate::validate::Options {
         packs: Some(composer.clone()),
@@ -314,8 +338,16 @@ fn run_fixture(
         );
     }
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
-    for trace in &traces {
-        let report = crate::replay::corpus::replay_file(&replayer, trace);
+    // Runs replay in parallel (the report is a pure function of graph, registry and trace);
+    // they are compared in file order, so the findings are the same whatever the threads.
+    let reports: Vec<RunReport> = {
+        use rayon::prelude::*;
+        traces
+            .par_iter()
+            .map(|trace| crate::replay::corpus::replay_file(&replayer, trace))
+            .collect()
+    };
+    for (trace, report) in traces.iter().zip(reports) {
         let run = report.run.clone().unwrap_or_else(|| {
             trace
                 .file_name()

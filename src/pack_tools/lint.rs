@@ -3,8 +3,9 @@
 //! files), composed with the packs it requires on the pack path (the pack's own folder first:
 //! P802/P803 against the base registry and those packs, P804 `kernel_abi`/`requires`, P805,
 //! P806/P807 with a lock or trusted keys), its `rules` read (P840) and their selectors matched
-//! against that composition (P841), and each `plugins` entry checked statically (P870–P872,
-//! located at the entry `/plugins/<id>` in `pack.json`).
+//! against that composition (P841), each `plugins` entry checked statically (P870–P872,
+//! located at the entry `/plugins/<id>` in `pack.json`), and each `fixtures` entry's shape and
+//! files (P801, P808; `pack test` runs them).
 
 use super::{Findings, ToolError, require_pack_dir};
 use crate::pack::compose::{Base, Composer, ComposerOptions, Composition};
@@ -35,6 +36,8 @@ pub struct Linted {
     pub composition: Option<Arc<Composition>>,
     /// Its valid rules.
     pub rules: Vec<PackRule>,
+    /// Its well-formed `fixtures` entries (`pack test` runs them).
+    pub fixtures: Vec<super::fixtures::Fixture>,
 }
 
 /// Lint the pack in `dir` over `base`.
@@ -50,6 +53,7 @@ pub fn lint(dir: &Path, base: Base, options: &LintOptions) -> Result<Linted, Too
                 pack: None,
                 composition: None,
                 rules: Vec::new(),
+                fixtures: Vec::new(),
             });
         }
     };
@@ -70,11 +74,13 @@ pub fn lint(dir: &Path, base: Base, options: &LintOptions) -> Result<Linted, Too
         rules = parsed;
     }
     check_plugins(&pack, &mut findings);
+    let fixtures = super::fixtures::entries(&pack, &mut findings);
     Ok(Linted {
         findings,
         pack: Some(pack),
         composition,
         rules,
+        fixtures,
     })
 }
 
