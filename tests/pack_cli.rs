@@ -670,6 +670,16 @@ fn pack_test_of_a_broken_fixture_entry_is_located_in_pack_json() {
             ("P801", "/fixtures/0/extra")
         ]
     );
+    // `pack lint` checks the entries too (they are the pack's).
+    let (code, out, _) = primgraph(&[
+        "pack",
+        "lint",
+        &pack.display().to_string(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(codes_of(&json(&out)), ["P808", "P801"]);
 }
 
 // ---------------------------------------------------------------------------------------------
