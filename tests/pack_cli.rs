@@ -937,3 +937,56 @@ fn a_malformed_expect_json_is_p801_located_in_it() {
         assert!(d["help"].as_str().unwrap().contains("SPEC §9.5"));
     }
 }
+
+mod plugin_bytes {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn clean() -> (Vec<u8>, Value) {
+        let dir = root().join("tests/fixtures/packs/plugins/clean");
+        (
+            std::fs::read(dir.join("read.wasm")).unwrap(),
+            written_contract(&dir),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// A truncated or corrupted plugin is answered with findings, never a panic; a cut
+        /// component is not a component of the world (P870).
+        #[test]
+        fn truncated_or_corrupted_plugins_are_findings_not_panics(
+            cut in 0usize..4096,
+            flips in proptest::collection::vec((0usize..4096, any::<u8>()), 0..4),
+        ) {
+            let (mut bytes, contract) = clean();
+            let whole = bytes.len();
+            for (at, value) in flips {
+                let at = at % whole;
+                bytes[at] = value;
+            }
+            let cut = cut % (whole + 1);
+            let findings = primgraph::plugin::check_plugin(&bytes[..cut], &contract);
+            if cut < whole {
+                prop_assert!(findings.iter().any(|f| f.code.code == "P870"), "{findings:?}");
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_are_p870(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let (_, contract) = clean();
+            let findings = primgraph::plugin::check_plugin(&bytes, &contract);
+            prop_assert!(findings.iter().any(|f| f.code.code == "P870"));
+        }
+    }
+
+    #[test]
+    fn the_clean_plugin_has_no_findings() {
+        let (bytes, contract) = clean();
+        assert_eq!(
+            primgraph::plugin::check_plugin(&bytes, &contract),
+            Vec::new()
+        );
+    }
+}
