@@ -441,6 +441,8 @@ table! {
         help "write the rule as SPEC §9.4 shows: the kind's members, known selector fields, a positive bound";
     P841 Warning "pack_rules/codes/p841.rs" "a rule selector that matches no primitive"
         help "name a primitive, family, class, authority, effect or pack of the composition";
+    P850 Error "pack_tools/codes/p850.rs" "`pack test`: a fixture run's verdict or first divergence differs from its expectation"
+        help "update expect.json when the new outcome is intended, or fix the change that altered the run";
     P870 Error "plugin/codes/p870.rs" "a plugin that is not a component of the world"
         help "build a component of the world `primgraph:primitive/primitive@1.0.0` (`wit/primitive.wit`): import only its interfaces at major 1, export `invoke`";
     P871 Error "plugin/codes/p871.rs" "a plugin importing an interface its contract's effects do not allow"

@@ -68,6 +68,9 @@ pub mod lsp;
 #[doc(hidden)]
 pub mod pack;
 pub mod pack_rules;
+/// What the `primgraph pack` commands do: lock, sign, show, lint, test (SPEC §9).
+#[doc(hidden)]
+pub mod pack_tools;
 #[doc(hidden)]
 pub mod plugin;
 pub mod registry;

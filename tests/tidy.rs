@@ -28,6 +28,7 @@ const LAYERS: &[&str] = &[
     "config",     // project configuration
     "validate",   // the driver
     "replay",     // traces, replay, simulation, summaries
+    "pack_tools", // the `pack` commands: lock, sign, show, lint, test (SPEC §9.2, §9.5)
     "import",     // runs recorded by other tools imported as traces (SPEC §10)
     "versions",   // registry and graph versions compared (SPEC §6.1, §6.2)
     "compare",    // evaluations compared (SPEC §6.3)

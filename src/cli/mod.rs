@@ -8,6 +8,7 @@ pub mod import;
 pub mod io;
 pub mod keygen;
 pub mod lsp;
+pub mod pack;
 pub mod registry;
 pub mod replay;
 pub mod report;
@@ -55,6 +56,8 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Import runs recorded by Inspect AI, OpenTelemetry or the OpenAI Agents SDK as traces.
     Import(import::ImportArgs),
+    /// Packs (SPEC §9): lock, sign, show, lint and test.
+    Pack(pack::PackArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -71,6 +74,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Compare(a) => compare::run(a),
         Command::Lsp(a) => lsp::run(a),
         Command::Import(a) => import::run(a),
+        Command::Pack(a) => pack::run(a),
     }
 }
 

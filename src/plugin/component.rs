@@ -44,6 +44,9 @@ pub struct Import {
     pub offset: u64,
     /// Whether it imports an instance (an interface), as the world's imports all do.
     pub is_instance: bool,
+    /// Whether it imports a type: the world's own records (`step`, `failure`, …) are imported
+    /// so by the component model's standard encoding of a world (`wit-component` does it).
+    pub is_type: bool,
     /// For an instance: the names of the functions its type declares (from the validator).
     pub functions: Vec<String>,
 }
@@ -153,8 +156,9 @@ pub fn read(bytes: &[u8]) -> ComponentRead<'_> {
                     };
                     read.imports.push(Import {
                         name: import.name.full_name().into_owned(),
-                        offset: offset as u64,
+                        offset,
                         is_instance: matches!(import.ty, ComponentTypeRef::Instance(_)),
+                        is_type: matches!(import.ty, ComponentTypeRef::Type(_)),
                         functions: Vec::new(),
                     });
                 }
@@ -166,7 +170,7 @@ pub fn read(bytes: &[u8]) -> ComponentRead<'_> {
                     };
                     read.exports.push(Export {
                         name: export.name.full_name().into_owned(),
-                        offset: offset as u64,
+                        offset,
                         kind: export.kind,
                     });
                 }

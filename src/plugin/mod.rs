@@ -77,7 +77,9 @@ impl PluginFinding {
 pub fn check_plugin(bytes: &[u8], contract: &Value) -> Vec<PluginFinding> {
     let read = component::read(bytes);
     let mut findings = codes::p870::check(&read);
-    if read.failure.is_some() {
+    // Bytes that are not a component at all (a core module, not WebAssembly) are one P870:
+    // their imports and custom sections are not the world's to judge.
+    if read.failure.is_some() || read.kind != component::BinaryKind::Component {
         return findings;
     }
     findings.extend(codes::p871::check(&read, contract));

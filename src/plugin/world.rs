@@ -16,6 +16,9 @@ pub const PACKAGE: &str = "primitive";
 pub const MAJOR: u64 = 1;
 /// The one export.
 pub const INVOKE: &str = "invoke";
+/// The types the world itself defines: a component of the world imports those `invoke` uses
+/// as types (not instances), by the component model's standard encoding.
+pub const WORLD_TYPES: &[&str] = &["evidence", "cost", "step", "failure"];
 
 /// One imported interface of the world: the effect that allows it and its functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

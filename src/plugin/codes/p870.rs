@@ -9,7 +9,9 @@
 //! - every import is an instance named `primgraph:primitive/<interface>@1.x.y` whose functions
 //!   are among the interface's (`workspace-read`, `workspace-write`, `exec`, `network`,
 //!   `mint-permission`, `spend`, `cross-workspace`; the component model names an imported
-//!   interface exactly so, whatever toolchain built it);
+//!   interface exactly so, whatever toolchain built it) — or one of the world's own types
+//!   (`evidence`, `cost`, `step`, `failure`) imported as a type, as the standard encoding of a
+//!   world (`wit-component`, `cargo component`) imports the records `invoke` uses;
 //! - it exports a function `invoke` of type `func(input: string) -> result<step, failure>` with
 //!   `step` and `failure` the world's records, and no other function, instance, module or
 //!   component (type exports are fine).
@@ -110,6 +112,10 @@ pub fn check(read: &ComponentRead) -> Vec<PluginFinding> {
     let mut findings = Vec::new();
     for import in &read.imports {
         let report = |message: String| finding(message).for_import(&import.name).at(import.offset);
+        // The world's own types, imported as types: part of the world's encoding, no effect.
+        if import.is_type && world::WORLD_TYPES.contains(&import.name.as_str()) {
+            continue;
+        }
         let Some(parsed) = interface_import(&import.name).filter(of_the_package) else {
             findings.push(report(format!(
                 "imports `{}`, which is not an interface of the world `{WORLD}` (a component \

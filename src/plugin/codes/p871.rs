@@ -72,6 +72,9 @@ pub fn check(read: &ComponentRead, contract: &Value) -> Vec<PluginFinding> {
     };
     let mut findings = Vec::new();
     for import in &read.imports {
+        if import.is_type {
+            continue; // a type grants nothing (an unknown one is P870)
+        }
         let Some(parsed) = interface_import(&import.name).filter(of_the_package) else {
             continue; // another package: P870
         };
