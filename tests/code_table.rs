@@ -372,6 +372,96 @@ fn table_code(code: &primgraph::codes::CodeName) -> &'static str {
     code.as_static().expect("a code of the table")
 }
 
+/// A pack or import fixture, run through the binary as its example says — `(linted with
+/// `primgraph pack lint`)`, `(tested with `primgraph pack test DIR`)`, `(validated with
+/// `--pack DIR`)`, `(validating the graph beside it)` (from the fixture's folder, where the lock
+/// is), `(imported as `FORMAT` against `GRAPH`)` — with `--format json`: the (code, line) of each
+/// diagnostic located in the fixture's file.
+fn command_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sentence = &example[example.find("Fixture").unwrap_or(0)..];
+    let parent = std::path::Path::new(path)
+        .parent()
+        .unwrap_or_else(|| panic!("{code}: {path} has a folder"));
+    let out_dir = tempfile::tempdir().unwrap();
+    let mut cwd = root.to_path_buf();
+    let mut target = path.to_string();
+    let args: Vec<String> = if sentence.contains("linted with `primgraph pack lint`") {
+        vec!["pack".into(), "lint".into(), parent.display().to_string()]
+    } else if let Some(dir) = quoted_after(sentence, "tested with ") {
+        let dir = dir.trim_start_matches("primgraph pack test ").to_string();
+        vec!["pack".into(), "test".into(), dir]
+    } else if let Some(pack_path) = quoted_after(sentence, "validated with ") {
+        let pack_path = pack_path.trim_start_matches("--pack ").to_string();
+        vec!["validate".into(), path.into(), "--pack".into(), pack_path]
+    } else if sentence.contains("validating the graph beside it") {
+        cwd = root.join(parent);
+        let graph = std::fs::read_dir(&cwd)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .find(|n| n.ends_with(".graph.json"))
+            .unwrap_or_else(|| panic!("{code}: a graph beside {path}"));
+        target = std::path::Path::new(path)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        vec!["validate".into(), graph]
+    } else if let Some(format) = quoted_after(sentence, "imported as ") {
+        let graph = quoted_after(sentence, " against ").unwrap_or_else(|| {
+            panic!("{code}: the example names the graph it is imported against")
+        });
+        vec![
+            "import".into(),
+            format.into(),
+            path.into(),
+            "--graph".into(),
+            graph.into(),
+            "--out".into(),
+            out_dir.path().display().to_string(),
+        ]
+    } else {
+        panic!(
+            "{code}: the example says how its fixture is run (linted, tested, validated or imported)"
+        )
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
+        .args(&args)
+        .args(["--format", "json"])
+        .current_dir(&cwd)
+        .output()
+        .expect("run primgraph");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "{code}: primgraph {} printed no JSON ({e}): {text}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    // §3.1's `files` (a diagnostic in another file carries its own `file`), or the import
+    // report's `diagnostics` (each with its `file`).
+    let mut located: Vec<(String, &serde_json::Value)> = Vec::new();
+    for file in doc["files"].as_array().into_iter().flatten() {
+        let name = file["file"].as_str().unwrap_or_default();
+        for d in file["diagnostics"].as_array().into_iter().flatten() {
+            located.push((d["file"].as_str().unwrap_or(name).to_string(), d));
+        }
+    }
+    for d in doc["diagnostics"].as_array().into_iter().flatten() {
+        located.push((d["file"].as_str().unwrap_or_default().to_string(), d));
+    }
+    located
+        .into_iter()
+        .filter(|(file, _)| file == &target || file.ends_with(&format!("/{target}")))
+        .map(|(_, d)| {
+            let row = codes::find(d["code"].as_str().unwrap_or_default())
+                .unwrap_or_else(|| panic!("{code}: a code of the table: {d}"));
+            (row.code, d["line"].as_u64().unwrap_or(0) as u32)
+        })
+        .collect()
+}
+
 /// The (code, line) of every diagnostic a fixture really produces, the way a user meets it.
 fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)> {
     use primgraph::registry::Registry;
@@ -426,6 +516,7 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
                 .map(|d| (table_code(&d.diagnostic.code), d.diagnostic.line))
                 .collect()
         }
+        "P" | "I" => command_fixture(code, example, path),
         _ => {
             let registry = registry("tests/fixtures/rules/registry.json");
             let options = primgraph::validate::Options::default();
