@@ -233,14 +233,14 @@ pub use validate::ValidateError;
 ///     .diagnostics
 ///     .iter()
 ///     .filter(|d| d.severity == Severity::Error)
-///     .map(|d| (d.code, d.pointer.as_str(), d.line))
+///     .map(|d| (d.code.as_str(), d.pointer.as_str(), d.line))
 ///     .collect();
 /// // `next` names no node (S202), on line 3 of the string.
 /// assert!(errors.contains(&("S202", "/nodes/0/next", 3)));
 ///
 /// let broken = validate_str("x.graph.json", "{\n  \"graph\": ,\n}", Registry::builtin());
 /// let d = &broken.diagnostics[0];
-/// assert_eq!((d.code, d.line, d.column), ("G001", 2, 12));
+/// assert_eq!((d.code.as_str(), d.line, d.column), ("G001", 2, 12));
 /// ```
 pub fn validate_str(file: &str, text: &str, registry: &Registry) -> FileReport {
     validate::check_source(
