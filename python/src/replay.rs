@@ -194,7 +194,7 @@ fn traces_of(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>>
     })
 }
 
-fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+pub(crate) fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match jobs {
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
         Some(j) if j.is_none() => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -378,7 +378,10 @@ impl PyReplayer {
             errors::raise(
                 py,
                 "SummaryError",
-                Located::new(format!("cannot sum the batch: at {}: {}", e.pointer, e.message)),
+                Located::new(format!(
+                    "cannot sum the batch: at {}: {}",
+                    e.pointer, e.message
+                )),
             )
         })?;
         reports_and_summary(py, runs, summary)
