@@ -8,8 +8,11 @@
 //! `target/report-browser/report.png`.
 //!
 //! Chromium is Debian's `chromium` (`.ci/run` installs it); `PRIMGRAPH_CHROMIUM` names another
-//! binary. Without a browser or `python3` the test is skipped with a message — except under
-//! `CI=true`, where it fails.
+//! binary. The test has its own harness (libtest-mimic) so that a missing browser or `python3`
+//! is reported as `ignored` with the reason (and recorded for `.ci/test`'s list of checks that
+//! did not run, see `external_tool`) — never as a pass — and under CI (`CI` set) is a failure.
+
+mod external_tool;
 
 use primgraph::registry::Registry;
 use primgraph::replay::digest::{format_hash, sha256};
@@ -35,31 +38,46 @@ fn find_in_path(names: &[&str]) -> Option<PathBuf> {
     None
 }
 
-/// The browser and Python, or the reason they are missing (a failure under `CI=true`).
-fn tools() -> Option<(PathBuf, PathBuf)> {
+const TEST: &str = "the_report_opens_in_chromium_without_errors_and_a_click_shows_the_node";
+
+/// The browser and Python, or what is missing.
+fn tools() -> Result<(PathBuf, PathBuf), String> {
     let chromium = std::env::var_os("PRIMGRAPH_CHROMIUM")
+        .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| find_in_path(&["chromium", "chromium-browser", "google-chrome"]));
     let python = find_in_path(&["python3"]);
     match (chromium, python) {
-        (Some(c), Some(p)) => Some((c, p)),
+        (Some(c), Some(p)) => Ok((c, p)),
         (c, p) => {
-            let missing = format!(
-                "report browser test: missing {}{}",
-                if c.is_none() {
-                    "Chromium (apt-get install chromium, or set PRIMGRAPH_CHROMIUM) "
-                } else {
-                    ""
-                },
-                if p.is_none() { "python3" } else { "" }
-            );
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{missing}: CI must run this test");
+            let mut missing = Vec::new();
+            if c.is_none() {
+                missing.push("Chromium (apt-get install chromium, or set PRIMGRAPH_CHROMIUM)");
             }
-            eprintln!("skipped: {missing}");
-            None
+            if p.is_none() {
+                missing.push("python3");
+            }
+            Err(format!("missing {}", missing.join(" and ")))
         }
     }
+}
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let trial = libtest_mimic::Trial::ignorable_test(TEST, || match tools() {
+        Ok((chromium, python)) => {
+            the_report_opens_in_chromium(&chromium, &python);
+            Ok(libtest_mimic::Completion::Completed)
+        }
+        Err(missing) if external_tool::under_ci() => {
+            Err(format!("{missing}, and CI is set: the CI script must provide it").into())
+        }
+        Err(missing) => {
+            external_tool::skip(TEST, &missing);
+            Ok(libtest_mimic::Completion::ignored_with(missing))
+        }
+    });
+    libtest_mimic::run(&args, vec![trial]).exit();
 }
 
 fn simulate(graph: &Path, dir: &Path, runs: u64, seed: u64, faults: f64) {
@@ -102,11 +120,7 @@ fn hostile_run(dir: &Path) {
     .unwrap();
 }
 
-#[test]
-fn the_report_opens_in_chromium_without_errors_and_a_click_shows_the_node() {
-    let Some((chromium, python)) = tools() else {
-        return;
-    };
+fn the_report_opens_in_chromium(chromium: &Path, python: &Path) {
     let tmp = tempfile::tempdir().unwrap();
     let (v1, v2) = (
         repo("graphs/fix-failing-test.graph.json"),
@@ -137,7 +151,7 @@ fn the_report_opens_in_chromium_without_errors_and_a_click_shows_the_node() {
     let profile = tmp.path().join("chromium-profile");
     let out = Command::new(python)
         .arg(repo("tests/report_browser.py"))
-        .arg(&chromium)
+        .arg(chromium)
         .arg(&page)
         .arg(&screenshot)
         .arg(&profile)

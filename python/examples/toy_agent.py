@@ -24,7 +24,10 @@ def evidence(kind, payload):
 
 
 def run_agent(trace_path, issue="test_parse fails on empty input"):
-    with pg.TraceWriter.create(trace_path, graph=GRAPH, run="toy-1", input={"issue": issue}) as w:
+    # overwrite=True: running the example again replaces its own trace (without it, an existing
+    # file is refused).
+    with pg.TraceWriter.create(trace_path, graph=GRAPH, run="toy-1", input={"issue": issue},
+                               overwrite=True) as w:
         task = {"title": "empty input", "body": issue, "summary": "handle empty input",
                 "test_ids": ["tests/test_parse.py::test_empty"], "paths": ["src/parse.py"]}
         w.step("read_task", input={"text": issue}, output=task,

@@ -31,6 +31,7 @@ from ._primgraph import (
     collect_trace_files,
     replay,
     replay_corpus,
+    report,
     validate,
 )
 
@@ -54,5 +55,6 @@ __all__ = [
     "collect_trace_files",
     "replay",
     "replay_corpus",
+    "report",
     "validate",
 ]

@@ -79,10 +79,13 @@ class TraceWriter:
         input: Optional[Dict[str, JSON]] = None,
         registry: Optional[Registry] = None,
         sign_key: Optional[PathLike] = None,
+        overwrite: bool = False,
     ) -> "TraceWriter":
         """Start recording run ``run`` of ``graph`` to ``path``; writes the header.
 
-        With ``sign_key`` (a private key file from ``primgraph keygen``) the end event is sealed."""
+        With ``sign_key`` (a private key file from ``primgraph keygen``) the end event is sealed.
+        An existing ``path`` raises ``FileExistsError`` unless ``overwrite=True``; the graph,
+        registry and key files in use are refused (``ValueError``) even then."""
     def step(
         self,
         node: str,
@@ -159,6 +162,8 @@ class Summary:
         """A new summary: both added together, exactly."""
     def to_json(self) -> str:
         """Compact JSON text, as the ``summary`` of ``primgraph replay --format json``."""
+    def _repr_html_(self) -> str:
+        """The summary as escaped HTML tables and charts (Jupyter shows it)."""
     def to_dict(self) -> Dict[str, JSON]:
         """The parsed form of ``to_json``."""
     @staticmethod
@@ -216,6 +221,19 @@ def replay_corpus(
     jobs: Optional[int] = None,
 ) -> Tuple[List[RunReport], Summary]:
     """Replay trace files and folders against ``graph``: ``(reports, summary)``."""
+
+def report(
+    graph: PathLike,
+    runs: Union[PathLike, Iterable[PathLike]],
+    *,
+    out: PathLike,
+    baseline_graph: Optional[PathLike] = None,
+    baseline: Optional[Union[PathLike, Iterable[PathLike]]] = None,
+    registry: Optional[Registry] = None,
+    confidence: float = 0.95,
+    jobs: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Write the ``primgraph report`` page (SPEC §11) to ``out``: ``{"path", "runs", "unfaithful"}``."""
 
 def collect_trace_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
     """The sorted trace files under these files and folders."""

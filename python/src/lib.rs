@@ -10,6 +10,7 @@ mod convert;
 mod errors;
 mod registry;
 mod replay;
+mod report;
 mod summary;
 mod validate;
 mod writer;
@@ -31,6 +32,7 @@ fn _primgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(replay::replay_corpus_fn, m)?,
     )?;
     m.add_function(wrap_pyfunction!(replay::collect_trace_files, m)?)?;
+    m.add_function(wrap_pyfunction!(report::report, m)?)?;
     m.add("ABI", primgraph::registry::Registry::builtin().abi())?;
     Ok(())
 }

@@ -194,7 +194,7 @@ fn traces_of(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>>
     })
 }
 
-fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+pub(crate) fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match jobs {
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
         Some(j) if j.is_none() => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),

@@ -187,6 +187,12 @@ impl PySummary {
         )
     }
 
+    /// The summary as HTML for notebooks (Jupyter shows it instead of the repr): run counts,
+    /// failure rates with intervals, steps and spend charts, diagnostics; everything escaped.
+    fn _repr_html_(&self) -> String {
+        crate::report::summary_html(&self.inner)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Summary(runs={}, by_verdict={:?})",

@@ -4,6 +4,12 @@
 //! event is written with one `write` call as it is recorded: nothing written is lost if the
 //! process dies. Used after `end`, or after an exception inside its `with` block, the writer is
 //! closed — the trace then has no end event and replays `malformed`.
+//!
+//! What replay would refuse is refused at `step()`: a `cost.usd` that has no integer nano-USD
+//! value, a spend that passes what replay can sum, a line replay's parser or line limit refuses
+//! (the library writer reads every line back before writing it) — a `ValueError` naming the
+//! argument. `create()` never replaces a file silently: an existing path needs
+//! `overwrite=True`, and the graph, registry and key files in use are refused even then.
 
 use crate::convert;
 use crate::errors::{self, Located};
@@ -161,6 +167,13 @@ fn cost_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Cost>> {
                         cost.usd
                     )));
                 }
+                if primgraph::replay::trace::usd_to_nanos(cost.usd).is_none() {
+                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                        "argument `cost.usd` must be at most 18446744073.709551615 USD (replay \
+                         sums spend in integer nano-USD), not {}",
+                        cost.usd
+                    )));
+                }
             }
             "tokens" => {
                 cost.tokens = match convert::to_json("cost.tokens", &v)? {
@@ -185,6 +198,26 @@ fn cost_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Cost>> {
         }
     }
     Ok(Some(cost))
+}
+
+/// Do `a` and `b` name the same file (through links, `..`, or another spelling)? A path that
+/// does not exist is no file in use.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+        false
+    }
+    #[cfg(not(unix))]
+    {
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
 }
 
 impl PyTraceWriter {
@@ -220,6 +253,27 @@ impl PyTraceWriter {
 
     fn write_error(&self, py: Python<'_>, e: WriteError) -> PyErr {
         match e {
+            WriteError::BadCost(_) | WriteError::SpendOverflow(_) => {
+                pyo3::exceptions::PyValueError::new_err(format!("argument {e}"))
+            }
+            WriteError::Unreadable { pointer, message } => {
+                // The argument is the event's top-level field the pointer starts in.
+                let field = pointer.split('/').nth(1).unwrap_or_default();
+                let arg = match field {
+                    "" => "step()".to_string(),
+                    "error" | "input" | "output" | "outcome" | "evidence" | "cost" | "node"
+                    | "primitive" => format!("argument `{field}`"),
+                    other => format!("field `{other}`"),
+                };
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "{arg}: replay would refuse this step{}: {message}",
+                    if pointer.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (at `{pointer}`)")
+                    }
+                ))
+            }
             WriteError::Io(io) => errors::raise(
                 py,
                 "InputError",
@@ -245,11 +299,13 @@ impl PyTraceWriter {
 impl PyTraceWriter {
     /// Start recording run `run` of `graph` (a path) to `path`, with the run's `input` (a dict).
     /// The header (with the graph's digest) is written at once. With `sign_key` (the path of a
-    /// private key file from `primgraph keygen`) the end event is sealed (SPEC §4.1). Raises
+    /// private key file from `primgraph keygen`) the end event is sealed (SPEC §4.1). An
+    /// existing `path` is refused (`FileExistsError`) unless `overwrite=True`; the graph, the
+    /// registry file and the key in use are refused even then (`ValueError`). Raises
     /// `GraphError` when the graph does not load, `InputError` for an unreadable or invalid key,
     /// `TypeError`/`ValueError` for a bad argument (nothing is created).
     #[staticmethod]
-    #[pyo3(signature = (path, *, graph, run, input = None, registry = None, sign_key = None))]
+    #[pyo3(signature = (path, *, graph, run, input = None, registry = None, sign_key = None, overwrite = false))]
     #[allow(clippy::too_many_arguments)]
     fn create(
         py: Python<'_>,
@@ -259,6 +315,7 @@ impl PyTraceWriter {
         input: Option<&Bound<'_, PyAny>>,
         registry: Option<&Bound<'_, PyAny>>,
         sign_key: Option<&Bound<'_, PyAny>>,
+        overwrite: bool,
     ) -> PyResult<PyTraceWriter> {
         let path = convert::to_path("path", path)?;
         let graph_path = convert::to_path("graph", graph)?;
@@ -272,10 +329,21 @@ impl PyTraceWriter {
             None => serde_json::Value::Object(serde_json::Map::new()),
             Some(i) => convert::to_json_object("input", i)?,
         };
+        // The files this writer reads: never the one it writes.
+        let mut in_use: Vec<(&str, std::path::PathBuf)> = vec![("graph", graph_path.clone())];
+        if let Some(r) = opt(registry)
+            && r.cast::<registry::PyRegistry>().is_ok()
+        {
+            let origin: String = r.getattr("origin")?.extract()?;
+            if std::path::Path::new(&origin).is_file() {
+                in_use.push(("registry", origin.into()));
+            }
+        }
         let seal = match opt(sign_key) {
             None => None,
             Some(key) => {
                 let key_path = convert::to_path("sign_key", key)?;
+                in_use.push(("sign_key", key_path.clone()));
                 let key_name = key_path.display().to_string();
                 Some(
                     primgraph::replay::seal::SealKey::read(&key_path).map_err(|e| {
@@ -291,23 +359,63 @@ impl PyTraceWriter {
         let registry = registry::resolve(registry)?;
         let (_, loaded) = load_graph(py, &graph_path, &registry)?;
         let name = path.display().to_string();
-        let file = File::create(&path).map_err(|e| {
-            errors::raise(
-                py,
-                "InputError",
-                Located::new(format!("cannot create {name}: {e}")).in_file(&name),
-            )
-        })?;
-        let writer = TraceWriter::for_graph(file, &run, &loaded.document, input).map_err(|e| {
-            errors::raise(
+        let header_error = |e: WriteError| match e {
+            WriteError::Unreadable { pointer, message }
+                if pointer.is_empty() || pointer.starts_with("/input") =>
+            {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "argument `input`: replay would refuse the header: {message}"
+                ))
+            }
+            e => errors::raise(
                 py,
                 "TraceFormatError",
                 Located {
                     line: Some(1),
                     ..Located::new(e.to_string()).in_file(&name)
                 },
-            )
+            ),
+        };
+        // The header is checked before the file is touched: a bad one creates nothing.
+        TraceWriter::for_graph(std::io::sink(), &run, &loaded.document, input.clone())
+            .map_err(header_error)?;
+        for (arg, used) in &in_use {
+            if same_file(&path, used) {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "argument `path`: {name} is the {} file this writer uses (argument `{arg}`); \
+                     a trace is never written over it",
+                    if *arg == "sign_key" { "key" } else { *arg }
+                )));
+            }
+        }
+        let opened = if overwrite {
+            File::create(&path)
+        } else {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+        };
+        let file = opened.map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                pyo3::exceptions::PyFileExistsError::new_err((
+                    17,
+                    format!(
+                        "{name} exists; pass overwrite=True to replace it (a trace never \
+                         replaces a file silently)"
+                    ),
+                    name.clone(),
+                ))
+            } else {
+                errors::raise(
+                    py,
+                    "InputError",
+                    Located::new(format!("cannot create {name}: {e}")).in_file(&name),
+                )
+            }
         })?;
+        let writer =
+            TraceWriter::for_graph(file, &run, &loaded.document, input).map_err(header_error)?;
         let writer = match seal {
             Some(key) => writer.sealed(key),
             None => writer,
@@ -417,6 +525,29 @@ impl PyTraceWriter {
             Ok(seq) => {
                 self.lines += 1;
                 Ok(seq)
+            }
+            // A refusal of the whole line (nesting past replay's parser): name the argument
+            // that alone is refused.
+            Err(WriteError::Unreadable { pointer, message }) if pointer.is_empty() => {
+                let reads_back = |v: &serde_json::Value| {
+                    serde_json::to_vec(v)
+                        .is_ok_and(|b| serde_json::from_slice::<serde_json::Value>(&b).is_ok())
+                };
+                let culprit = if !reads_back(&step.input) {
+                    "/input"
+                } else {
+                    match &step.result {
+                        StepResult::Output { output, .. } if !reads_back(output) => "/output",
+                        _ => "",
+                    }
+                };
+                Err(self.write_error(
+                    py,
+                    WriteError::Unreadable {
+                        pointer: culprit.into(),
+                        message,
+                    },
+                ))
             }
             Err(e) => Err(self.write_error(py, e)),
         }

@@ -4,11 +4,8 @@
 //! is faithful, 1 otherwise (the page is written either way), 2 when the command cannot run (a
 //! graph that does not load, a folder with no traces, an unwritable `--out`).
 
-use primgraph::replay::corpus::collect_traces;
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
-use primgraph::report::{self, Evaluation, Report, Side};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use primgraph::report::{self, Request};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -39,33 +36,6 @@ pub struct ReportArgs {
     pub out: PathBuf,
 }
 
-/// The trace files under `paths`; a folder holding none is an error (a mistyped path must not
-/// make an empty report).
-fn traces(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        let found = collect_traces(std::slice::from_ref(path)).map_err(|e| e.to_string())?;
-        if found.is_empty() {
-            return Err(format!("no *.trace.jsonl under {}", path.display()));
-        }
-        files.extend(found);
-    }
-    Ok(files)
-}
-
-fn evaluate(
-    registry: &'static primgraph::registry::Registry,
-    graph: &Path,
-    paths: &[PathBuf],
-    jobs: usize,
-) -> Result<(ReplayGraph, Evaluation), String> {
-    let loaded = super::replay::load_graph(graph, registry)?;
-    let files = traces(paths)?;
-    let replayer = Replayer::new(registry, loaded, ReplayOptions::default());
-    let evaluation = Evaluation::replay(&replayer, &files, jobs).map_err(|e| e.to_string())?;
-    Ok((replayer.graph().clone(), evaluation))
-}
-
 pub fn run(args: ReportArgs) -> ExitCode {
     if !(args.confidence > 0.0 && args.confidence < 1.0) {
         return super::usage_error(format!(
@@ -77,59 +47,21 @@ pub fn run(args: ReportArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let jobs = super::io::jobs(args.jobs.unwrap_or(0));
-    let (graph, evaluation) = match evaluate(registry, &args.graph, &args.paths, jobs) {
-        Ok(x) => x,
-        Err(e) => return super::usage_error(e),
-    };
-    let baseline = match &args.baseline_graph {
-        None => None,
-        Some(g) => match evaluate(registry, g, &args.baseline, jobs) {
-            Ok(x) => Some(x),
-            Err(e) => return super::usage_error(format!("baseline: {e}")),
-        },
-    };
-    // Example traces are linked relative to the page, so the page and the corpus move together.
-    let out_dir = std::path::absolute(&args.out)
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf));
-    let href = |trace: &str| -> Option<String> {
-        let dir = out_dir.as_ref()?;
-        let target = std::path::absolute(trace).ok()?;
-        report::relative_href(dir, &target)
-    };
-    let graph_file = args.graph.display().to_string();
-    let baseline_file = args
-        .baseline_graph
-        .as_ref()
-        .map(|p| p.display().to_string());
-    let page = Report {
+    let request = Request {
         registry,
-        candidate: Side {
-            graph: &graph,
-            evaluation: &evaluation,
-            file: Some(&graph_file),
-            trace_href: &href,
-        },
-        baseline: baseline.as_ref().map(|(g, e)| Side {
-            graph: g,
-            evaluation: e,
-            file: baseline_file.as_deref(),
-            trace_href: &href,
-        }),
+        graph: &args.graph,
+        runs: &args.paths,
+        baseline: args
+            .baseline_graph
+            .as_deref()
+            .map(|g| (g, args.baseline.as_slice())),
+        jobs: super::io::jobs(args.jobs.unwrap_or(0)),
         confidence: args.confidence,
+        out: &args.out,
     };
-    let written = std::fs::File::create(&args.out).and_then(|f| {
-        let mut out = std::io::BufWriter::new(f);
-        report::write_html(&mut out, &page)?;
-        out.flush()
-    });
-    if let Err(e) = written {
-        return super::usage_error(format!("cannot write {}: {e}", args.out.display()));
-    }
-    if evaluation.summary.unfaithful() == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    match report::write_report(&request) {
+        Err(e) => super::usage_error(e.to_string()),
+        Ok(written) if written.unfaithful == 0 => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
     }
 }

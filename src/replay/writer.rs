@@ -1,13 +1,18 @@
 //! `TraceWriter`: the library API a runtime uses to record a run in the format of SPEC §4.1. It
 //! writes the header (with the graph digest), numbers the events, chains every line to the one
 //! before it, and refuses with a typed error any event that would break the format, so what it
-//! writes is always readable (and, for a run that followed its graph, replays `faithful`).
+//! writes is always readable (and, for a run that followed its graph, replays `faithful`): each
+//! line is read back with replay's own parser and line limit before it is written, and the run's
+//! spend is summed as replay sums it, so nothing written is a line replay calls malformed.
 //! Given a key (`sealed`), it seals the run: the end event carries the `signer` and `sig` of
 //! SPEC §4.1.
 
 use super::digest::{Hash, format_hash, graph_digest, sha256};
 use super::seal::SealKey;
-use super::trace::{Cost, EndStatus, Evidence, StepError, TRACE_VERSION, TraceHeader};
+use super::trace::{
+    Cost, DEFAULT_MAX_LINE_BYTES, EndStatus, Evidence, StepError, TRACE_VERSION, TraceHeader,
+    usd_to_nanos,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::Write;
@@ -25,8 +30,18 @@ pub enum WriteError {
     Empty { field: &'static str },
     #[error("`{field}` must be a JSON object")]
     NotAnObject { field: &'static str },
-    #[error("`cost.usd` must be a finite non-negative number, not {0}")]
+    #[error(
+        "`cost.usd` must be a non-negative amount of at most 18446744073.709551615 USD (replay sums spend in integer nano-USD), not {0}"
+    )]
     BadCost(f64),
+    /// The run's spend would pass what replay can sum (`u64` nano-USD) at this step.
+    #[error(
+        "`cost.usd` {0} takes the run's spend past 18446744073.709551615 USD (replay sums spend in integer nano-USD)"
+    )]
+    SpendOverflow(f64),
+    /// The event would be a line replay refuses (`pointer`: where in the event, `""` for the whole).
+    #[error("replay would refuse this event{}: {message}", if pointer.is_empty() { String::new() } else { format!(" at `{pointer}`") })]
+    Unreadable { pointer: String, message: String },
     #[error("the header's `graph_digest` must be `sha256:` and 64 lowercase hex digits")]
     BadDigest,
 }
@@ -140,6 +155,8 @@ pub struct TraceWriter<W: Write> {
     line: Vec<u8>,
     run: String,
     seal: Option<SealKey>,
+    /// The run's spend so far in nano-USD, summed as replay sums it.
+    spend_nanos: u64,
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -196,10 +213,18 @@ impl<W: Write> TraceWriter<W> {
             line: Vec::with_capacity(512),
             run: header.run.clone(),
             seal: None,
+            spend_nanos: 0,
         };
         let mut header = header.clone();
         header.trace = TRACE_VERSION.to_string();
-        writer.emit(&header)?;
+        writer.encode(&header)?;
+        if let Err(e) = super::trace::parse_header(&writer.line) {
+            return Err(WriteError::Unreadable {
+                pointer: e.pointer,
+                message: e.message,
+            });
+        }
+        writer.commit()?;
         Ok(writer)
     }
 
@@ -222,8 +247,29 @@ impl<W: Write> TraceWriter<W> {
     }
 
     fn emit<T: Serialize>(&mut self, line: &T) -> Result<(), WriteError> {
+        self.encode(line)?;
+        self.commit()
+    }
+
+    /// Serialize `line` into the buffer (nothing written, the chain unchanged); a line longer
+    /// than replay reads is refused.
+    fn encode<T: Serialize>(&mut self, line: &T) -> Result<(), WriteError> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, line)?;
+        if self.line.len() > DEFAULT_MAX_LINE_BYTES {
+            return Err(WriteError::Unreadable {
+                pointer: String::new(),
+                message: format!(
+                    "the line would be {} bytes; replay reads lines of at most {DEFAULT_MAX_LINE_BYTES}",
+                    self.line.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Chain and write the encoded line.
+    fn commit(&mut self) -> Result<(), WriteError> {
         self.prev = sha256(&self.line);
         self.line.push(b'\n');
         self.out.write_all(&self.line)?;
@@ -277,10 +323,12 @@ impl<W: Write> TraceWriter<W> {
                 (None, None, Some(error))
             }
         };
-        if let Some(cost) = &step.cost
-            && (!cost.usd.is_finite() || cost.usd < 0.0)
-        {
-            return Err(WriteError::BadCost(cost.usd));
+        let mut spend = self.spend_nanos;
+        if let Some(cost) = &step.cost {
+            let nanos = usd_to_nanos(cost.usd).ok_or(WriteError::BadCost(cost.usd))?;
+            spend = spend
+                .checked_add(nanos)
+                .ok_or(WriteError::SpendOverflow(cost.usd))?;
         }
         for e in &step.evidence {
             if e.kind.is_empty() {
@@ -307,8 +355,17 @@ impl<W: Write> TraceWriter<W> {
             partial: origin.partial,
             prev: format_hash(&self.prev),
         };
-        self.emit(&line)?;
+        self.encode(&line)?;
+        // Read back with replay's parser (nesting deeper than it reads, …): refused unwritten.
+        if let Err(e) = super::trace::parse_event(&self.line) {
+            return Err(WriteError::Unreadable {
+                pointer: e.pointer,
+                message: e.message,
+            });
+        }
+        self.commit()?;
         self.seq = seq;
+        self.spend_nanos = spend;
         Ok(seq)
     }
 

@@ -299,8 +299,8 @@ fn reduce_crossings(
         if best_crossings == 0 {
             break;
         }
-        for l in 1..rows.len() {
-            sort_by_barycenter(&mut rows[l], preds, &mut position);
+        for row in rows.iter_mut().skip(1) {
+            sort_by_barycenter(row, preds, &mut position);
         }
         for l in (0..rows.len().saturating_sub(1)).rev() {
             sort_by_barycenter(&mut rows[l], succs, &mut position);
@@ -353,8 +353,7 @@ fn crossings(rows: &[Vec<usize>], succs: &[Vec<usize>], position: &[usize]) -> u
         }
         ends.sort_unstable();
         let mut tree = vec![0u64; lower.len() + 1];
-        let mut seen = 0u64;
-        for &(_, p) in &ends {
+        for (seen, &(_, p)) in (0u64..).zip(&ends) {
             // Segments already added whose lower end lies right of p cross this one.
             let mut i = p + 1;
             let mut not_right = 0u64;
@@ -368,7 +367,6 @@ fn crossings(rows: &[Vec<usize>], succs: &[Vec<usize>], position: &[usize]) -> u
                 tree[i] += 1;
                 i += i & i.wrapping_neg();
             }
-            seen += 1;
         }
     }
     total

@@ -12,10 +12,12 @@
 pub mod evaluation;
 pub mod html;
 pub mod layout;
+pub mod request;
 pub mod svg;
 pub mod text;
 
 pub use evaluation::Evaluation;
+pub use request::{Request, RequestError, Written, write_report};
 
 use crate::registry::Registry;
 use crate::replay::ReplayGraph;

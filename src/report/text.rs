@@ -35,12 +35,12 @@ pub fn script_json(value: &serde_json::Value) -> String {
     while let Some(i) = rest.find(['<', '\u{2028}', '\u{2029}']) {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
-        if tail.starts_with("</") {
+        if let Some(after) = tail.strip_prefix("</") {
             out.push_str("<\\/");
-            rest = &tail[2..];
-        } else if tail.starts_with("<!--") {
+            rest = after;
+        } else if let Some(after) = tail.strip_prefix("<!--") {
             out.push_str("<\\u0021--");
-            rest = &tail[4..];
+            rest = after;
         } else if tail.starts_with('\u{2028}') {
             out.push_str("\\u2028");
             rest = &tail['\u{2028}'.len_utf8()..];
