@@ -13,12 +13,15 @@
 //! mismatch, JSON that is not UTF-8 or repeats a key the importer reads, are I901 errors
 //! located by file, entry, sample, line and column.
 
+// A sample that is not one is an error per sample, rare beside the runs: not worth a box.
+#![allow(clippy::result_large_err)]
+
 use super::convert::run_input;
 use super::{Format, ImportDiagnostic, ImportError, Importer, Location, SourceRun, SourceStep};
 use crate::codes::I901;
 use crate::replay::trace::StrictValue;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::io::{BufReader, Read};
@@ -361,12 +364,22 @@ fn tool_result(result: Value) -> Value {
     }
 }
 
+/// One event as the run is built from it: its kind, and for a tool event its function,
+/// arguments, result and error.
+type EventParts = (
+    Option<String>,
+    Option<Value>,
+    Option<Value>,
+    Option<Value>,
+    Option<Value>,
+);
+
 struct Parts {
     id: Option<Value>,
     epoch: Option<u64>,
     input: Option<Value>,
     scores: Option<Value>,
-    events: Vec<(Option<String>, Option<Value>, Option<Value>, Option<Value>, Option<Value>)>,
+    events: Vec<EventParts>,
     messages: Option<Value>,
     output: Option<Value>,
     attachments: Option<Value>,
@@ -600,10 +613,7 @@ fn read_json(
             },
             format!(
                 "not an Inspect log: {}",
-                e.to_string()
-                    .split(" at line ")
-                    .next()
-                    .unwrap_or_default()
+                e.to_string().split(" at line ").next().unwrap_or_default()
             ),
         );
         d.diagnostic.line = e.line() as u32;
