@@ -16,6 +16,7 @@ from ._primgraph import (
     TraceWriter as TraceWriter,
     ValidationReport as ValidationReport,
     collect_trace_files as collect_trace_files,
+    import_runs as import_runs,
     replay as replay,
     replay_corpus as replay_corpus,
     validate as validate,

@@ -237,3 +237,23 @@ def report(
 
 def collect_trace_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
     """The sorted trace files under these files and folders."""
+
+def import_runs(
+    format: str,
+    sources: Union[PathLike, Iterable[PathLike]],
+    *,
+    graph: PathLike,
+    out: PathLike,
+    map: Optional[PathLike] = None,
+    sign: Optional[PathLike] = None,
+    registry: Optional[Registry] = None,
+    max_entry_bytes: int = 1 << 30,
+    strict: bool = True,
+) -> Dict[str, Any]:
+    """Import runs recorded by another tool (``"inspect"``, ``"otel"``, ``"openai-agents"``) as
+    traces in ``out``, one per run (SPEC §10), with the GIL released. Returns the report:
+    ``runs``, ``diagnostics`` (I901–I904, each located by ``file``, ``entry``, ``sample``,
+    ``pointer``, ``line``, ``column``) and ``summary``. With ``strict`` (the default) an I901
+    error raises :class:`InputError` after the import, carrying ``entry``, ``sample``,
+    ``pointer`` and the whole ``report``; the runs that could be read are written."""
+

@@ -8,6 +8,7 @@
 
 mod convert;
 mod errors;
+mod import_runs;
 mod registry;
 mod replay;
 mod report;
@@ -33,6 +34,7 @@ fn _primgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(replay::collect_trace_files, m)?)?;
     m.add_function(wrap_pyfunction!(report::report, m)?)?;
+    m.add_function(wrap_pyfunction!(import_runs::import_runs, m)?)?;
     m.add("ABI", primgraph::registry::Registry::builtin().abi())?;
     Ok(())
 }

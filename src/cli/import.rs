@@ -6,7 +6,8 @@
 
 use primgraph::diagnostic::github;
 use primgraph::import::{
-    DEFAULT_MAX_ENTRY_BYTES, Format, ImportOptions, ImportReport, Mapping, import_paths,
+    DEFAULT_MAX_ENTRY_BYTES, Format, ImportOptions, ImportReport, Mapping, collect_sources,
+    import_paths,
 };
 use primgraph::replay::SealKey;
 use std::path::{Path, PathBuf};
@@ -65,49 +66,6 @@ pub struct ImportArgs {
     pub max_entry_bytes: u64,
 }
 
-fn wanted(format: Format, path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    match format {
-        Format::Inspect => name.ends_with(".eval") || name.ends_with(".json"),
-        _ => name.ends_with(".json") || name.ends_with(".jsonl"),
-    }
-}
-
-/// The files named, and those found in the folders named (sorted, recursively).
-fn collect(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    for path in paths {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if !meta.is_dir() {
-            out.push(path.clone());
-            continue;
-        }
-        let mut stack = vec![path.clone()];
-        let mut found = Vec::new();
-        while let Some(dir) = stack.pop() {
-            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            for entry in entries {
-                let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
-                let p = entry.path();
-                let kind = entry
-                    .file_type()
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
-                if kind.is_dir() {
-                    stack.push(p);
-                } else if kind.is_file() && wanted(format, &p) {
-                    found.push(p);
-                }
-            }
-        }
-        found.sort();
-        out.extend(found);
-    }
-    Ok(out)
-}
-
 pub fn run(args: ImportArgs) -> ExitCode {
     let format = match args.source_format {
         SourceFormat::Inspect => Format::Inspect,
@@ -152,7 +110,7 @@ pub fn run(args: ImportArgs) -> ExitCode {
         },
         None => None,
     };
-    let sources = match collect(format, &args.sources) {
+    let sources = match collect_sources(format, &args.sources) {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };

@@ -45,47 +45,20 @@ pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result
             traces.len() - 1
         })
     };
-    let mut stream = serde_json::Deserializer::from_slice(&bytes).into_iter::<StrictValue>();
-    loop {
-        let start = stream.byte_offset();
-        let Some(next) = stream.next() else { break };
-        let first = bytes[start..]
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .map_or(start, |i| start + i);
-        let (line, column) = super::line_column(&bytes, first);
+    for next in
+        super::Documents::<StrictValue>::new(&bytes, location.clone(), "an Agents SDK trace export")
+    {
+        let (doc, line, column) = match next {
+            super::Document::Read(StrictValue(doc), line, column) => (doc, line, column),
+            super::Document::Failed(d) => {
+                importer.diagnose(*d);
+                continue;
+            }
+        };
         let at = Location {
             line,
             column,
             ..location.clone()
-        };
-        let doc = match next {
-            Ok(StrictValue(v)) => v,
-            Err(e) => {
-                let le = crate::replay::trace::json_error(&bytes, &e);
-                let message = if le.message.starts_with("invalid UTF-8") || le.is_duplicate_key() {
-                    le.message
-                } else {
-                    e.to_string()
-                        .split(" at line ")
-                        .next()
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                let mut d = ImportDiagnostic::new(
-                    &I901,
-                    Location {
-                        line: e.line() as u32,
-                        column: e.column().max(1) as u32,
-                        ..location.clone()
-                    },
-                    format!("not an Agents SDK trace export: {message}"),
-                );
-                d.diagnostic.line = e.line() as u32;
-                d.diagnostic.column = e.column().max(1) as u32;
-                importer.diagnose(d);
-                break;
-            }
         };
         let (items, base): (Vec<Value>, &str) = match doc {
             Value::Array(a) => (a, ""),

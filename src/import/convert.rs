@@ -439,10 +439,14 @@ pub(crate) fn write(
         Ok(written)
     })();
     match result {
-        Ok(w) => {
-            std::fs::rename(&tmp, path).map_err(|e| failed(e.to_string()))?;
-            Ok(w)
-        }
+        Ok(w) => match std::fs::rename(&tmp, path) {
+            Ok(()) => Ok(w),
+            Err(e) => {
+                // Nothing half-done is left behind: not the complete trace under a temporary name.
+                let _ = std::fs::remove_file(&tmp);
+                Err(failed(e.to_string()))
+            }
+        },
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
             Err(e)

@@ -13,6 +13,9 @@
 //! mismatch, JSON that is not UTF-8 or repeats a key the importer reads, are I901 errors
 //! located by file, entry, sample, line and column.
 
+// A sample that is not one is an error per sample, rare beside the runs: not worth a box.
+#![allow(clippy::result_large_err)]
+
 use super::convert::run_input;
 use super::{Format, ImportDiagnostic, ImportError, Importer, Location, SourceRun, SourceStep};
 use crate::codes::I901;
@@ -361,18 +364,22 @@ fn tool_result(result: Value) -> Value {
     }
 }
 
+/// One event as the run is built from it: its kind, and for a tool event its function,
+/// arguments, result and error.
+type EventParts = (
+    Option<String>,
+    Option<Value>,
+    Option<Value>,
+    Option<Value>,
+    Option<Value>,
+);
+
 struct Parts {
     id: Option<Value>,
     epoch: Option<u64>,
     input: Option<Value>,
     scores: Option<Value>,
-    events: Vec<(
-        Option<String>,
-        Option<Value>,
-        Option<Value>,
-        Option<Value>,
-        Option<Value>,
-    )>,
+    events: Vec<EventParts>,
     messages: Option<Value>,
     output: Option<Value>,
     attachments: Option<Value>,

@@ -378,6 +378,171 @@ pub fn import_paths(
     Ok(importer.finish())
 }
 
+/// One document of a file of JSON documents, or why it could not be read.
+pub(crate) enum Document<T> {
+    /// The document and the line and column of its first byte.
+    Read(T, u32, u32),
+    /// A document that does not parse: the I901 error, located by line and column in the file.
+    Failed(Box<ImportDiagnostic>),
+}
+
+/// The JSON documents of a file one after another (JSON Lines, or documents spanning lines).
+/// A document that does not parse is reported — invalid UTF-8 and duplicate keys named, by the
+/// line it is on — and reading resumes at the next line that starts a document (`{` or `[` in
+/// column 1), so that one damaged line of a collector's file loses that line only.
+pub(crate) struct Documents<'b, T> {
+    bytes: &'b [u8],
+    base: usize,
+    location: Location,
+    what: &'static str,
+    stream: serde_json::StreamDeserializer<'b, serde_json::de::SliceRead<'b>, T>,
+}
+
+impl<'b, T: serde::de::DeserializeOwned> Documents<'b, T> {
+    pub(crate) fn new(bytes: &'b [u8], location: Location, what: &'static str) -> Self {
+        Documents {
+            bytes,
+            base: 0,
+            location,
+            what,
+            stream: serde_json::Deserializer::from_slice(bytes).into_iter(),
+        }
+    }
+
+    /// The byte offset of a serde_json error (its line and column within the current slice).
+    fn offset_of(&self, e: &serde_json::Error) -> usize {
+        let slice = &self.bytes[self.base..];
+        let line_start = if e.line() <= 1 {
+            0
+        } else {
+            memchr::memchr_iter(b'\n', slice)
+                .nth(e.line() - 2)
+                .map_or(slice.len(), |i| i + 1)
+        };
+        (self.base + line_start + e.column().saturating_sub(1)).min(self.bytes.len())
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> Iterator for Documents<'_, T> {
+    type Item = Document<T>;
+
+    fn next(&mut self) -> Option<Document<T>> {
+        let start = self.base + self.stream.byte_offset();
+        let next = self.stream.next()?;
+        let bytes = self.bytes;
+        let first = bytes[start..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(start, |i| start + i);
+        match next {
+            Ok(doc) => {
+                let (line, column) = line_column(bytes, first);
+                Some(Document::Read(doc, line, column))
+            }
+            Err(e) => {
+                let at = self.offset_of(&e);
+                let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+                let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+                // The document up to the end of the line the error is on: its duplicate key or
+                // invalid UTF-8, located within that line.
+                let from = if first <= line_start {
+                    line_start
+                } else {
+                    first
+                };
+                let le = crate::replay::trace::json_error(&bytes[from..line_end], &e);
+                let duplicate = le.is_duplicate_key();
+                let message = if le.message.starts_with("invalid UTF-8") || duplicate {
+                    le.message.clone()
+                } else {
+                    let text = e.to_string();
+                    text.split(" at line ")
+                        .next()
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                let (line, column) = line_column(bytes, at);
+                let column = if duplicate && le.column > 0 {
+                    le.column
+                } else {
+                    column
+                };
+                let mut d = ImportDiagnostic::new(
+                    &crate::codes::I901,
+                    Location {
+                        line,
+                        column,
+                        pointer: le.pointer.clone(),
+                        ..self.location.clone()
+                    },
+                    format!("not {}: {message}", self.what),
+                );
+                d.diagnostic.line = line;
+                d.diagnostic.column = column;
+                // Resume at the next line that starts a document.
+                let mut resume = line_end;
+                while resume < bytes.len() {
+                    let line = resume + 1;
+                    if matches!(bytes.get(line), Some(b'{' | b'[')) {
+                        break;
+                    }
+                    resume = memchr::memchr(b'\n', &bytes[line.min(bytes.len())..])
+                        .map_or(bytes.len(), |i| line + i);
+                }
+                self.base = (resume + 1).min(bytes.len());
+                self.stream = serde_json::Deserializer::from_slice(&bytes[self.base..]).into_iter();
+                Some(Document::Failed(Box::new(d)))
+            }
+        }
+    }
+}
+
+/// Is `path` a source file of `format` (when folders are searched)?
+fn wanted(format: Format, path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    match format {
+        Format::Inspect => name.ends_with(".eval") || name.ends_with(".json"),
+        _ => name.ends_with(".json") || name.ends_with(".jsonl"),
+    }
+}
+
+/// The source files among `paths`: a file named is taken as it is; a folder is searched
+/// recursively for the files of `format` (`.eval`/`.json` Inspect logs, `.json`/`.jsonl` span
+/// and trace exports), sorted. An error names the path that cannot be read.
+pub fn collect_sources(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !meta.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let mut stack = vec![path.clone()];
+        let mut found = Vec::new();
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for entry in entries {
+                let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+                let p = entry.path();
+                let kind = entry
+                    .file_type()
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                if kind.is_dir() {
+                    stack.push(p);
+                } else if kind.is_file() && wanted(format, &p) {
+                    found.push(p);
+                }
+            }
+        }
+        found.sort();
+        out.extend(found);
+    }
+    Ok(out)
+}
+
 /// A file-name-safe form of an identifier: ASCII letters, digits, `.`, `-` and `_` kept, every
 /// other character `_`, at most 120 bytes, never empty or starting with a dot.
 pub(crate) fn sanitize(id: &str) -> String {

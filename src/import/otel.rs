@@ -199,50 +199,20 @@ pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result
     };
     let mut traces: Vec<(String, Vec<Span>)> = Vec::new();
     let mut by_trace: HashMap<String, usize> = HashMap::new();
-    let mut stream = serde_json::Deserializer::from_slice(&bytes).into_iter::<Doc>();
     let mut doc_no = 0usize;
-    loop {
-        let start = stream.byte_offset();
-        let Some(next) = stream.next() else { break };
-        // The line of the document's first byte (past leading whitespace).
-        let first = bytes[start..]
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .map_or(start, |i| start + i);
-        let (line, column) = super::line_column(&bytes, first);
+    for next in super::Documents::<Doc>::new(&bytes, location.clone(), "OTLP/JSON") {
+        let (doc, line, column) = match next {
+            super::Document::Read(doc, line, column) => (doc, line, column),
+            super::Document::Failed(d) => {
+                importer.diagnose(*d);
+                continue;
+            }
+        };
+        doc_no += 1;
         let at = Location {
             line,
             column,
             ..location.clone()
-        };
-        doc_no += 1;
-        let doc = match next {
-            Ok(doc) => doc,
-            Err(e) => {
-                let le = crate::replay::trace::json_error(&bytes, &e);
-                let message = if le.message.starts_with("invalid UTF-8") {
-                    le.message
-                } else {
-                    e.to_string()
-                        .split(" at line ")
-                        .next()
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                let mut d = ImportDiagnostic::new(
-                    &I901,
-                    Location {
-                        line: e.line() as u32,
-                        column: e.column().max(1) as u32,
-                        ..location.clone()
-                    },
-                    format!("not OTLP/JSON: {message}"),
-                );
-                d.diagnostic.line = e.line() as u32;
-                d.diagnostic.column = e.column().max(1) as u32;
-                importer.diagnose(d);
-                break;
-            }
         };
         let Some(resource_spans) = doc.resource_spans else {
             importer.diagnose(ImportDiagnostic::new(
