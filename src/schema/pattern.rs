@@ -37,8 +37,7 @@ const MAX_REPETITION: u32 = 1000;
 const NFA_SIZE_LIMIT: usize = 1 << 20;
 const DFA_SIZE_LIMIT: usize = 2 << 20;
 /// States the product search may visit, and transitions it may follow (a count, not a time,
-/// so the answer is the same on every machine: 400,000 transitions take about 40 ms in a release
-/// build).
+/// so the answer is the same on every machine).
 const MAX_PRODUCT_STATES: usize = 200_000;
 const MAX_PRODUCT_STEPS: usize = 400_000;
 /// The largest `minLength`/`maxLength` the search counts up to.
