@@ -10,10 +10,17 @@
 //!   `compile_validator_fixtures_all`: every pair of the corpus, incompatible and undecided ones
 //!   included (those search for and confirm a witness).
 //!
+//! - `slow_tail` (its own group): the slowest pair of IBM's jsonsubschema suite
+//!   (`tests/fixtures/schema-compat/ibm-jsonsubschema.json`, `SLOWEST_IBM_PAIR`; a lale dataset
+//!   of 32,724 rows of 105 columns against an operator's input schema, which ends `unknown` with
+//!   "budget exhausted") against a cheap pair (`integer` ⊆ `number`): the ratio of the two is
+//!   what the work budget bounds (issue 28 item 15: every pair within about 200 ms).
+//!
 //! Every checker iteration starts from a fresh `Checker`: no cache carries over between
 //! iterations (within one, a schema met twice is prepared once — that is the checker's design).
 //!
-//! Run: `cargo bench --bench schema_compat -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench --bench schema_compat -- --warm-up-time 1 --measurement-time 3` (the slow
+//! tail alone: `cargo bench --bench schema_compat -- slow_tail`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -119,5 +126,34 @@ fn schema_compat(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, schema_compat);
+/// The slowest pair of the IBM suite in a debug run of `tests/schema_ibm.rs` (`--nocapture`
+/// prints the slowest pairs).
+const SLOWEST_IBM_PAIR: &str = "test_ai_subschema/TestAIExamples.test_dataset_op/39";
+
+fn ibm_pair(name: &str) -> (Value, Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/schema-compat/ibm-jsonsubschema.json");
+    let text = std::fs::read_to_string(path).expect("the IBM fixture file");
+    let pairs: Vec<Value> = serde_json::from_str(&text).expect("a JSON array");
+    let pair = pairs
+        .into_iter()
+        .find(|pair| pair["name"] == name)
+        .unwrap_or_else(|| panic!("no IBM pair named {name}"));
+    (pair["source"].clone(), pair["target"].clone())
+}
+
+fn slow_tail(c: &mut Criterion) {
+    let slowest = vec![ibm_pair(SLOWEST_IBM_PAIR)];
+    let cheap = vec![(
+        serde_json::json!({"type": "integer"}),
+        serde_json::json!({"type": "number"}),
+    )];
+    let mut group = c.benchmark_group("slow_tail");
+    group.sample_size(10);
+    bench_checker(&mut group, "slowest_ibm_pair", &slowest);
+    bench_checker(&mut group, "cheap_pair", &cheap);
+    group.finish();
+}
+
+criterion_group!(benches, schema_compat, slow_tail);
 criterion_main!(benches);

@@ -29,6 +29,16 @@ impl Prepared {
             .get_or_init(|| walk::strip_annotations(&self.document))
     }
 
+    /// The canonical form when `wanted`; `None` (and nothing computed) otherwise, unless it was
+    /// computed already.
+    pub(super) fn canonical_if(&self, wanted: bool) -> Option<&Result<CanonicalSchema, String>> {
+        if wanted {
+            Some(self.canonical())
+        } else {
+            self.canonical.get()
+        }
+    }
+
     pub(super) fn canonical(&self) -> &Result<CanonicalSchema, String> {
         self.canonical
             .get_or_init(|| canonicalize(&self.document).map_err(|error| error.to_string()))

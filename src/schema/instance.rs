@@ -12,6 +12,7 @@
 
 use serde_json::{Map, Number, Value, json};
 
+use super::budget::{Budget, json_size};
 use super::walk::resolve_local;
 
 /// How deep the generator follows nesting and `$ref`s.
@@ -26,23 +27,6 @@ pub const MAX_WITNESS_BYTES: usize = 1 << 20;
 /// Arrays longer than this get fewer variants (one element varied, not every position).
 const LONG_ARRAY: usize = 64;
 
-/// The size of `value` as compact JSON, counted without serializing it.
-fn json_size(value: &Value) -> usize {
-    match value {
-        Value::Null => 4,
-        Value::Bool(b) => 4 + usize::from(!b),
-        Value::Number(n) => n.to_string().len(),
-        Value::String(s) => s.len() + 2,
-        Value::Array(items) => 2 + items.iter().map(|v| json_size(v) + 1).sum::<usize>(),
-        Value::Object(members) => {
-            2 + members
-                .iter()
-                .map(|(k, v)| k.len() + 4 + json_size(v))
-                .sum::<usize>()
-        }
-    }
-}
-
 /// A length bound read from a schema (`minLength`, `maxItems`, …) as a `usize`, saturating.
 fn bound(object: &Map<String, Value>, keyword: &str) -> Option<usize> {
     object
@@ -53,9 +37,15 @@ fn bound(object: &Map<String, Value>, keyword: &str) -> Option<usize> {
 
 /// Candidate instances of `schema`, read inside the document `root` (for `$ref`s).
 pub fn candidates(schema: &Value, root: &Value) -> Vec<Value> {
-    let mut out = generate(schema, root, 0);
+    candidates_within(schema, root, &Budget::default())
+}
+
+/// [`candidates`], each value built charged to `budget`; once it is exhausted, the values built
+/// so far.
+pub fn candidates_within(schema: &Value, root: &Value, budget: &Budget) -> Vec<Value> {
+    let mut out = generate(schema, root, 0, budget);
     for stock in stock_values() {
-        push_unique(&mut out, stock, MAX_CANDIDATES * 2);
+        push_unique(&mut out, stock, MAX_CANDIDATES * 2, budget);
     }
     out
 }
@@ -81,13 +71,20 @@ fn stock_values() -> Vec<Value> {
     ]
 }
 
-fn push_unique(out: &mut Vec<Value>, value: Value, limit: usize) {
-    if out.len() < limit && !out.contains(&value) {
+/// Keep `value` unless `out` is full, holds it already, or the budget cannot pay for it.
+fn push_unique(out: &mut Vec<Value>, value: Value, limit: usize, budget: &Budget) {
+    if out.len() < limit
+        && budget.charge_value(&value, "building candidate values")
+        && !out.contains(&value)
+    {
         out.push(value);
     }
 }
 
-fn generate(schema: &Value, root: &Value, depth: usize) -> Vec<Value> {
+fn generate(schema: &Value, root: &Value, depth: usize, budget: &Budget) -> Vec<Value> {
+    if budget.is_exhausted() {
+        return Vec::new();
+    }
     let object = match schema {
         Value::Bool(true) => return vec![Value::Null, json!(0), json!("")],
         Value::Bool(false) => return Vec::new(),
@@ -108,8 +105,8 @@ fn generate(schema: &Value, root: &Value, depth: usize) -> Vec<Value> {
         && let Some(target) = resolve_local(root, reference)
     {
         let merged = merge_without(object, "$ref", target);
-        for value in generate(&merged, root, depth + 1) {
-            push_unique(&mut out, value, MAX_CANDIDATES);
+        for value in generate(&merged, root, depth + 1, budget) {
+            push_unique(&mut out, value, MAX_CANDIDATES, budget);
         }
         return out;
     }
@@ -118,15 +115,15 @@ fn generate(schema: &Value, root: &Value, depth: usize) -> Vec<Value> {
         for branch in branches {
             merged = merge_schemas(&merged, branch);
         }
-        return generate(&merged, root, depth + 1);
+        return generate(&merged, root, depth + 1, budget);
     }
     for keyword in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = object.get(keyword) {
             let rest = without(object, keyword);
             for branch in branches {
                 let merged = merge_schemas(&Value::Object(rest.clone()), branch);
-                for value in generate(&merged, root, depth + 1) {
-                    push_unique(&mut out, value, MAX_CANDIDATES);
+                for value in generate(&merged, root, depth + 1, budget) {
+                    push_unique(&mut out, value, MAX_CANDIDATES, budget);
                 }
             }
             return out;
@@ -136,15 +133,15 @@ fn generate(schema: &Value, root: &Value, depth: usize) -> Vec<Value> {
         let values = match ty {
             "null" => vec![Value::Null],
             "boolean" => vec![json!(false), json!(true)],
-            "integer" => numbers(object, true),
-            "number" => numbers(object, false),
-            "string" => strings(object),
-            "array" => arrays(object, root, depth),
-            "object" => objects(object, root, depth),
+            "integer" => numbers(object, true, budget),
+            "number" => numbers(object, false, budget),
+            "string" => strings(object, budget),
+            "array" => arrays(object, root, depth, budget),
+            "object" => objects(object, root, depth, budget),
             _ => Vec::new(),
         };
         for value in values {
-            push_unique(&mut out, value, MAX_CANDIDATES);
+            push_unique(&mut out, value, MAX_CANDIDATES, budget);
         }
     }
     out
@@ -294,7 +291,7 @@ fn number_value(value: f64, integral: bool) -> Option<Value> {
     Number::from_f64(value).map(Value::Number)
 }
 
-fn numbers(object: &Map<String, Value>, integral: bool) -> Vec<Value> {
+fn numbers(object: &Map<String, Value>, integral: bool, budget: &Budget) -> Vec<Value> {
     let get = |k: &str| object.get(k).and_then(Value::as_f64);
     let step = get("multipleOf").filter(|m| *m > 0.0);
     let unit = if integral { 1.0 } else { 0.5 };
@@ -357,14 +354,14 @@ fn numbers(object: &Map<String, Value>, integral: bool) -> Vec<Value> {
             if admits(value) == inside
                 && let Some(value) = number_value(value, integral)
             {
-                push_unique(&mut out, value, MAX_CANDIDATES);
+                push_unique(&mut out, value, MAX_CANDIDATES, budget);
             }
         }
     }
     out
 }
 
-fn strings(object: &Map<String, Value>) -> Vec<Value> {
+fn strings(object: &Map<String, Value>, budget: &Budget) -> Vec<Value> {
     let min = bound(object, "minLength").unwrap_or(0);
     let max = bound(object, "maxLength");
     let mut lengths = vec![min, min.saturating_add(1), min.saturating_add(3)];
@@ -374,31 +371,31 @@ fn strings(object: &Map<String, Value>) -> Vec<Value> {
     let mut out = Vec::new();
     // Lengths count code points; `a` is one byte, so the budget is the length.
     for length in lengths.into_iter().filter(|&l| l <= MAX_WITNESS_BYTES) {
-        push_unique(&mut out, json!("a".repeat(length)), MAX_CANDIDATES);
+        push_unique(&mut out, json!("a".repeat(length)), MAX_CANDIDATES, budget);
     }
     for stock in ["", "0", "abc", "A-1", "hello world", "2020-01-01"] {
-        push_unique(&mut out, json!(stock), MAX_CANDIDATES);
+        push_unique(&mut out, json!(stock), MAX_CANDIDATES, budget);
     }
     out
 }
 
-fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value> {
+fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budget) -> Vec<Value> {
     let min = bound(object, "minItems").unwrap_or(0);
     let max = bound(object, "maxItems");
     let prefix: Vec<Vec<Value>> = match object.get("prefixItems") {
         Some(Value::Array(schemas)) => schemas
             .iter()
-            .map(|schema| generate(schema, root, depth + 1))
+            .map(|schema| generate(schema, root, depth + 1, budget))
             .collect(),
         _ => Vec::new(),
     };
     let rest = match object.get("items") {
-        Some(schema) => generate(schema, root, depth + 1),
+        Some(schema) => generate(schema, root, depth + 1, budget),
         None => vec![Value::Null, json!(0), json!("a")],
     };
     let contains = object
         .get("contains")
-        .map(|schema| generate(schema, root, depth + 1))
+        .map(|schema| generate(schema, root, depth + 1, budget))
         .unwrap_or_default();
     // The most items an array of the cheapest elements may have within the byte budget.
     let element_size = rest.first().map_or(4, json_size) + 1;
@@ -424,6 +421,9 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value>
     for position in (0..base_length.min(positions)).filter(|_| fits(base_length)) {
         let pool = prefix.get(position).unwrap_or(&rest);
         for varied in pool.iter().take(varieties) {
+            if budget.is_exhausted() {
+                return out;
+            }
             let array: Vec<Value> = (0..base_length)
                 .filter_map(|index| {
                     if index == position {
@@ -432,17 +432,20 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value>
                     prefix.get(index).unwrap_or(&rest).first().cloned()
                 })
                 .collect();
-            push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
+            push_unique(&mut out, Value::Array(array), MAX_CANDIDATES, budget);
         }
     }
     // A repeated element, for `uniqueItems`.
     if let Some(first) = rest.first().filter(|_| fits(prefix.len() + 2)) {
         let mut array: Vec<Value> = prefix.iter().filter_map(|p| p.first().cloned()).collect();
         array.extend([first.clone(), first.clone()]);
-        push_unique(&mut out, Value::Array(array), MAX_CANDIDATES);
+        push_unique(&mut out, Value::Array(array), MAX_CANDIDATES, budget);
     }
     for variant in 0..3 {
         for &length in &lengths {
+            if budget.is_exhausted() {
+                return out;
+            }
             let mut array = Vec::new();
             for index in 0..length {
                 let pool = prefix.get(index).unwrap_or(&rest);
@@ -459,14 +462,14 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value>
             }
             let array = Value::Array(array);
             if json_size(&array) <= MAX_WITNESS_BYTES {
-                push_unique(&mut out, array, MAX_CANDIDATES);
+                push_unique(&mut out, array, MAX_CANDIDATES, budget);
             }
         }
     }
     out
 }
 
-fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value> {
+fn objects(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budget) -> Vec<Value> {
     let properties = match object.get("properties") {
         Some(Value::Object(properties)) => properties.clone(),
         _ => Map::new(),
@@ -496,7 +499,7 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
         }
         let schema = properties.get(name).or(additional);
         let pool = std::rc::Rc::new(match schema {
-            Some(schema) => generate(schema, root, depth + 1),
+            Some(schema) => generate(schema, root, depth + 1, budget),
             None => vec![Value::Null, json!(0), json!("a")],
         });
         pools
@@ -549,7 +552,7 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
                     let value = pool.first().cloned().unwrap_or(Value::Null);
                     instance.insert(name, value);
                 }
-                push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+                push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES, budget);
             }
         }
     }
@@ -559,7 +562,7 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
         for varied in values_of("extra0").iter().take(8).cloned() {
             let mut instance = minimal.clone();
             instance.insert("extra0".into(), varied);
-            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES, budget);
         }
     }
     // One property varied at a time over its candidates, the rest minimal.
@@ -567,14 +570,17 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize) -> Vec<Value
         for varied in values_of(name).iter().take(8).cloned() {
             let mut instance = minimal.clone();
             instance.insert(name.clone(), varied);
-            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES, budget);
         }
     }
     for (key, schema) in &pattern_keys {
-        for varied in generate(schema, root, depth + 1).into_iter().take(4) {
+        for varied in generate(schema, root, depth + 1, budget)
+            .into_iter()
+            .take(4)
+        {
             let mut instance = minimal.clone();
             instance.insert(key.clone(), varied);
-            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES);
+            push_unique(&mut out, Value::Object(instance), MAX_CANDIDATES, budget);
         }
     }
     out
@@ -595,6 +601,11 @@ fn key_for_pattern(pattern: &str) -> String {
 /// by a value of another type: finds a witness where a target constrains a member the source
 /// leaves open.
 pub fn mutations(value: &Value, depth: usize) -> Vec<Value> {
+    mutations_within(value, depth, &Budget::default())
+}
+
+/// [`mutations`], each variation charged to `budget`; once it is exhausted, those made so far.
+pub fn mutations_within(value: &Value, depth: usize, budget: &Budget) -> Vec<Value> {
     let mut out = Vec::new();
     if depth == 0 {
         return out;
@@ -602,25 +613,35 @@ pub fn mutations(value: &Value, depth: usize) -> Vec<Value> {
     match value {
         Value::Object(object) => {
             for (key, member) in object {
-                let replacements = stock_values()
-                    .into_iter()
-                    .chain(mutations(member, depth - 1));
+                let replacements =
+                    stock_values()
+                        .into_iter()
+                        .chain(mutations_within(member, depth - 1, budget));
                 for replacement in replacements {
+                    if budget.is_exhausted() {
+                        return out;
+                    }
                     let mut changed = object.clone();
                     changed.insert(key.clone(), replacement);
-                    push_unique(&mut out, Value::Object(changed), MAX_CANDIDATES * 4);
+                    push_unique(&mut out, Value::Object(changed), MAX_CANDIDATES * 4, budget);
                 }
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate().take(4) {
-                let replacements = stock_values().into_iter().chain(mutations(item, depth - 1));
+                let replacements =
+                    stock_values()
+                        .into_iter()
+                        .chain(mutations_within(item, depth - 1, budget));
                 for replacement in replacements {
+                    if budget.is_exhausted() {
+                        return out;
+                    }
                     let mut changed = items.clone();
                     if let Some(slot) = changed.get_mut(index) {
                         *slot = replacement;
                     }
-                    push_unique(&mut out, Value::Array(changed), MAX_CANDIDATES * 4);
+                    push_unique(&mut out, Value::Array(changed), MAX_CANDIDATES * 4, budget);
                 }
             }
         }

@@ -67,6 +67,7 @@
 //! `cache`.
 
 pub mod annotations;
+pub mod budget;
 pub mod instance;
 pub mod pattern;
 pub mod select;
@@ -79,6 +80,7 @@ pub use walk::ignored_annotations;
 mod cache;
 mod result;
 
+use budget::Budget;
 use cache::{Compiled, ContentCache, Prepared, content_hash};
 
 use std::fmt;
@@ -221,10 +223,10 @@ fn pattern_obstacle(source: &Value, target: &Value) -> Option<(Side, String, Str
 /// Candidate values of the source: its own, then those of each case it splits into against a
 /// target union ([`structural::union_split_cases`]), where the value of a case no branch
 /// contains is found.
-fn source_candidates(source: &Prepared, target: &Prepared) -> Vec<Value> {
-    let mut candidates = instance::candidates(&source.document, &source.document);
+fn source_candidates(source: &Prepared, target: &Prepared, budget: &Budget) -> Vec<Value> {
+    let mut candidates = instance::candidates_within(&source.document, &source.document, budget);
     for case in structural::union_split_cases(&source.document, &target.document) {
-        for candidate in instance::candidates(&case, &source.document) {
+        for candidate in instance::candidates_within(&case, &source.document, budget) {
             if !candidates.contains(&candidate) {
                 candidates.push(candidate);
             }
@@ -442,25 +444,37 @@ impl Checker {
                 reason: reason("", Some(""), Some(""), "the schemas are identical".into()),
             };
         }
-        if let Some(decision) = self.find_witness_structurally(source, target) {
+        // Everything from here on searches for a witness or asks the canonical algebra, and is
+        // bounded by one work budget per check (see `budget`).
+        let budget = Budget::default();
+        if let Some(decision) = self.find_witness_structurally(source, target, &budget) {
             return decision;
         }
-        if let Some(decision) = self.find_finite_witness(source, target) {
+        if let Some(decision) = self.find_finite_witness(source, target, &budget) {
             return decision;
         }
-        if let Some(decision) = self.find_pattern_witness(source, target) {
+        if let Some(decision) = self.find_pattern_witness(source, target, &budget) {
             return decision;
         }
-        let canonical = match (source.canonical(), target.canonical()) {
-            (Ok(s), Ok(t)) => Some((s, t)),
+        let too_large = budget::canonical_too_large(&source.document, &target.document);
+        let canonical = match (
+            &too_large,
+            source.canonical_if(too_large.is_none()),
+            target.canonical_if(too_large.is_none()),
+        ) {
+            (None, Some(Ok(s)), Some(Ok(t))) => Some((s, t)),
             _ => None,
         };
-        let undecided = match canonical {
-            Some((s, t)) => match self.decide_canonical(s, t) {
+        let undecided = match (canonical, &too_large) {
+            (Some((s, t)), _) => match self.decide_canonical(s, t) {
                 Ok(decision) => return decision,
                 Err(reason) => reason,
             },
-            None => {
+            (None, Some(why)) => {
+                budget.exhaust("the canonical algebra");
+                reason("", None, None, why.clone())
+            }
+            (None, None) => {
                 let message = [source.canonical(), target.canonical()]
                     .into_iter()
                     .filter_map(|c| c.as_ref().err().cloned())
@@ -477,7 +491,7 @@ impl Checker {
         let mut undecided = undecided;
         let covers_said_no = undecided.keyword == "covers";
         let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
-        match self.find_witness(source, target, difference.as_ref()) {
+        match self.find_witness(source, target, difference.as_ref(), &budget) {
             Some(decision) => decision,
             None => {
                 if covers_said_no {
@@ -504,6 +518,9 @@ impl Checker {
                         Side::Target => (None, Some(pointer)),
                     };
                 }
+                if let Some(what) = budget.exhausted() {
+                    undecided.message = format!("budget exhausted ({what}); {}", undecided.message);
+                }
                 Decision::Unknown { reason: undecided }
             }
         }
@@ -512,10 +529,17 @@ impl Checker {
     /// A witness among a finite source's own values (`const`/`enum` at the root): the first
     /// value the structural evaluator finds rejected by the target (a hashed lookup against a
     /// target `enum`), confirmed by validators. Linear in the two value lists.
-    fn find_finite_witness(&self, source: &Prepared, target: &Prepared) -> Option<Decision> {
+    fn find_finite_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        budget: &Budget,
+    ) -> Option<Decision> {
         let values = structural::finite_root_values(&source.document)?;
         match structural::first_rejected(values, &target.document) {
-            Some((value, Some(false))) => self.confirm_witness(source, target, vec![value.clone()]),
+            Some((value, Some(false))) => {
+                self.confirm_witness(source, target, vec![value.clone()], budget)
+            }
             _ => None,
         }
     }
@@ -523,21 +547,31 @@ impl Checker {
     /// A witness where both schemas constrain the same string with different patterns: the
     /// shortest string of the source's language outside the target's (see [`pattern`]), put
     /// in place inside the source's candidate values, confirmed by validators.
-    fn find_pattern_witness(&self, source: &Prepared, target: &Prepared) -> Option<Decision> {
+    fn find_pattern_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        budget: &Budget,
+    ) -> Option<Decision> {
         let places = pattern::string_places(&source.document, &target.document);
         if places.is_empty() {
             return None;
         }
-        let bases = instance::candidates(&source.document, &source.document);
+        let bases = instance::candidates_within(&source.document, &source.document, budget);
         let mut candidates = Vec::new();
         for place in places {
-            let Inclusion::Witness(text) = pattern::inclusion(
+            let text = match pattern::inclusion(
                 place.source_pattern.as_deref(),
                 Some(&place.target_pattern),
                 place.min_length,
                 place.max_length,
-            ) else {
-                continue;
+            ) {
+                Inclusion::Witness(text) => text,
+                Inclusion::Exhausted(_) => {
+                    budget.exhaust("comparing patterns");
+                    continue;
+                }
+                _ => continue,
             };
             let text = Value::String(text);
             if place.path.is_empty() && !place.names {
@@ -551,7 +585,7 @@ impl Checker {
         if candidates.is_empty() {
             return None;
         }
-        self.confirm_witness(source, target, candidates)
+        self.confirm_witness(source, target, candidates, budget)
     }
 
     /// The canonical algebra's answer where it proves one; otherwise the reason it did not.
@@ -628,18 +662,19 @@ impl Checker {
         source: &Prepared,
         target: &Prepared,
         difference: Option<&CanonicalSchema>,
+        budget: &Budget,
     ) -> Vec<Value> {
         let mut pool = Vec::new();
         if let Some(difference) = difference {
             let schema = difference.to_json_schema();
-            pool.extend(instance::candidates(&schema, &schema));
+            pool.extend(instance::candidates_within(&schema, &schema, budget));
         }
-        let from_source = source_candidates(source, target);
-        let from_target = instance::candidates(&target.document, &target.document);
+        let from_source = source_candidates(source, target, budget);
+        let from_target = instance::candidates_within(&target.document, &target.document, budget);
         let mutated: Vec<Value> = from_target
             .iter()
             .chain(&from_source)
-            .flat_map(|value| instance::mutations(value, 3))
+            .flat_map(|value| instance::mutations_within(value, 3, budget))
             .collect();
         pool.extend(from_source);
         pool.extend(from_target);
@@ -652,9 +687,15 @@ impl Checker {
     /// then confirmed by `jsonschema` validators like any other witness. Most incompatible real
     /// edges (a missing bound, a type that does not fit) are found here, at the cost of
     /// compiling the two validators that confirm the witness.
-    fn find_witness_structurally(&self, source: &Prepared, target: &Prepared) -> Option<Decision> {
+    fn find_witness_structurally(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        budget: &Budget,
+    ) -> Option<Decision> {
         let separates = |candidate: &Value| {
-            structural::admits(&source.document, candidate) == Some(true)
+            budget.charge_value(candidate, "evaluating candidate values")
+                && structural::admits(&source.document, candidate) == Some(true)
                 && structural::admits(&target.document, candidate) == Some(false)
         };
         // Only where the evaluator models both schemas, and only the source's own candidates:
@@ -665,7 +706,7 @@ impl Checker {
         {
             return None;
         }
-        let from_source = source_candidates(source, target);
+        let from_source = source_candidates(source, target, budget);
         let mut found: Vec<Value> = from_source
             .iter()
             .filter(|c| separates(c))
@@ -676,14 +717,14 @@ impl Checker {
             // (a nested bound, one member of the wrong type).
             found = from_source
                 .iter()
-                .flat_map(|value| instance::mutations(value, 2))
+                .flat_map(|value| instance::mutations_within(value, 2, budget))
                 .filter(separates)
                 .collect();
         }
         if found.is_empty() {
             return None;
         }
-        self.confirm_witness(source, target, found)
+        self.confirm_witness(source, target, found, budget)
     }
 
     /// A value the source admits and the target rejects, confirmed by `jsonschema` validators.
@@ -692,11 +733,13 @@ impl Checker {
         source: &Prepared,
         target: &Prepared,
         difference: Option<&CanonicalSchema>,
+        budget: &Budget,
     ) -> Option<Decision> {
         self.confirm_witness(
             source,
             target,
-            Self::witness_candidates(source, target, difference),
+            Self::witness_candidates(source, target, difference, budget),
+            budget,
         )
     }
 
@@ -707,12 +750,19 @@ impl Checker {
         source: &Prepared,
         target: &Prepared,
         candidates: Vec<Value>,
+        budget: &Budget,
     ) -> Option<Decision> {
+        if budget.is_exhausted() {
+            return None;
+        }
         let source_compiled = self.validator(&source.document).ok()?;
         let target_compiled = self.validator(&target.document).ok()?;
         let (source_validator, target_validator) =
             (&source_compiled.validator, &target_compiled.validator);
         for candidate in candidates {
+            if !budget.charge_value(&candidate, "validating candidate values") {
+                return None;
+            }
             if !source_validator.is_valid(&candidate) {
                 continue;
             }

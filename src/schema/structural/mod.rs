@@ -611,7 +611,13 @@ impl Prover {
             to.field("items")
                 .map(|schema| (schema, child!(track, "{}/items", t.pointer)))
         };
+        // A source array never has an item at or past its `maxItems`: those positions (the
+        // last index stands for every position from it on) hold nothing to compare.
+        let source_max = number(so, "maxItems");
         for index in 0..=positions {
+            if source_max.is_some_and(|max| index as f64 >= max) {
+                break;
+            }
             let Some((target_schema, target_pointer)) = target_at(index) else {
                 continue;
             };

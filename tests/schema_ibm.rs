@@ -1,0 +1,116 @@
+//! IBM's jsonsubschema test pairs (`tests/fixtures/schema-compat/ibm-jsonsubschema.json`, see the
+//! README beside it): the checker never contradicts the verdict a test states (a `yes` where the
+//! test says no, or a `no` — with a witness the validators confirm — where it says yes), answers
+//! at least 93.5 % of them (issue 28 asks 97 %), and every `no` carries a witness admitted by the source and rejected by
+//! the target. The share decided, the undecided pairs and the slowest pairs are printed (run with
+//! `--nocapture`); times are printed, never asserted (the bench `schema_compat` compares them).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use primgraph::schema::{Checker, CompatVerdict};
+use serde_json::Value;
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(schema)
+        .unwrap_or_else(|e| panic!("fixture schema does not compile: {e}: {schema}"))
+}
+
+/// The least share of the pairs decided (yes or no), in percent.
+const DECIDED_AT_LEAST: f64 = 93.5;
+
+fn pairs() -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/schema-compat/ibm-jsonsubschema.json");
+    let text = std::fs::read_to_string(path).expect("the IBM fixture file");
+    serde_json::from_str(&text).expect("the IBM fixture is a JSON array")
+}
+
+#[test]
+fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
+    let pairs = pairs();
+    assert!(
+        pairs.len() >= 500,
+        "the converted suite has {} pairs",
+        pairs.len()
+    );
+    // `IBM_TRACE=1` prints each pair as it is checked (to find one that hangs); `IBM_ONLY=TEXT`
+    // checks only the pairs whose name contains TEXT.
+    let trace = std::env::var_os("IBM_TRACE").is_some();
+    let only = std::env::var("IBM_ONLY").ok();
+    let checker = Checker::new();
+    let mut wrong = Vec::new();
+    let mut undecided = Vec::new();
+    let mut times: Vec<(Duration, String, &'static str)> = Vec::new();
+    for pair in &pairs {
+        let name = pair["name"].as_str().expect("a name").to_string();
+        let (source, target) = (&pair["source"], &pair["target"]);
+        let expected = pair["expected"].as_str().expect("an expected verdict");
+        if only
+            .as_ref()
+            .is_some_and(|only| !name.contains(only.as_str()))
+        {
+            continue;
+        }
+        if trace {
+            eprint!("{name} … ");
+        }
+        let started = Instant::now();
+        let decision = checker
+            .check(source, target)
+            .unwrap_or_else(|e| panic!("{name}: unusable pair: {e}"));
+        let elapsed = started.elapsed();
+        let verdict = decision.verdict();
+        if trace {
+            eprintln!("{} {:.1} ms", verdict.label(), elapsed.as_secs_f64() * 1e3);
+        }
+        times.push((elapsed, name.clone(), verdict.label()));
+        if let CompatVerdict::No { witness, .. } = &verdict {
+            assert!(
+                validator(source).is_valid(witness),
+                "{name}: witness {witness} is not admitted by the source"
+            );
+            assert!(
+                !validator(target).is_valid(witness),
+                "{name}: witness {witness} is admitted by the target"
+            );
+        }
+        match verdict.label() {
+            "unknown" => undecided.push(format!("{name}: {}", decision.reason())),
+            label if label != expected => {
+                wrong.push(format!("{name}: expected {expected}, got {label}"))
+            }
+            _ => {}
+        }
+    }
+    times.sort_by(|a, b| b.0.cmp(&a.0));
+    let checked = times.len();
+    let decided = checked - undecided.len();
+    let share = decided as f64 * 100.0 / checked.max(1) as f64;
+    println!(
+        "IBM jsonsubschema: {checked} pairs, {decided} decided ({share:.1} %), {} wrong",
+        wrong.len()
+    );
+    println!("undecided:");
+    for line in &undecided {
+        println!("  {line}");
+    }
+    println!("slowest:");
+    for (elapsed, name, label) in times.iter().take(12) {
+        println!(
+            "  {:>8.1} ms  {label:<7}  {name}",
+            elapsed.as_secs_f64() * 1e3
+        );
+    }
+    assert!(wrong.is_empty(), "wrong answers:\n{}", wrong.join("\n"));
+    // Issue 28's target is 97 %; the checker decides 93.9 % today (the rest: `pattern` and
+    // `patternProperties` beside unions the automata do not reach, keyword typos it refuses to
+    // guess, and the large lale pairs past the work budget). The floor keeps what is decided.
+    assert!(
+        share >= DECIDED_AT_LEAST,
+        "{share:.1} % decided, below {DECIDED_AT_LEAST} %; undecided:\n{}",
+        undecided.join("\n")
+    );
+}
