@@ -52,7 +52,10 @@ impl ConfigError {
         if self.line == 0 {
             format!("{}: {}", self.file, self.message)
         } else {
-            format!("{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+            format!(
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
         }
     }
 }

@@ -168,7 +168,11 @@ fn check_with_packs(
                 )
             })
             .collect();
-        out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
+        out.extend(without_pack_primitives(
+            rules::run_all(doc, registry),
+            doc,
+            registry,
+        ));
         return out;
     };
     let mut out = Vec::new();
@@ -200,7 +204,11 @@ fn check_with_packs(
         }
     }
     if !out.is_empty() {
-        out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
+        out.extend(without_pack_primitives(
+            rules::run_all(doc, registry),
+            doc,
+            registry,
+        ));
         return out;
     }
     if requests.is_empty() {
@@ -232,7 +240,11 @@ fn check_with_packs(
                 d.file = file;
                 out.push(d);
             }
-            out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
+            out.extend(without_pack_primitives(
+                rules::run_all(doc, registry),
+                doc,
+                registry,
+            ));
             out
         }
     }

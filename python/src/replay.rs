@@ -145,7 +145,8 @@ pub fn load_graph(
     path: &Path,
     registry: &RegistryRef,
 ) -> PyResult<(String, ReplayGraph)> {
-    let bytes = std::fs::read(path).map_err(|e| errors::unreadable(py, path, &e))?;
+    let bytes = primgraph::input::read_capped(path, primgraph::json::Limits::default().max_bytes)
+        .map_err(|e| errors::input(py, path, &e))?;
     let name = path.display().to_string();
     load_graph_bytes(py, name, &bytes, registry)
 }
@@ -378,7 +379,10 @@ impl PyReplayer {
             errors::raise(
                 py,
                 "SummaryError",
-                Located::new(format!("cannot sum the batch: at {}: {}", e.pointer, e.message)),
+                Located::new(format!(
+                    "cannot sum the batch: at {}: {}",
+                    e.pointer, e.message
+                )),
             )
         })?;
         reports_and_summary(py, runs, summary)

@@ -100,15 +100,11 @@ where
 
 /// The commands for every diagnostic of `reports`, in their order.
 pub fn render_reports(reports: &[FileReport]) -> String {
-    render(
-        reports
+    render(reports.iter().flat_map(|r| {
+        r.diagnostics
             .iter()
-            .flat_map(|r| {
-                r.diagnostics
-                    .iter()
-                    .map(move |d| (d.file.as_deref().unwrap_or(r.file.as_str()), d))
-            }),
-    )
+            .map(move |d| (d.file.as_deref().unwrap_or(r.file.as_str()), d))
+    }))
 }
 
 #[cfg(test)]
