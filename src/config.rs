@@ -52,10 +52,7 @@ impl ConfigError {
         if self.line == 0 {
             format!("{}: {}", self.file, self.message)
         } else {
-            format!(
-                "{}:{}:{}: {}",
-                self.file, self.line, self.column, self.message
-            )
+            format!("{}:{}:{}: {}", self.file, self.line, self.column, self.message)
         }
     }
 }

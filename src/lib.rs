@@ -66,11 +66,11 @@ pub mod json;
 #[doc(hidden)]
 pub mod lsp;
 #[doc(hidden)]
-pub mod pack;
-pub mod pack_rules;
-#[doc(hidden)]
 pub mod plugin;
 pub mod registry;
+#[doc(hidden)]
+pub mod pack;
+pub mod pack_rules;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]

@@ -168,11 +168,7 @@ fn check_with_packs(
                 )
             })
             .collect();
-        out.extend(without_pack_primitives(
-            rules::run_all(doc, registry),
-            doc,
-            registry,
-        ));
+        out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
         return out;
     };
     let mut out = Vec::new();
@@ -204,11 +200,7 @@ fn check_with_packs(
         }
     }
     if !out.is_empty() {
-        out.extend(without_pack_primitives(
-            rules::run_all(doc, registry),
-            doc,
-            registry,
-        ));
+        out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
         return out;
     }
     if requests.is_empty() {
@@ -240,11 +232,7 @@ fn check_with_packs(
                 d.file = file;
                 out.push(d);
             }
-            out.extend(without_pack_primitives(
-                rules::run_all(doc, registry),
-                doc,
-                registry,
-            ));
+            out.extend(without_pack_primitives(rules::run_all(doc, registry), doc, registry));
             out
         }
     }

@@ -61,10 +61,7 @@ fn every_option_and_argument_of_every_command_is_described() {
             for line in section(&text, title) {
                 // `      --runs <N>  How many runs …`: the flag, two spaces, the description.
                 let trimmed = line.trim_start();
-                if !trimmed.starts_with('-')
-                    && !trimmed.starts_with('<')
-                    && !trimmed.starts_with('[')
-                {
+                if !trimmed.starts_with('-') && !trimmed.starts_with('<') && !trimmed.starts_with('[') {
                     continue; // a wrapped description line
                 }
                 // The description, not only `[default: …]` / `[possible values: …]`.
@@ -86,18 +83,10 @@ fn every_option_and_argument_of_every_command_is_described() {
                 .skip(1)
                 .take_while(|l| l.trim_start().starts_with("- "))
                 .collect();
-            assert!(
-                !values.is_empty(),
-                "{}: --format lists its values:\n{long}",
-                path.join(" ")
-            );
+            assert!(!values.is_empty(), "{}: --format lists its values:\n{long}", path.join(" "));
             for value in values {
                 if !value.contains(": ") {
-                    undescribed.push(format!(
-                        "{} --format value {}",
-                        path.join(" "),
-                        value.trim()
-                    ));
+                    undescribed.push(format!("{} --format value {}", path.join(" "), value.trim()));
                 }
             }
         }
@@ -109,11 +98,7 @@ fn every_option_and_argument_of_every_command_is_described() {
             );
         }
     }
-    assert!(
-        undescribed.is_empty(),
-        "undescribed in --help:\n{}",
-        undescribed.join("\n")
-    );
+    assert!(undescribed.is_empty(), "undescribed in --help:\n{}", undescribed.join("\n"));
 }
 
 #[test]
@@ -138,8 +123,5 @@ fn compare_help_names_the_metrics_fail_on_accepts() {
     }
     assert!(fail_on.contains("not visits_per_run"), "{fail_on}");
     let simulate = help(&["simulate"], "-h");
-    assert!(
-        simulate.contains("--runs <N>") && simulate.contains("--seed <S>"),
-        "{simulate}"
-    );
+    assert!(simulate.contains("--runs <N>") && simulate.contains("--seed <S>"), "{simulate}");
 }

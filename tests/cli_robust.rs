@@ -507,10 +507,7 @@ fn a_missing_file_is_said_to_be_missing_with_no_made_up_position() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
         assert!(err.contains(&format!("{m}: no such file")), "{err}");
-        assert!(
-            !err.contains(":1:1:") && !err.contains("not a registry"),
-            "{err}"
-        );
+        assert!(!err.contains(":1:1:") && !err.contains("not a registry"), "{err}");
     }
     let toml = dir.path().join("missing.toml");
     let g = repo("graphs/fix-failing-test.graph.json");

@@ -144,11 +144,7 @@ fn graph_diff_of_the_example_versions() {
     assert!(regressed > 0);
     assert_eq!(regressed, faithful_to_other);
     for r in regressions {
-        assert_eq!(
-            (&r["node"], &r["code"]),
-            (&json!("draft"), &json!("D611")),
-            "{r}"
-        );
+        assert_eq!((&r["node"], &r["code"]), (&json!("draft"), &json!("D611")), "{r}");
         let examples = r["examples"].as_array().unwrap();
         assert!(!examples.is_empty() && examples.len() <= 3);
         assert!(examples[0].as_str().unwrap().starts_with(RUNS_V1));
@@ -158,9 +154,7 @@ fn graph_diff_of_the_example_versions() {
     assert!(human.contains("node `gate` changed: branches"), "{human}");
     assert!(human.contains("    max_visits: 3 → 2\n"), "{human}");
     assert!(
-        human.contains(
-            r#"    branches: {"allow":"apply","deny":"give_up"} → {"allow":"apply","deny":"draft"}"#
-        ),
+        human.contains(r#"    branches: {"allow":"apply","deny":"give_up"} → {"allow":"apply","deny":"draft"}"#),
         "{human}"
     );
     assert!(

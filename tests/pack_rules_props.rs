@@ -91,43 +91,18 @@ impl Oracle {
         let mut terminal = Vec::new();
         for (i, n) in nodes.iter().enumerate() {
             if let Some(next) = n.get("next").and_then(Value::as_str) {
-                edges.push(Edge {
-                    from: i,
-                    to: index(next),
-                    branch: None,
-                });
+                edges.push(Edge { from: i, to: index(next), branch: None });
             }
-            for (label, t) in n
-                .get("branches")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                edges.push(Edge {
-                    from: i,
-                    to: index(t.as_str().unwrap()),
-                    branch: Some(label.clone()),
-                });
+            for (label, t) in n.get("branches").and_then(Value::as_object).into_iter().flatten() {
+                edges.push(Edge { from: i, to: index(t.as_str().unwrap()), branch: Some(label.clone()) });
             }
-            for (_, t) in n
-                .get("on_error")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                edges.push(Edge {
-                    from: i,
-                    to: index(t.as_str().unwrap()),
-                    branch: None,
-                });
+            for (_, t) in n.get("on_error").and_then(Value::as_object).into_iter().flatten() {
+                edges.push(Edge { from: i, to: index(t.as_str().unwrap()), branch: None });
             }
             terminal.push(n.get("next").is_none() && n.get("branches").is_none());
         }
         Oracle {
-            prims: nodes
-                .iter()
-                .map(|n| prim(n["primitive"].as_str().unwrap()))
-                .collect(),
+            prims: nodes.iter().map(|n| prim(n["primitive"].as_str().unwrap())).collect(),
             edges,
             terminal,
             entry: index(doc["entry"].as_str().unwrap()),
@@ -201,12 +176,8 @@ impl Oracle {
                     if path.len() > 0 && last == self.entry {
                         continue; // not a simple path from the entry
                     }
-                    let clean = nodes[..nodes.len() - 1]
-                        .iter()
-                        .all(|&v| !self.node_passes(through, v))
-                        && path
-                            .iter()
-                            .all(|&e| !self.edge_passes(through, &self.edges[e]));
+                    let clean = nodes[..nodes.len() - 1].iter().all(|&v| !self.node_passes(through, v))
+                        && path.iter().all(|&e| !self.edge_passes(through, &self.edges[e]));
                     if clean && targets[last] {
                         out.insert(last);
                     }
@@ -223,9 +194,7 @@ impl Oracle {
                             continue;
                         }
                         let clean = nodes[1..].iter().all(|&v| !self.node_passes(through, v))
-                            && path
-                                .iter()
-                                .all(|&e| !self.edge_passes(through, &self.edges[e]));
+                            && path.iter().all(|&e| !self.edge_passes(through, &self.edges[e]));
                         if clean && self.terminal[last] {
                             out.insert(t);
                         }
@@ -246,9 +215,7 @@ impl Oracle {
                         let clean = match unless {
                             None => true,
                             Some(u) => {
-                                nodes[1..nodes.len() - 1]
-                                    .iter()
-                                    .all(|&v| !self.node_passes(u, v))
+                                nodes[1..nodes.len() - 1].iter().all(|&v| !self.node_passes(u, v))
                                     && path.iter().all(|&e| !self.edge_passes(u, &self.edges[e]))
                             }
                         };
@@ -271,13 +238,7 @@ impl Oracle {
 /// terminal) and maybe `on_error`.
 fn graph_strategy() -> impl Strategy<Value = Value> {
     (1usize..=7).prop_flat_map(|n| {
-        let node = (
-            0..POOL.len(),
-            0u8..4,
-            proptest::collection::vec(0..n, 4),
-            any::<bool>(),
-            0..n,
-        );
+        let node = (0..POOL.len(), 0u8..4, proptest::collection::vec(0..n, 4), any::<bool>(), 0..n);
         (proptest::collection::vec(node, n), 0..n).prop_map(move |(nodes, entry)| {
             let mut out = Vec::new();
             for (i, (p, shape, targets, star, err)) in nodes.into_iter().enumerate() {
@@ -328,28 +289,15 @@ fn rule_strategy() -> impl Strategy<Value = Value> {
 }
 
 /// Check that a witness route is a path of the oracle's graph, from `start` to `end`.
-fn witness_is_a_path(
-    oracle: &Oracle,
-    doc: &Value,
-    path: &[String],
-    start: Option<usize>,
-    end: usize,
-) -> bool {
+fn witness_is_a_path(oracle: &Oracle, doc: &Value, path: &[String], start: Option<usize>, end: usize) -> bool {
     let index = |id: &str| {
-        doc["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|n| n["id"] == id)
-            .unwrap()
+        doc["nodes"].as_array().unwrap().iter().position(|n| n["id"] == id).unwrap()
     };
     let nodes: Vec<usize> = path.iter().map(|id| index(id)).collect();
     if start.is_some_and(|s| nodes.first() != Some(&s)) || nodes.last() != Some(&end) {
         return false;
     }
-    nodes
-        .windows(2)
-        .all(|w| oracle.edges.iter().any(|e| e.from == w[0] && e.to == w[1]))
+    nodes.windows(2).all(|w| oracle.edges.iter().any(|e| e.from == w[0] && e.to == w[1]))
 }
 
 proptest! {
@@ -417,10 +365,5 @@ proptest! {
 }
 
 fn index_of(doc: &Value, id: &str) -> usize {
-    doc["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|n| n["id"] == id)
-        .unwrap()
+    doc["nodes"].as_array().unwrap().iter().position(|n| n["id"] == id).unwrap()
 }

@@ -34,11 +34,7 @@ fn validate_with(graph: &Path, path: &[PathBuf]) -> primgraph::FileReport {
 }
 
 fn codes(report: &primgraph::FileReport) -> Vec<(&str, u32)> {
-    report
-        .diagnostics
-        .iter()
-        .map(|d| (d.code.as_str(), d.line))
-        .collect()
+    report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect()
 }
 
 #[test]
@@ -78,34 +74,16 @@ fn a_graph_declaring_the_pack_validates_clean_against_the_composition() {
 
 #[test]
 fn p804_names_who_asked_for_what() {
-    let report = validate_with(
-        &fixtures().join("p804.graph.json"),
-        &[fixtures().join("path")],
-    );
-    assert_eq!(
-        codes(&report),
-        vec![("P804", 5)],
-        "{:#?}",
-        report.diagnostics
-    );
+    let report = validate_with(&fixtures().join("p804.graph.json"), &[fixtures().join("path")]);
+    assert_eq!(codes(&report), vec![("P804", 5)], "{:#?}", report.diagnostics);
     let m = &report.diagnostics[0].message;
-    assert!(
-        m.contains("\"^9.0\"") && m.contains("p804.graph.json") && m.contains("1.2.0"),
-        "{m}"
-    );
+    assert!(m.contains("\"^9.0\"") && m.contains("p804.graph.json") && m.contains("1.2.0"), "{m}");
 }
 
 #[test]
 fn p811_replaces_r101_with_the_packs_entry_to_add() {
-    let report = validate_with(
-        &fixtures().join("p811.graph.json"),
-        &[fixtures().join("path")],
-    );
-    let p811: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "P811")
-        .collect();
+    let report = validate_with(&fixtures().join("p811.graph.json"), &[fixtures().join("path")]);
+    let p811: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "P811").collect();
     assert_eq!(p811.len(), 2, "{:#?}", report.diagnostics);
     assert!(!report.diagnostics.iter().any(|d| d.code == "R101"));
     assert_eq!(
@@ -123,19 +101,14 @@ fn each_broken_fixture_pack_reports_its_code_in_its_file() {
         ("p808", "P808", "pack.json"),
         ("p809", "P809", "pack.json"),
     ] {
-        let errors = manifest::load(&fixtures().join(dir), Registry::builtin()).expect_err(dir);
-        let found: Vec<_> = errors
-            .diagnostics()
-            .map(|(f, d)| (f.to_string(), d.code.clone()))
-            .collect();
+        let errors = manifest::load(&fixtures().join(dir), Registry::builtin())
+            .expect_err(dir);
+        let found: Vec<_> = errors.diagnostics().map(|(f, d)| (f.to_string(), d.code.clone())).collect();
         assert!(
             found.iter().any(|(f, c)| *c == code && f.ends_with(file)),
             "{dir}: {found:?}"
         );
-        assert!(
-            errors.diagnostics().all(|(_, d)| d.line >= 1),
-            "{dir}: located"
-        );
+        assert!(errors.diagnostics().all(|(_, d)| d.line >= 1), "{dir}: located");
     }
     let _ = pack::MANIFEST;
 }

@@ -48,11 +48,7 @@ fn split_exit(line: &str) -> (String, i32) {
 
 fn examples_in(file: &Path, block_base: usize) -> Vec<Example> {
     let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let shown = file
-        .strip_prefix(root())
-        .unwrap_or(file)
-        .display()
-        .to_string();
+    let shown = file.strip_prefix(root()).unwrap_or(file).display().to_string();
     let mut out: Vec<Example> = Vec::new();
     let mut block = block_base;
     let mut in_console = false;
@@ -134,10 +130,7 @@ fn lines_match(expected: &[String], actual: &[&str]) -> bool {
 }
 
 fn documents() -> Vec<PathBuf> {
-    let mut files = vec![
-        root().join("README.md"),
-        root().join("graphs/runs/README.md"),
-    ];
+    let mut files = vec![root().join("README.md"), root().join("graphs/runs/README.md")];
     if let Ok(entries) = std::fs::read_dir(root().join("docs")) {
         let mut docs: Vec<PathBuf> = entries
             .filter_map(Result::ok)
@@ -156,22 +149,18 @@ fn every_transcript_in_the_docs_prints_what_it_shows() {
         .parent()
         .expect("the binary's folder")
         .to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
+    let path = std::env::join_paths(
+        std::iter::once(bin_dir).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
+    )
     .expect("PATH");
     let mut examples = Vec::new();
     for (i, file) in documents().iter().enumerate() {
         examples.extend(examples_in(file, i * 100_000));
     }
-    let readme_examples = examples
-        .iter()
-        .filter(|e| e.at.starts_with("README.md"))
-        .count();
-    assert!(
-        readme_examples >= 5,
-        "the README's transcripts were found: {examples:#?}"
-    );
+    let readme_examples = examples.iter().filter(|e| e.at.starts_with("README.md")).count();
+    assert!(readme_examples >= 5, "the README's transcripts were found: {examples:#?}");
     let mut failures = Vec::new();
     let mut folders: std::collections::BTreeMap<usize, tempfile::TempDir> = Default::default();
     for example in &examples {
@@ -229,9 +218,6 @@ fn the_matcher_reads_the_convention() {
     assert!(lines_match(&e(&["a", "…"]), &["a"]));
     assert!(!lines_match(&e(&["a", "…", "d"]), &["a", "b", "c"]));
     assert!(!lines_match(&e(&["a"]), &["a", "b"]));
-    assert_eq!(
-        split_exit("primgraph x   # exit 1"),
-        ("primgraph x".into(), 1)
-    );
+    assert_eq!(split_exit("primgraph x   # exit 1"), ("primgraph x".into(), 1));
     assert_eq!(split_exit("primgraph x"), ("primgraph x".into(), 0));
 }

@@ -143,18 +143,12 @@ fn cli_simulate_then_replay() {
     let before: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
     let (code, _, err) = simulate(&["--runs", "3", "--seed", "9", "--out", o]);
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("not empty") && err.contains("--force"),
-        "{err}"
-    );
+    assert!(err.contains("not empty") && err.contains("--force"), "{err}");
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), before.len());
     let first = std::fs::read(out.join("run-000001.trace.jsonl")).unwrap();
     let (code, _, err) = simulate(&["--runs", "3", "--seed", "9", "--out", o, "--force"]);
     assert_eq!(code, 0, "{err}");
-    assert_ne!(
-        std::fs::read(out.join("run-000001.trace.jsonl")).unwrap(),
-        first
-    );
+    assert_ne!(std::fs::read(out.join("run-000001.trace.jsonl")).unwrap(), first);
 
     let bad = dir.path().join("bad");
     let b = bad.to_str().unwrap();

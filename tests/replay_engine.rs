@@ -214,10 +214,7 @@ fn replay(bytes: &[u8]) -> RunReport {
 }
 
 fn codes(r: &RunReport) -> Vec<&str> {
-    r.diagnostics
-        .iter()
-        .map(|d| d.diagnostic.code.as_str())
-        .collect()
+    r.diagnostics.iter().map(|d| d.diagnostic.code.as_str()).collect()
 }
 
 fn lines(bytes: &[u8]) -> Vec<Vec<u8>> {

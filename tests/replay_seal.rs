@@ -452,10 +452,7 @@ fn a_tampered_seal_says_tampered_not_how_to_seal() {
     let tampered = text.replacen("\"end\":\"success\"", "\"end\":\"failure\"", 1);
     assert_ne!(tampered, text, "the fixture's end event says success");
     let r = trusted().replay_slice("t", tampered.as_bytes());
-    assert_eq!(
-        (r.verdict, r.seal),
-        (Verdict::Malformed, SealStatus::Unverified)
-    );
+    assert_eq!((r.verdict, r.seal), (Verdict::Malformed, SealStatus::Unverified));
     let d618 = r
         .diagnostics
         .iter()
@@ -466,10 +463,6 @@ fn a_tampered_seal_says_tampered_not_how_to_seal() {
     assert!(!help.contains("simulate --sign"), "{help}");
     // A missing seal under trust still says how to seal.
     let unsealed = trusted().replay_slice("t", &record(None, &|_| {}));
-    let help = unsealed.diagnostics[0]
-        .diagnostic
-        .help
-        .as_deref()
-        .unwrap_or("");
+    let help = unsealed.diagnostics[0].diagnostic.help.as_deref().unwrap_or("");
     assert!(help.contains("--sign"), "{help}");
 }

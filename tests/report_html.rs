@@ -163,11 +163,11 @@ fn the_page_draws_every_node_weighs_edges_by_runs_and_marks_the_baseline_changes
     let v1_graph = load(&v1);
     fn version(g: &ReplayGraph) -> primgraph::versions::graph_diff::Version<'_> {
         primgraph::versions::graph_diff::Version {
-            file: "",
-            doc: &g.doc,
-            digest: &g.digest,
-            parsed: None,
-            diagnostics: &[],
+        file: "",
+        doc: &g.doc,
+        digest: &g.digest,
+        parsed: None,
+        diagnostics: &[],
         }
     }
     let (old_v, new_v) = (version(&v1_graph), version(&graph));

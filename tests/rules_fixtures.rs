@@ -30,11 +30,7 @@ fn summary(path: &Path, registry: &Registry) -> (Vec<Value>, Vec<&'static str>) 
         .iter()
         .map(|d| json!({"code": d.code, "pointer": d.pointer, "line": d.line}))
         .collect();
-    let codes = report
-        .diagnostics
-        .iter()
-        .map(|d| d.code.as_static().expect("a table code"))
-        .collect();
+    let codes = report.diagnostics.iter().map(|d| d.code.as_static().expect("a table code")).collect();
     (listed, codes)
 }
 

@@ -129,9 +129,7 @@ fn results(log: &Value) -> &[Value] {
 
 #[test]
 fn validate_sarif_is_valid_against_the_official_schema() {
-    let Some(schemas) = schemas("validate_sarif_is_valid_against_the_official_schema") else {
-        return;
-    };
+    let Some(schemas) = schemas("validate_sarif_is_valid_against_the_official_schema") else { return };
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path();
     copy_tree(&root().join("tests/fixtures/rules"), &project.join("rules"));
@@ -209,9 +207,7 @@ fn validate_sarif_is_valid_against_the_official_schema() {
 
 #[test]
 fn registry_diff_sarif_is_valid_against_the_official_schema() {
-    let Some(schemas) = schemas("registry_diff_sarif_is_valid_against_the_official_schema") else {
-        return;
-    };
+    let Some(schemas) = schemas("registry_diff_sarif_is_valid_against_the_official_schema") else { return };
     let cases = root().join("tests/fixtures/registry-diff");
     let base = cases.join("base.json");
     let mut checked = 0;
@@ -253,9 +249,7 @@ fn registry_diff_sarif_is_valid_against_the_official_schema() {
 
 #[test]
 fn the_official_schema_refuses_what_sarif_forbids() {
-    let Some(schemas) = schemas("the_official_schema_refuses_what_sarif_forbids") else {
-        return;
-    };
+    let Some(schemas) = schemas("the_official_schema_refuses_what_sarif_forbids") else { return };
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
         root().join("tests/fixtures/editor/grant-bypass.graph.json"),

@@ -80,10 +80,7 @@ fn the_reports_cover_what_the_checks_look_at() {
     let s = fold(&reports().iter().collect::<Vec<_>>());
     assert_eq!(s.runs, 60);
     for verdict in ["faithful", "violated", "malformed"] {
-        assert!(
-            s.by_verdict.get(verdict).is_some_and(|&n| n > 0),
-            "{verdict}: {s:?}"
-        );
+        assert!(s.by_verdict.get(verdict).is_some_and(|&n| n > 0), "{verdict}: {s:?}");
     }
     assert!(s.by_end.get("none").is_some_and(|&n| n > 0));
     assert!(s.tasks.values().map(|t| t.runs).sum::<u64>() < s.runs);
@@ -157,11 +154,7 @@ fn corrupt(doc: &mut Value, c: Corruption) -> Option<String> {
             Some("/summary/steps/sum_squares".into())
         }
         Corruption::SpendSquaresTooSmall => {
-            let sum: u128 = s["spend_usd"]["sum_nanos"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap();
+            let sum: u128 = s["spend_usd"]["sum_nanos"].as_str().unwrap().parse().unwrap();
             let below = (sum * sum / u128::from(runs)).checked_sub(1)?;
             s["spend_usd"]["sum_squares_nanos"] = json!(below.to_string());
             Some("/summary/spend_usd/sum_squares_nanos".into())
@@ -178,10 +171,10 @@ fn corrupt(doc: &mut Value, c: Corruption) -> Option<String> {
             Some(format!("/summary/tasks/{}", escape(&k)))
         }
         Corruption::TaskRunsAboveRuns => {
-            s["tasks"].as_object_mut().unwrap().insert(
-                format!("sha256:{}", "f".repeat(64)),
-                json!({"runs": runs, "successes": 0}),
-            );
+            s["tasks"]
+                .as_object_mut()
+                .unwrap()
+                .insert(format!("sha256:{}", "f".repeat(64)), json!({"runs": runs, "successes": 0}));
             Some("/summary/tasks".into())
         }
         Corruption::VerdictCount => {
@@ -292,10 +285,9 @@ fn a_duplicate_key_in_a_summary_file_is_refused_at_its_line() {
     let line = doubled.lines().position(|l| l.contains("999")).unwrap() + 1;
     assert_eq!(e.line, Some(line), "{e}");
     // The bare summary's reader (Python's `Summary.from_json`) refuses it too.
-    let bare =
-        serde_json::to_string(&fold(&reports().iter().take(3).collect::<Vec<_>>()).to_json())
-            .unwrap()
-            .replacen("{\"runs\":3,", "{\"runs\":3,\"runs\":4,", 1);
+    let bare = serde_json::to_string(&fold(&reports().iter().take(3).collect::<Vec<_>>()).to_json())
+        .unwrap()
+        .replacen("{\"runs\":3,", "{\"runs\":3,\"runs\":4,", 1);
     let e = Summary::from_slice(bare.as_bytes()).unwrap_err();
     assert!(e.message.contains("duplicate key"), "{e}");
 }
@@ -367,10 +359,7 @@ fn a_version_1_file_reads_without_the_per_run_sums() {
     let s = fold(&reports().iter().take(12).collect::<Vec<_>>());
     let mut doc = file_of(s.clone()).to_json();
     doc["version"] = json!(1);
-    doc["summary"]
-        .as_object_mut()
-        .unwrap()
-        .remove("primitive_runs");
+    doc["summary"].as_object_mut().unwrap().remove("primitive_runs");
     let old = read(&doc).unwrap();
     assert_eq!(old.summary.primitive_runs, None);
     assert_eq!(old.summary.primitive_steps, s.primitive_steps);
@@ -380,10 +369,7 @@ fn a_version_1_file_reads_without_the_per_run_sums() {
     assert_eq!(merged.primitive_runs, None);
     // A version 2 file must have them; a version 1 file must not.
     let mut v2 = file_of(s.clone()).to_json();
-    v2["summary"]
-        .as_object_mut()
-        .unwrap()
-        .remove("primitive_runs");
+    v2["summary"].as_object_mut().unwrap().remove("primitive_runs");
     assert_eq!(read(&v2).unwrap_err().pointer, "/summary/primitive_runs");
     let mut v1 = file_of(s).to_json();
     v1["version"] = json!(1);

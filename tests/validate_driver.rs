@@ -57,10 +57,7 @@ fn one_broken_file_does_not_hide_the_others() {
     ];
     let reports = check_paths(&files, &registry(), &Options::default(), 2);
     assert_eq!(reports.len(), 2);
-    assert_eq!(
-        reports[0].diagnostics.first().map(|d| d.code.as_str()),
-        Some("G001")
-    );
+    assert_eq!(reports[0].diagnostics.first().map(|d| d.code.as_str()), Some("G001"));
     assert!(reports[1].diagnostics.iter().any(|d| d.code == "A402"));
     assert_eq!(reports[1].graph.as_deref(), Some("fix-failing-test"));
 }

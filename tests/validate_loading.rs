@@ -25,13 +25,7 @@ fn codes(report: &FileReport) -> Vec<(&'static str, String, u32)> {
     report
         .diagnostics
         .iter()
-        .map(|d| {
-            (
-                d.code.as_static().expect("a table code"),
-                d.pointer.clone(),
-                d.line,
-            )
-        })
+        .map(|d| (d.code.as_static().expect("a table code"), d.pointer.clone(), d.line))
         .collect()
 }
 

@@ -379,10 +379,7 @@ impl PyReplayer {
             errors::raise(
                 py,
                 "SummaryError",
-                Located::new(format!(
-                    "cannot sum the batch: at {}: {}",
-                    e.pointer, e.message
-                )),
+                Located::new(format!("cannot sum the batch: at {}: {}", e.pointer, e.message)),
             )
         })?;
         reports_and_summary(py, runs, summary)

@@ -10,11 +10,11 @@
 //! that metric is never labelled, so it could never fail the run. Replaying a side shows a
 //! progress bar on a terminal (stderr).
 
-use indicatif::{ProgressBar, ProgressDrawTarget};
 use primgraph::compare::{self, METRICS};
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::summary::{GraphIdentity, SummaryFile};
 use primgraph::replay::{ReplayOptions, Replayer};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -190,8 +190,7 @@ pub fn run(args: CompareArgs) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // Both sides at once, each on half the threads.
     let side_jobs = jobs.div_ceil(2).max(1);
-    let replays =
-        matches!(baseline, Source::Replay { .. }) || matches!(candidate, Source::Replay { .. });
+    let replays = matches!(baseline, Source::Replay { .. }) || matches!(candidate, Source::Replay { .. });
     let bar = if replays && std::io::stderr().is_terminal() {
         super::replay::progress_bar(0, ProgressDrawTarget::stderr_with_hz(10))
     } else {

@@ -63,10 +63,7 @@ pub struct ImportArgs {
 }
 
 fn wanted(format: Format, path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     match format {
         Format::Inspect => name.ends_with(".eval") || name.ends_with(".json"),
         _ => name.ends_with(".json") || name.ends_with(".jsonl"),
@@ -85,13 +82,12 @@ fn collect(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         let mut stack = vec![path.clone()];
         let mut found = Vec::new();
         while let Some(dir) = stack.pop() {
-            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let entries =
+                std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             for entry in entries {
                 let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
                 let p = entry.path();
-                let kind = entry
-                    .file_type()
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                let kind = entry.file_type().map_err(|e| format!("{}: {e}", p.display()))?;
                 if kind.is_dir() {
                     stack.push(p);
                 } else if kind.is_file() && wanted(format, &p) {
@@ -222,11 +218,7 @@ fn render_human(report: &ImportReport, out_dir: &Path) -> String {
         out.push('\n');
     }
     let s = &report.summary;
-    out.push_str(&format!(
-        "{} into {}\n",
-        summary_line(report),
-        out_dir.display()
-    ));
+    out.push_str(&format!("{} into {}\n", summary_line(report), out_dir.display()));
     if !s.unmapped.is_empty() {
         let names: Vec<String> = s
             .unmapped

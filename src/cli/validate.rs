@@ -65,7 +65,7 @@ fn render(reports: &[FileReport], format: Format, color: bool) -> String {
         Format::Sarif => {
             let rules = diagnostic::sarif::rules_used(reports, primgraph::codes::ALL);
             diagnostic::sarif::render(reports, &rules)
-        }
+        },
         Format::Github => diagnostic::github::render_reports(reports),
     }
 }

@@ -549,8 +549,7 @@ mod tests {
                 side.runs += runs;
                 *side.by_end.entry("success".into()).or_insert(0) += successes;
                 *side.by_end.entry("failure".into()).or_insert(0) += runs - successes;
-                side.tasks
-                    .insert(key.clone(), TaskCounts { runs, successes });
+                side.tasks.insert(key.clone(), TaskCounts { runs, successes });
             }
         }
         (b, c)
@@ -575,10 +574,7 @@ mod tests {
         assert_eq!(m.change, Change::None);
         assert!(!cmp.regressed("paired_success"));
         let reason = m.reason.as_deref().expect("a reason");
-        assert!(
-            reason.contains("2 shared tasks") && reason.contains("fewer than 6"),
-            "{reason}"
-        );
+        assert!(reason.contains("2 shared tasks") && reason.contains("fewer than 6"), "{reason}");
         let json = cmp.to_json();
         let j = json["metrics"]
             .as_array()
@@ -591,10 +587,7 @@ mod tests {
         assert_eq!(j["change"], "none");
         let human = render::human(&cmp, false);
         assert!(human.contains("no verdict (see note)"), "{human}");
-        assert!(
-            human.contains(&format!("paired_success: {reason}")),
-            "{human}"
-        );
+        assert!(human.contains(&format!("paired_success: {reason}")), "{human}");
         let markdown = render::markdown(&cmp);
         assert!(markdown.contains("**No verdict:**"), "{markdown}");
     }
@@ -619,13 +612,7 @@ mod tests {
         assert!(m.difference.interval.is_some());
         assert_eq!(m.change, Change::Regression);
         let strict = compare(&b, &c, 0.99);
-        assert!(
-            paired_of(&strict)
-                .reason
-                .as_deref()
-                .unwrap()
-                .contains("fewer than 8")
-        );
+        assert!(paired_of(&strict).reason.as_deref().unwrap().contains("fewer than 8"));
     }
 
     #[test]

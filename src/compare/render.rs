@@ -4,9 +4,9 @@
 //! percentages and their differences in percentage points; colour (red regression, green
 //! improvement) only when the caller asks for it.
 
+use crate::diagnostic::counted;
 use super::stats::Interval;
 use super::{Bad, Change, Comparison, Difference, Estimate, Metric};
-use crate::diagnostic::counted;
 
 /// How a metric's numbers are written.
 #[derive(Clone, Copy)]
@@ -218,11 +218,7 @@ pub fn human(c: &Comparison, color: bool) -> String {
     let count = |want: Change| c.metrics.iter().filter(|m| m.change == want).count();
     out.push_str(&format!(
         "\n{}, {}\n",
-        counted(
-            count(Change::Regression) as u64,
-            "regression",
-            "regressions"
-        ),
+        counted(count(Change::Regression) as u64, "regression", "regressions"),
         counted(
             count(Change::Improvement) as u64,
             "improvement",

@@ -100,11 +100,15 @@ where
 
 /// The commands for every diagnostic of `reports`, in their order.
 pub fn render_reports(reports: &[FileReport]) -> String {
-    render(reports.iter().flat_map(|r| {
-        r.diagnostics
+    render(
+        reports
             .iter()
-            .map(move |d| (d.file.as_deref().unwrap_or(r.file.as_str()), d))
-    }))
+            .flat_map(|r| {
+                r.diagnostics
+                    .iter()
+                    .map(move |d| (d.file.as_deref().unwrap_or(r.file.as_str()), d))
+            }),
+    )
 }
 
 #[cfg(test)]

@@ -117,9 +117,7 @@ impl<'a> FileView<'a> {
             Severity::Warning => Level::WARNING,
             Severity::Info => Level::INFO,
         };
-        let title = level
-            .primary_title(diag.message.as_str())
-            .id(diag.code.as_str());
+        let title = level.primary_title(diag.message.as_str()).id(diag.code.as_str());
         let primary = self.locate(&diag.pointer, diag.line, diag.column);
         let related: Vec<(Option<Located>, &'a super::Related)> = diag
             .related

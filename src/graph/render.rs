@@ -385,13 +385,7 @@ fn label_lines(node: &NodeDoc, prim: Option<&Primitive>, mark: Option<&NodeMark>
         lines.push(format!("max_visits {max}"));
     }
     if let Some(mark) = mark {
-        lines.push(
-            mark.codes
-                .iter()
-                .map(|c| c.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
+        lines.push(mark.codes.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", "));
     }
     lines
 }

@@ -30,7 +30,8 @@ struct Span {
 pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result<(), ImportError> {
     let file = path.display().to_string();
     let location = Location::file(&file);
-    let bytes = match crate::input::read_capped(path, usize::try_from(max).unwrap_or(usize::MAX)) {
+    let bytes = match crate::input::read_capped(path, usize::try_from(max).unwrap_or(usize::MAX))
+    {
         Ok(b) => b,
         Err(e) => {
             importer.diagnose(ImportDiagnostic::new(&I901, location, e.to_string()));
@@ -63,7 +64,8 @@ pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result
             Ok(StrictValue(v)) => v,
             Err(e) => {
                 let le = crate::replay::trace::json_error(&bytes, &e);
-                let message = if le.message.starts_with("invalid UTF-8") || le.is_duplicate_key() {
+                let message = if le.message.starts_with("invalid UTF-8") || le.is_duplicate_key()
+                {
                     le.message
                 } else {
                     e.to_string()
@@ -204,9 +206,7 @@ fn build_run(
     }
     let mut tie_reported = false;
     for list in children.values_mut() {
-        list.sort_by(|&a, &b| {
-            (&spans[a].started, &spans[a].id).cmp(&(&spans[b].started, &spans[b].id))
-        });
+        list.sort_by(|&a, &b| (&spans[a].started, &spans[a].id).cmp(&(&spans[b].started, &spans[b].id)));
         if !tie_reported
             && let Some(w) = list
                 .windows(2)
@@ -258,19 +258,10 @@ fn build_run(
         let field = |k: &str| s.data.get(k).cloned().filter(|v| !v.is_null());
         match kind {
             "function" => steps.push(SourceStep {
-                name: s
-                    .data
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
+                name: s.data.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
                 kind: StepKind::Tool,
                 arguments: field("input"),
-                result: if s.error.is_some() {
-                    None
-                } else {
-                    field("output")
-                },
+                result: if s.error.is_some() { None } else { field("output") },
                 error: s.error.as_ref().map(error_text),
                 location: s.location.clone(),
             }),
@@ -293,12 +284,7 @@ fn build_run(
                 });
             }
             "agent" => steps.push(SourceStep {
-                name: s
-                    .data
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
+                name: s.data.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
                 kind: StepKind::Span,
                 arguments: None,
                 result: None,

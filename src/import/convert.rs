@@ -14,7 +14,9 @@ use super::{
 use crate::codes;
 use crate::replay::digest::{canonical_json, format_hash, sha256};
 use crate::replay::trace::{Evidence, StepError};
-use crate::replay::{EndStatus, Imported, Step, StepOrigin, StepResult, TraceHeader, TraceWriter};
+use crate::replay::{
+    EndStatus, Imported, Step, StepOrigin, StepResult, TraceHeader, TraceWriter,
+};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -65,11 +67,7 @@ fn node_for(options: &ImportOptions<'_>, name: &str, kind: StepKind) -> Option<u
         .registry
         .lookup_index(name)
         .or_else(|| options.registry.lookup_index(&name.to_ascii_uppercase()))?;
-    let mut at = graph
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.primitive == prim);
+    let mut at = graph.nodes.iter().enumerate().filter(|(_, n)| n.primitive == prim);
     match (at.next(), at.next()) {
         (Some((i, _)), None) => Some(i),
         _ => None,
@@ -339,8 +337,9 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
         last_node = Some(node);
     }
     let end_rule = &options.mapping.end;
-    let at_node =
-        |nodes: &[String]| last_node.is_some_and(|i| nodes.iter().any(|n| *n == graph.nodes[i].id));
+    let at_node = |nodes: &[String]| {
+        last_node.is_some_and(|i| nodes.iter().any(|n| *n == graph.nodes[i].id))
+    };
     let success = if let Some(nodes) = &end_rule.success_nodes {
         at_node(nodes)
     } else if !run.scores.is_empty() || format == Format::Inspect {

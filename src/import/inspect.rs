@@ -17,8 +17,8 @@ use super::convert::run_input;
 use super::{Format, ImportDiagnostic, ImportError, Importer, Location, SourceRun, SourceStep};
 use crate::codes::I901;
 use crate::replay::trace::StrictValue;
-use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::io::{BufReader, Read};
@@ -366,13 +366,7 @@ struct Parts {
     epoch: Option<u64>,
     input: Option<Value>,
     scores: Option<Value>,
-    events: Vec<(
-        Option<String>,
-        Option<Value>,
-        Option<Value>,
-        Option<Value>,
-        Option<Value>,
-    )>,
+    events: Vec<(Option<String>, Option<Value>, Option<Value>, Option<Value>, Option<Value>)>,
     messages: Option<Value>,
     output: Option<Value>,
     attachments: Option<Value>,
@@ -606,7 +600,10 @@ fn read_json(
             },
             format!(
                 "not an Inspect log: {}",
-                e.to_string().split(" at line ").next().unwrap_or_default()
+                e.to_string()
+                    .split(" at line ")
+                    .next()
+                    .unwrap_or_default()
             ),
         );
         d.diagnostic.line = e.line() as u32;

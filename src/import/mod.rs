@@ -19,8 +19,8 @@ pub use map::{MapError, Mapping};
 
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
-use crate::registry::Registry;
 use crate::replay::{ReplayGraph, SealKey};
+use crate::registry::Registry;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -139,10 +139,7 @@ impl ImportDiagnostic {
             );
             m.insert(
                 "sample".into(),
-                self.location
-                    .sample
-                    .clone()
-                    .map_or(Value::Null, Value::from),
+                self.location.sample.clone().map_or(Value::Null, Value::from),
             );
         }
         v

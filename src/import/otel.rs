@@ -110,12 +110,7 @@ fn any_value(v: &Value) -> Value {
     }
     if let Some(kv) = m.get("kvlistValue").or_else(|| m.get("kvlist_value")) {
         let mut out = Map::new();
-        for item in kv
-            .get("values")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for item in kv.get("values").and_then(Value::as_array).into_iter().flatten() {
             if let Some(k) = item.get("key").and_then(Value::as_str) {
                 out.insert(
                     k.to_string(),
@@ -190,7 +185,8 @@ fn last_message_text(messages: &Value) -> Option<String> {
 pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result<(), ImportError> {
     let file = path.display().to_string();
     let location = Location::file(&file);
-    let bytes = match crate::input::read_capped(path, usize::try_from(max).unwrap_or(usize::MAX)) {
+    let bytes = match crate::input::read_capped(path, usize::try_from(max).unwrap_or(usize::MAX))
+    {
         Ok(b) => b,
         Err(e) => {
             importer.diagnose(ImportDiagnostic::new(&I901, location, e.to_string()));
@@ -257,10 +253,9 @@ pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result
                 for (k, raw) in ss.spans.into_iter().enumerate() {
                     let pointer = format!("/resourceSpans/{r}/scopeSpans/{s}/spans/{k}");
                     let span_at = at.with_pointer(pointer.clone());
-                    let (Some(trace), Some(span_id)) = (
-                        normalize_id(&raw.trace_id, 16),
-                        normalize_id(&raw.span_id, 8),
-                    ) else {
+                    let (Some(trace), Some(span_id)) =
+                        (normalize_id(&raw.trace_id, 16), normalize_id(&raw.span_id, 8))
+                    else {
                         importer.diagnose(ImportDiagnostic::new(
                             &I901,
                             span_at,
@@ -379,9 +374,7 @@ fn build_run(file: &str, trace: &str, spans: Vec<Span>, importer: &mut Importer<
             (spans[a].start, &spans[a].span_id).cmp(&(spans[b].start, &spans[b].span_id))
         });
         if !tie_reported
-            && let Some(w) = list
-                .windows(2)
-                .find(|w| spans[w[0]].start == spans[w[1]].start)
+            && let Some(w) = list.windows(2).find(|w| spans[w[0]].start == spans[w[1]].start)
         {
             tie_reported = true;
             importer.diagnose(ImportDiagnostic::new(

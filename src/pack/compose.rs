@@ -21,9 +21,7 @@ use std::sync::{Arc, Mutex};
 /// Who asked for a pack: the graph being checked, or a pack's `requires`.
 #[derive(Debug, Clone)]
 pub enum Asker {
-    Graph {
-        file: String,
-    },
+    Graph { file: String },
     Pack {
         label: String,
         file: String,
@@ -160,10 +158,7 @@ impl Composition {
                             ),
                         )),
                         None => {
-                            keys.insert(
-                                key,
-                                format!("pack {}'s `{}`", pack.label(), p.contract.id),
-                            );
+                            keys.insert(key, format!("pack {}'s `{}`", pack.label(), p.contract.id));
                         }
                     }
                 }
@@ -180,15 +175,10 @@ impl Composition {
             .primitives()
             .iter()
             .map(|p| p.id.as_str())
-            .chain(
-                packs
-                    .iter()
-                    .flat_map(|p| p.primitives.iter().map(|q| q.contract.id.as_str())),
-            )
+            .chain(packs.iter().flat_map(|p| p.primitives.iter().map(|q| q.contract.id.as_str())))
             .collect();
         for pack in &packs {
-            let mut allowed: BTreeSet<&str> =
-                pack.error_classes.iter().map(String::as_str).collect();
+            let mut allowed: BTreeSet<&str> = pack.error_classes.iter().map(String::as_str).collect();
             for r in &pack.requires {
                 if let Some(dep) = by_name.get(r.name.as_str()) {
                     allowed.extend(dep.error_classes.iter().map(String::as_str));
@@ -240,11 +230,7 @@ impl Composition {
                 owner.push(k as u16);
             }
         }
-        let origin = packs
-            .iter()
-            .map(|p| p.label())
-            .collect::<Vec<_>>()
-            .join(" + ");
+        let origin = packs.iter().map(|p| p.label()).collect::<Vec<_>>().join(" + ");
         let registry = Registry::extended(base, families, primitives, &origin).map_err(|e| {
             vec![Located::in_graph(
                 codes::P803.at("/packs", format!("the effective registry: {e}")),
@@ -380,8 +366,7 @@ impl Composer {
     }
 
     fn load_uncached(&self, candidate: &Candidate) -> Result<Arc<Pack>, Vec<Located>> {
-        let pack =
-            super::manifest::load(&candidate.dir, self.base()).map_err(Located::from_errors)?;
+        let pack = super::manifest::load(&candidate.dir, self.base()).map_err(Located::from_errors)?;
         if let Err(d) = super::signature::check_trusted(&pack, &self.trusted) {
             let sig = candidate.dir.join(super::SIGNATURE);
             let located = match &pack.signature {

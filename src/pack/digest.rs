@@ -79,7 +79,10 @@ pub fn list_files(dir: &Path) -> Result<Vec<String>, PackErrors> {
                 if out.len() > MAX_FILES {
                     return Err(PackErrors::whole_file(
                         &dir.display().to_string(),
-                        codes::P801.at("", format!("the pack holds more than {MAX_FILES} files")),
+                        codes::P801.at(
+                            "",
+                            format!("the pack holds more than {MAX_FILES} files"),
+                        ),
                     ));
                 }
             } else {
@@ -110,10 +113,7 @@ pub fn digest_dir(dir: &Path) -> Result<String, PackErrors> {
         }
         let path = dir.join(&rel);
         let bytes = crate::input::read_capped(&path, MAX_FILE_BYTES).map_err(|e| {
-            PackErrors::whole_file(
-                &path.display().to_string(),
-                codes::P801.at("", e.to_string()),
-            )
+            PackErrors::whole_file(&path.display().to_string(), codes::P801.at("", e.to_string()))
         })?;
         entries.push(serde_json::json!([rel, sha256_hex(&bytes)]));
     }

@@ -5,7 +5,7 @@
 //! locked versions load, from the locked paths, and a pack whose digest differs, a range the
 //! locked version no longer satisfies, or a locked pack missing is P806.
 
-use super::compose::{Asker, Located};
+use super::compose::{Located, Asker};
 use super::path::{Candidate, PackPath};
 use super::resolve::{Chooser, Request, Resolution};
 use super::{MANIFEST, Pack, PackErrors, Version, parse_version};
@@ -77,10 +77,7 @@ impl Lock {
             return Err(fail(String::new(), "the lock must be an object".into()));
         };
         if let Some(k) = o.keys().find(|k| *k != "lock" && *k != "packs") {
-            return Err(fail(
-                format!("/{k}"),
-                format!("unknown field `{k}` in the lock"),
-            ));
+            return Err(fail(format!("/{k}"), format!("unknown field `{k}` in the lock")));
         }
         if o.get("lock") != Some(&Value::from(1)) {
             return Err(fail(
@@ -112,18 +109,12 @@ impl Lock {
                 ));
             };
             let Some(version) = parse_version(&version) else {
-                return Err(fail(
-                    format!("{at}/version"),
-                    format!("{version:?} is not a version"),
-                ));
+                return Err(fail(format!("{at}/version"), format!("{version:?} is not a version")));
             };
             let mut requested = BTreeMap::new();
             if let Some(r) = e.get("requested") {
                 let Some(r) = r.as_object() else {
-                    return Err(fail(
-                        format!("{at}/requested"),
-                        "`requested` must be an object".into(),
-                    ));
+                    return Err(fail(format!("{at}/requested"), "`requested` must be an object".into()));
                 };
                 for (k, v) in r {
                     let Some(v) = v.as_str() else {
@@ -186,12 +177,7 @@ impl Lock {
 
     /// Turn a failed locked resolution into P806s where the lock is the reason: a graph's range
     /// the locked version no longer satisfies, a pack not in the lock, a locked pack missing.
-    pub fn explain(
-        &self,
-        errors: Vec<Located>,
-        roots: &[Request],
-        path: &PackPath,
-    ) -> Vec<Located> {
+    pub fn explain(&self, errors: Vec<Located>, roots: &[Request], path: &PackPath) -> Vec<Located> {
         let _ = path;
         let mut out = Vec::new();
         for r in roots {
@@ -210,9 +196,10 @@ impl Lock {
                     r.name,
                     r.range.text
                 ))
-            } else if let Some(p) = locked.iter().find(|p| {
-                r.range.req.matches(&p.version) && !self.dir.join(&p.path).join(MANIFEST).exists()
-            }) {
+            } else if let Some(p) = locked
+                .iter()
+                .find(|p| r.range.req.matches(&p.version) && !self.dir.join(&p.path).join(MANIFEST).exists())
+            {
                 Some(format!(
                     "the locked pack {}@{} is missing: {} has no {MANIFEST}",
                     p.name,
@@ -229,11 +216,7 @@ impl Lock {
         if out.is_empty() {
             return errors;
         }
-        out.extend(
-            errors
-                .into_iter()
-                .filter(|e| e.diagnostic.code != codes::P804.code),
-        );
+        out.extend(errors.into_iter().filter(|e| e.diagnostic.code != codes::P804.code));
         out
     }
 }
@@ -250,8 +233,7 @@ impl Chooser for LockChooser<'_> {
         _path: &PackPath,
         ok: &dyn Fn(&Candidate) -> bool,
     ) -> Option<Candidate> {
-        let mut locked: Vec<&LockedPack> =
-            self.lock.packs.iter().filter(|p| p.name == name).collect();
+        let mut locked: Vec<&LockedPack> = self.lock.packs.iter().filter(|p| p.name == name).collect();
         locked.sort_by(|a, b| b.version.cmp(&a.version));
         locked
             .into_iter()
@@ -274,7 +256,9 @@ pub fn location(config_dir: Option<&Path>, start: &Path) -> PathBuf {
 /// A path relative to `base` (both made absolute first), `/` separators; `path` as given when
 /// it is not under `base`.
 pub fn relative_to(path: &Path, base: &Path) -> String {
-    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let abs = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    };
     let (p, b) = (abs(path), abs(base));
     let rel = pathdiff(&p, &b).unwrap_or(p);
     let s = rel.to_string_lossy().replace('\\', "/");

@@ -325,10 +325,7 @@ impl Loader<'_> {
         let Value::Array(items) = value else {
             self.p801(
                 at.to_string(),
-                format!(
-                    "`{what}` must be an array of strings, found {}",
-                    kind(value)
-                ),
+                format!("`{what}` must be an array of strings, found {}", kind(value)),
             );
             return Vec::new();
         };
@@ -402,10 +399,7 @@ impl Loader<'_> {
         if let Some(n) = &name
             && !is_pack_name(n)
         {
-            self.p801(
-                "/pack",
-                format!("pack name {n:?} must match ^[a-z][a-z0-9-]*$"),
-            );
+            self.p801("/pack", format!("pack name {n:?} must match ^[a-z][a-z0-9-]*$"));
         }
         let version = match self.string(top, "", "version", true) {
             Some(v) => {
@@ -598,10 +592,7 @@ impl Loader<'_> {
             }
             for (i, o) in list.iter().enumerate() {
                 if list[..i].contains(o) {
-                    self.p801(
-                        format!("{at}/{i}"),
-                        format!("outcome `{o}` is listed twice"),
-                    );
+                    self.p801(format!("{at}/{i}"), format!("outcome `{o}` is listed twice"));
                 }
             }
             out.insert(name.clone(), list);
@@ -675,9 +666,7 @@ impl Loader<'_> {
         if meta.file_type().is_symlink() {
             self.p801(
                 at.to_string(),
-                format!(
-                    "schema file `{rel}` is a symbolic link; a pack's files must be regular files"
-                ),
+                format!("schema file `{rel}` is a symbolic link; a pack's files must be regular files"),
             );
             return None;
         }
@@ -711,10 +700,7 @@ impl Loader<'_> {
         let mut bad = Vec::new();
         rewrite_refs(&mut value, "", &mut |r, pointer| {
             if let Some(local) = r.strip_prefix('#') {
-                return Some(format!(
-                    "#/$defs/{}{local}",
-                    json::pointer::escape_token(&key)
-                ));
+                return Some(format!("#/$defs/{}{local}", json::pointer::escape_token(&key)));
             }
             let (file, fragment) = split_ref(r);
             match normalize_relative(&join(&base_dir, file)) {
@@ -836,7 +822,8 @@ impl Loader<'_> {
                 continue;
             };
             self.unknown_fields(&at, o, &["primitive", "read", "deny"]);
-            let Some(primitive) = self.string(o, &at, "primitive", true).map(str::to_string) else {
+            let Some(primitive) = self.string(o, &at, "primitive", true).map(str::to_string)
+            else {
                 continue;
             };
             let read = o
@@ -1088,32 +1075,30 @@ impl Loader<'_> {
                 let oat = ptr(&at, "outcomes");
                 self.unknown_fields(&oat, ds, &["decision_set"]);
                 match ds.get("decision_set") {
-                    Some(Value::String(name)) => {
-                        match decision_sets.get(name) {
-                            Some(list) => {
-                                decision_set = Some(name.clone());
-                                p.insert(
-                                    "outcomes".into(),
-                                    Value::Array(list.iter().cloned().map(Value::String).collect()),
-                                );
-                            }
-                            None => {
-                                let known = decision_sets.keys().map(String::as_str);
-                                let hint = diagnostic::suggest::nearest(name, known, 1)
-                                    .into_iter()
-                                    .next()
-                                    .map(|s| format!("; did you mean `{s}`?"))
-                                    .unwrap_or_default();
-                                self.findings.at(
+                    Some(Value::String(name)) => match decision_sets.get(name) {
+                        Some(list) => {
+                            decision_set = Some(name.clone());
+                            p.insert(
+                                "outcomes".into(),
+                                Value::Array(list.iter().cloned().map(Value::String).collect()),
+                            );
+                        }
+                        None => {
+                            let known = decision_sets.keys().map(String::as_str);
+                            let hint = diagnostic::suggest::nearest(name, known, 1)
+                                .into_iter()
+                                .next()
+                                .map(|s| format!("; did you mean `{s}`?"))
+                                .unwrap_or_default();
+                            self.findings.at(
                                 &codes::P808,
                                 ptr(&oat, "decision_set"),
                                 format!("decision set `{name}` is not declared in `decision_sets`{hint}"),
                             );
-                                p.remove("outcomes");
-                                p.remove("grants");
-                            }
+                            p.remove("outcomes");
+                            p.remove("grants");
                         }
-                    }
+                    },
                     _ => {
                         self.p801(
                             oat,
@@ -1137,15 +1122,12 @@ impl Loader<'_> {
                     let jat = format!("{cat}/{j}");
                     match commands.get(name) {
                         None => {
-                            let hint = diagnostic::suggest::nearest(
-                                name,
-                                commands.keys().map(String::as_str),
-                                1,
-                            )
-                            .into_iter()
-                            .next()
-                            .map(|s| format!("; did you mean `{s}`?"))
-                            .unwrap_or_default();
+                            let hint =
+                                diagnostic::suggest::nearest(name, commands.keys().map(String::as_str), 1)
+                                    .into_iter()
+                                    .next()
+                                    .map(|s| format!("; did you mean `{s}`?"))
+                                    .unwrap_or_default();
                             self.findings.at(
                                 &codes::P808,
                                 jat,
@@ -1296,9 +1278,7 @@ impl Loader<'_> {
             self.findings.at(
                 &codes::P808,
                 pointer,
-                format!(
-                    "`$ref` {r:?} is not a file in the pack (a path relative to the pack root)"
-                ),
+                format!("`$ref` {r:?} is not a file in the pack (a path relative to the pack root)"),
             );
         }
         if wanted.is_empty() {
@@ -1321,10 +1301,7 @@ impl Loader<'_> {
             defs.insert(def_key(&rel), file.value);
         }
         let Value::Object(o) = schema else {
-            self.p801(
-                at.to_string(),
-                "a schema that refers to files must be an object",
-            );
+            self.p801(at.to_string(), "a schema that refers to files must be an object");
             return;
         };
         let entry = o
@@ -1361,9 +1338,7 @@ fn deferred_fallback(f: &lint::Finding, doc: &Value, roots: &[String]) -> bool {
         return false;
     };
     let root = target.split('.').next().unwrap_or("");
-    f.pointer.ends_with("/fallback")
-        && !roots.iter().any(|r| r == root)
-        && !f.message.contains("cycle")
+    f.pointer.ends_with("/fallback") && !roots.iter().any(|r| r == root) && !f.message.contains("cycle")
 }
 
 /// Walk a JSON Schema and rewrite every `$ref` string `f` maps (pointer of the `$ref` given).

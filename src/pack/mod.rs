@@ -282,11 +282,7 @@ impl std::fmt::Display for PackErrors {
                 writeln!(f)?;
             }
             first = false;
-            write!(
-                f,
-                "{file}:{}:{}: {} {}",
-                d.line, d.column, d.code, d.message
-            )?;
+            write!(f, "{file}:{}:{}: {} {}", d.line, d.column, d.code, d.message)?;
         }
         Ok(())
     }

@@ -25,19 +25,12 @@ pub fn message(name: &str, version: &str, digest: &str) -> Vec<u8> {
 /// The bytes of a `pack.sig` file.
 pub fn file_text(signer: &str, sig: &str) -> String {
     let doc = serde_json::json!({"signer": signer, "sig": sig});
-    format!(
-        "{}\n",
-        serde_json::to_string_pretty(&doc).unwrap_or_default()
-    )
+    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
 }
 
 fn hex_bytes<const N: usize>(text: &str) -> Option<[u8; N]> {
     let hex = text.strip_prefix(SCHEME)?;
-    if hex.len() != 2 * N
-        || !hex
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    {
+    if hex.len() != 2 * N || !hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
         return None;
     }
     let mut out = [0u8; N];
@@ -64,12 +57,7 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
     match std::fs::symlink_metadata(&path) {
         Err(_) => return Ok(None),
         Ok(m) if !m.file_type().is_file() => {
-            return Err(p807(
-                &shown,
-                1,
-                1,
-                "`pack.sig` is not a regular file".into(),
-            ));
+            return Err(p807(&shown, 1, 1, "`pack.sig` is not a regular file".into()));
         }
         Ok(_) => {}
     }
@@ -88,30 +76,15 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
         (s.line, s.column)
     };
     let Value::Object(o) = &parsed.value else {
-        return Err(p807(
-            &shown,
-            1,
-            1,
-            "`pack.sig` must be an object {\"signer\", \"sig\"}".into(),
-        ));
+        return Err(p807(&shown, 1, 1, "`pack.sig` must be an object {\"signer\", \"sig\"}".into()));
     };
     if let Some(k) = o.keys().find(|k| *k != "signer" && *k != "sig") {
         let (l, c) = at(&format!("/{k}"));
-        return Err(p807(
-            &shown,
-            l,
-            c,
-            format!("unknown field `{k}` in `pack.sig`"),
-        ));
+        return Err(p807(&shown, l, c, format!("unknown field `{k}` in `pack.sig`")));
     }
     let field = |name: &str| o.get(name).and_then(Value::as_str).map(str::to_string);
     let (Some(signer), Some(sig)) = (field("signer"), field("sig")) else {
-        return Err(p807(
-            &shown,
-            1,
-            1,
-            "`pack.sig` needs the strings `signer` and `sig`".into(),
-        ));
+        return Err(p807(&shown, 1, 1, "`pack.sig` needs the strings `signer` and `sig`".into()));
     };
     let Some(key) = hex_bytes::<32>(&signer).and_then(|b| VerifyingKey::from_bytes(&b).ok()) else {
         let (l, c) = at("/signer");

@@ -76,16 +76,18 @@ impl Blocked {
     }
 }
 
-fn finding(rule: &PackRule, pointer: String, text: String, default_help: &str) -> Diagnostic {
+fn finding(
+    rule: &PackRule,
+    pointer: String,
+    text: String,
+    default_help: &str,
+) -> Diagnostic {
     let message = match &rule.summary {
         Some(summary) => format!("{text} ({summary})"),
         None => text,
     };
-    Diagnostic::new(rule.code.clone(), rule.severity, pointer, message).with_help(
-        rule.help
-            .clone()
-            .unwrap_or_else(|| default_help.to_string()),
-    )
+    Diagnostic::new(rule.code.clone(), rule.severity, pointer, message)
+        .with_help(rule.help.clone().unwrap_or_else(|| default_help.to_string()))
 }
 
 fn label(model: &Model<'_>, i: usize) -> String {
@@ -347,3 +349,4 @@ fn bounded(
         out.push(finding(rule, pointer, text, &help));
     }
 }
+

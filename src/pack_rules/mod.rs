@@ -234,14 +234,16 @@ pub fn lint_selectors(rules: &[PackRule], registry: &Registry, owners: &Owners) 
                 }
             });
             if !any {
-                out.push(crate::codes::P841.at(
-                    format!("{}/{member}", rule.pointer),
-                    format!(
-                        "rule `{}`: `{member}` {} matches no primitive of the effective registry",
-                        rule.id,
-                        selector.describe()
+                out.push(
+                    crate::codes::P841.at(
+                        format!("{}/{member}", rule.pointer),
+                        format!(
+                            "rule `{}`: `{member}` {} matches no primitive of the effective registry",
+                            rule.id,
+                            selector.describe()
+                        ),
                     ),
-                ));
+                );
             }
         }
     }

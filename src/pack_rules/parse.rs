@@ -22,14 +22,7 @@ const KINDS: &[(&str, &[&str], &[&str])] = &[
 ];
 
 /// The fields of a selector; `outcome` only where the selector is passed through.
-const SELECTOR_FIELDS: &[&str] = &[
-    "primitive",
-    "family",
-    "class",
-    "authority",
-    "effect",
-    "pack",
-];
+const SELECTOR_FIELDS: &[&str] = &["primitive", "family", "class", "authority", "effect", "pack"];
 
 /// Whether `name` is a well-formed pack name (SPEC §9.1: `^[a-z][a-z0-9-]*$`).
 pub fn is_pack_name(name: &str) -> bool {
@@ -134,7 +127,8 @@ fn parse_rule(pack: &str, item: &Value, at: &str) -> Result<PackRule, Diagnostic
             ));
         }
         None => {
-            return Err(invalid(at, named("the rule has no `kind`".into())).with_help(kinds_help()));
+            return Err(invalid(at, named("the rule has no `kind`".into()))
+                .with_help(kinds_help()));
         }
     };
     let Some(&(_, required, optional)) = KINDS.iter().find(|(k, _, _)| *k == kind_name) else {
@@ -167,27 +161,26 @@ fn parse_rule(pack: &str, item: &Value, at: &str) -> Result<PackRule, Diagnostic
                 .chain(optional.iter())
                 .copied()
                 .collect();
-            return Err(
-                invalid(format!("{at}/{}", escape_token(key)), named(message)).with_help(format!(
+            return Err(invalid(format!("{at}/{}", escape_token(key)), named(message))
+                .with_help(format!(
                     "a `{kind_name}` rule has the members {}",
                     allowed.join(", ")
-                )),
-            );
+                )));
         }
     }
     if let Some(missing) = required.iter().find(|k| !object.contains_key(**k)) {
-        return Err(
-            invalid(at, named(format!("a `{kind_name}` rule needs `{missing}`"))).with_help(
-                format!(
-                    "a `{kind_name}` rule has {}",
-                    required
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                ),
-            ),
-        );
+        return Err(invalid(
+            at,
+            named(format!("a `{kind_name}` rule needs `{missing}`")),
+        )
+        .with_help(format!(
+            "a `{kind_name}` rule has {}",
+            required
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )));
     }
     let severity = match object.get("severity") {
         None => Severity::Error,
@@ -207,10 +200,7 @@ fn parse_rule(pack: &str, item: &Value, at: &str) -> Result<PackRule, Diagnostic
         Some(other) => {
             return Err(invalid(
                 format!("{at}/severity"),
-                named(format!(
-                    "`severity` must be a string, not {}",
-                    kind_of(other)
-                )),
+                named(format!("`severity` must be a string, not {}", kind_of(other))),
             ));
         }
     };
@@ -335,7 +325,8 @@ fn parse_selector(
                 if passage {
                     fields.push("outcome");
                 }
-                let near = crate::diagnostic::suggest::nearest(field, fields.iter().copied(), 1);
+                let near =
+                    crate::diagnostic::suggest::nearest(field, fields.iter().copied(), 1);
                 let hint = crate::diagnostic::suggest::did_you_mean(&near)
                     .map(|d| format!(" ({d})"))
                     .unwrap_or_default();
@@ -349,10 +340,7 @@ fn parse_selector(
         let Some(text) = v.as_str() else {
             return Err(invalid(
                 field_at,
-                format!(
-                    "selector field `{field}` must be a string, not {}",
-                    kind_of(v)
-                ),
+                format!("selector field `{field}` must be a string, not {}", kind_of(v)),
             ));
         };
         let bad_value = |what: &str, names: Vec<&str>| {
@@ -384,14 +372,10 @@ fn parse_selector(
             }
             "authority" => {
                 selector.authority = Some(
-                    serde_json::from_value::<Authority>(Value::String(text.to_string())).map_err(
-                        |_| {
-                            bad_value(
-                                "authority",
-                                vec!["propose", "decide", "verify", "authorize"],
-                            )
-                        },
-                    )?,
+                    serde_json::from_value::<Authority>(Value::String(text.to_string()))
+                        .map_err(|_| {
+                            bad_value("authority", vec!["propose", "decide", "verify", "authorize"])
+                        })?,
                 )
             }
             "effect" => {
@@ -458,3 +442,4 @@ fn is_primitive_pattern(text: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_uppercase())
         && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
+

@@ -552,9 +552,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             return false;
         };
         n.inputs.iter().any(|(_, binding)| match binding {
-            super::graph::ResolvedBinding::Node {
-                node: Some(src), ..
-            } => self
+            super::graph::ResolvedBinding::Node { node: Some(src), .. } => self
                 .latest
                 .get(*src)
                 .and_then(Option::as_deref)
@@ -631,7 +629,10 @@ impl<'a, 'r> RunState<'a, 'r> {
         stats.spend_nanos = self.spend_nanos;
         stats.moves = self.moves.into_iter().collect();
         stats.moves.sort_unstable();
-        let imported = self.header.as_ref().is_some_and(|h| h.imported.is_some());
+        let imported = self
+            .header
+            .as_ref()
+            .is_some_and(|h| h.imported.is_some());
         let mut report = RunReport::conclude(
             self.header.map(|h| h.run.clone()),
             trace.to_string(),

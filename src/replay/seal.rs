@@ -283,10 +283,7 @@ impl SealKey {
     /// The `ed25519:` + 128 hex digits signature of any message (a pack's signature, SPEC §9.2,
     /// signs `primgraph-pack-v1` messages with the same key files).
     pub fn sign_message(&self, message: &[u8]) -> String {
-        format!(
-            "{SEAL_SCHEME}{}",
-            to_hex(&self.signing.sign(message).to_bytes())
-        )
+        format!("{SEAL_SCHEME}{}", to_hex(&self.signing.sign(message).to_bytes()))
     }
 
     /// Write the key pair: `path` (the private seed, mode 0600 on Unix) and `path` + `.pub`.

@@ -184,15 +184,11 @@ fn pointer(parts: &[&str]) -> String {
 }
 
 /// `into[key] += x` (an absent key is 0).
-fn add_key(
-    pass: Pass,
-    into: &mut Counts,
-    key: &str,
-    x: u64,
-    at: &[&str],
-) -> Result<(), SummaryError> {
+fn add_key(pass: Pass, into: &mut Counts, key: &str, x: u64, at: &[&str]) -> Result<(), SummaryError> {
     match into.get_mut(key) {
-        Some(slot) => add_u64(pass, slot, x, || pointer(&[at, &[key]].concat())),
+        Some(slot) => add_u64(pass, slot, x, || {
+            pointer(&[at, &[key]].concat())
+        }),
         None => {
             if pass == Pass::Apply {
                 into.insert(key.to_string(), x);
@@ -202,12 +198,7 @@ fn add_key(
     }
 }
 
-fn add_counts(
-    pass: Pass,
-    into: &mut Counts,
-    from: &Counts,
-    at: &[&str],
-) -> Result<(), SummaryError> {
+fn add_counts(pass: Pass, into: &mut Counts, from: &Counts, at: &[&str]) -> Result<(), SummaryError> {
     for (k, &v) in from {
         add_key(pass, into, k, v, at)?;
     }
@@ -241,9 +232,7 @@ fn add_task(
 ) -> Result<(), SummaryError> {
     match tasks.get_mut(key) {
         Some(mine) => {
-            add_u64(pass, &mut mine.runs, add.runs, || {
-                pointer(&["tasks", key, "runs"])
-            })?;
+            add_u64(pass, &mut mine.runs, add.runs, || pointer(&["tasks", key, "runs"]))?;
             add_u64(pass, &mut mine.successes, add.successes, || {
                 pointer(&["tasks", key, "successes"])
             })
@@ -267,9 +256,7 @@ fn add_primitive_runs(
         Some(mine) => {
             let at = |field: &str| pointer(&["primitive_runs", key, field]);
             add_u64(pass, &mut mine.runs, add.runs, || at("runs"))?;
-            add_u128(pass, &mut mine.steps_sq, add.steps_sq, || {
-                at("steps_sum_squares")
-            })?;
+            add_u128(pass, &mut mine.steps_sq, add.steps_sq, || at("steps_sum_squares"))?;
             add_u128(pass, &mut mine.errors_sq, add.errors_sq, || {
                 at("errors_sum_squares")
             })?;
@@ -311,16 +298,8 @@ impl Summary {
 
     fn add_pass(&mut self, pass: Pass, run: &RunReport) -> Result<(), SummaryError> {
         add_u64(pass, &mut self.runs, 1, || "/runs".into())?;
-        add_u64(pass, &mut self.imported, u64::from(run.imported), || {
-            "/imported".into()
-        })?;
-        add_key(
-            pass,
-            &mut self.by_verdict,
-            run.verdict.as_str(),
-            1,
-            &["by_verdict"],
-        )?;
+        add_u64(pass, &mut self.imported, u64::from(run.imported), || "/imported".into())?;
+        add_key(pass, &mut self.by_verdict, run.verdict.as_str(), 1, &["by_verdict"])?;
         let end = run.end.map_or("none", |e| e.as_str());
         add_key(pass, &mut self.by_end, end, 1, &["by_end"])?;
         add_key(pass, &mut self.by_seal, run.seal.as_str(), 1, &["by_seal"])?;
@@ -415,15 +394,8 @@ impl Summary {
 
     fn merge_pass(&mut self, pass: Pass, other: &Summary) -> Result<(), SummaryError> {
         add_u64(pass, &mut self.runs, other.runs, || "/runs".into())?;
-        add_u64(pass, &mut self.imported, other.imported, || {
-            "/imported".into()
-        })?;
-        add_counts(
-            pass,
-            &mut self.by_verdict,
-            &other.by_verdict,
-            &["by_verdict"],
-        )?;
+        add_u64(pass, &mut self.imported, other.imported, || "/imported".into())?;
+        add_counts(pass, &mut self.by_verdict, &other.by_verdict, &["by_verdict"])?;
         add_counts(pass, &mut self.by_end, &other.by_end, &["by_end"])?;
         add_counts(pass, &mut self.by_seal, &other.by_seal, &["by_seal"])?;
         add_counts(
@@ -442,18 +414,10 @@ impl Summary {
         add_u64(pass, &mut self.steps_sum, other.steps_sum, || {
             "/steps/sum".into()
         })?;
-        add_histogram(
-            pass,
-            &mut self.steps_histogram,
-            &other.steps_histogram,
-            "steps",
-        )?;
-        add_u128(
-            pass,
-            &mut self.spend_nanos_sum,
-            other.spend_nanos_sum,
-            || "/spend_usd/sum_nanos".into(),
-        )?;
+        add_histogram(pass, &mut self.steps_histogram, &other.steps_histogram, "steps")?;
+        add_u128(pass, &mut self.spend_nanos_sum, other.spend_nanos_sum, || {
+            "/spend_usd/sum_nanos".into()
+        })?;
         add_histogram(
             pass,
             &mut self.spend_histogram,
@@ -512,9 +476,9 @@ impl Summary {
 
     /// Error steps of a primitive: the sum of its failure modes.
     pub fn error_steps(&self, primitive: &str) -> u64 {
-        self.failure_modes.get(primitive).map_or(0, |modes| {
-            modes.values().fold(0u64, |a, &b| a.saturating_add(b))
-        })
+        self.failure_modes
+            .get(primitive)
+            .map_or(0, |modes| modes.values().fold(0u64, |a, &b| a.saturating_add(b)))
     }
 
     /// Runs that are not faithful.
@@ -988,12 +952,7 @@ mod read {
         let mut out = BTreeMap::new();
         for (k, r) in m {
             let p = format!("{at}/{}", escape_token(k));
-            let fields = [
-                "runs",
-                "steps_sum_squares",
-                "errors_sum_squares",
-                "errors_steps_sum",
-            ];
+            let fields = ["runs", "steps_sum_squares", "errors_sum_squares", "errors_steps_sum"];
             let r = object(Some(r), &p)?;
             known_fields(r, &p, &fields)?;
             let f = |name: &str| format!("{p}/{name}");
@@ -1113,10 +1072,7 @@ mod read {
             if !close || !sum.is_number() {
                 return Err(SummaryError::at(
                     field("spend_usd/sum"),
-                    format!(
-                        "{sum} USD is not `sum_nanos` ({}) nano-USD",
-                        s.spend_nanos_sum
-                    ),
+                    format!("{sum} USD is not `sum_nanos` ({}) nano-USD", s.spend_nanos_sum),
                 ));
             }
         }
@@ -1236,10 +1192,7 @@ mod consistency {
             if sum != u128::from(s.runs) {
                 return refuse(
                     format!("/{name}/histogram"),
-                    format!(
-                        "the histogram's buckets add up to {sum} runs, but `runs` is {}",
-                        s.runs
-                    ),
+                    format!("the histogram's buckets add up to {sum} runs, but `runs` is {}", s.runs),
                 );
             }
         }
@@ -1269,10 +1222,7 @@ mod consistency {
             "/spend_usd/sum_squares_nanos",
             "the runs' spend",
         )?;
-        for (name, counts) in [
-            ("primitive_steps", &s.primitive_steps),
-            ("visits", &s.visits),
-        ] {
+        for (name, counts) in [("primitive_steps", &s.primitive_steps), ("visits", &s.visits)] {
             let sum = total(counts);
             if sum != u128::from(s.steps_sum) {
                 return refuse(
