@@ -112,7 +112,7 @@ struct LoadedVersion {
 }
 
 fn load_version(
-    path: &PathBuf,
+    path: &std::path::Path,
     registry: &primgraph::registry::Registry,
 ) -> Result<LoadedVersion, String> {
     let file = path.display().to_string();
