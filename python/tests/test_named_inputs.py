@@ -1,7 +1,8 @@
 """Every path handed to the package is read the way the CLI reads a named input (issue 21,
-item 10): `validate`, `Registry.from_path` and `TraceWriter.create(sign_key=…)` refuse a FIFO or
-a device at once with `InputError` (before, the read blocked inside Rust, where Ctrl-C cannot stop
-it), and a file over its limit from its size, without reading it.
+item 10): `validate`, `Registry.from_path`, `TraceWriter.create(sign_key=…)`, `replay` and
+`replay_corpus` refuse a FIFO or a device at once with `InputError` (before, the read blocked
+inside Rust, where Ctrl-C cannot stop it), and a file over its limit from its size, without
+reading it.
 
 Each call runs in a child interpreter with a time bound, so a regression fails the test instead
 of hanging the session, and with a 1 GiB address-space limit, so reading the file is not an
@@ -54,6 +55,8 @@ def calls_naming(path: str) -> list[str]:
     return [
         f"pg.validate({path!r})",
         f"pg.Registry.from_path({path!r})",
+        f"pg.replay({graph}, {path!r})",
+        f"pg.replay_corpus({graph}, [{path!r}])",
         f"pg.TraceWriter.create('out.trace.jsonl', graph={graph}, run='r', sign_key={path!r})",
     ]
 
