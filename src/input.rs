@@ -123,6 +123,58 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, InputError> {
     Ok(file)
 }
 
+/// Open `path` for reading piece by piece (a trace, read line by line) if it is a regular file
+/// of at most `limit` bytes: the same checks as [`read_capped`] before any byte is read, and the
+/// reader fails (`InvalidData`, naming the limit) rather than read past `limit` bytes, so a file
+/// that grows while it is read is refused too.
+pub fn open_capped(path: &Path, limit: u64) -> Result<CappedFile, InputError> {
+    let file = open_regular(path)?;
+    let size = file
+        .metadata()
+        .map_err(|source| InputError::Io {
+            path: path.display().to_string(),
+            source,
+        })?
+        .len();
+    if size > limit {
+        return Err(InputError::TooLarge {
+            path: path.display().to_string(),
+            size,
+            limit,
+        });
+    }
+    Ok(CappedFile {
+        inner: file.take(limit.saturating_add(1)),
+        read: 0,
+        limit,
+    })
+}
+
+/// A regular file read through [`open_capped`]: at most its limit, then an error.
+#[derive(Debug)]
+pub struct CappedFile {
+    inner: std::io::Take<std::fs::File>,
+    read: u64,
+    limit: u64,
+}
+
+impl Read for CappedFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read = self.read.saturating_add(n as u64);
+        if self.read > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the file grew over the limit of {} bytes while it was read",
+                    self.limit
+                ),
+            ));
+        }
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +190,61 @@ mod tests {
                 size: 5, limit: 4, ..
             }) => {}
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_capped_stream_reads_to_its_limit_and_refuses_a_larger_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.trace.jsonl");
+        std::fs::write(&path, b"12345").unwrap();
+        let mut bytes = Vec::new();
+        open_capped(&path, 5)
+            .unwrap()
+            .read_to_end(&mut bytes)
+            .unwrap();
+        assert_eq!(bytes, b"12345");
+        match open_capped(&path, 4) {
+            Err(InputError::TooLarge {
+                size: 5, limit: 4, ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_capped_stream_refuses_a_file_that_grows_past_its_limit() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.trace.jsonl");
+        std::fs::write(&path, b"1234").unwrap();
+        let mut reader = open_capped(&path, 5).unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"5678")
+            .unwrap();
+        let mut bytes = Vec::new();
+        let error = reader.read_to_end(&mut bytes).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        assert!(error.to_string().contains("limit of 5 bytes"), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused_before_it_is_read() {
+        for reader in [
+            read_capped(Path::new("/dev/zero"), 100).map(|_| ()),
+            open_capped(Path::new("/dev/zero"), 100).map(|_| ()),
+        ] {
+            match reader {
+                Err(InputError::NotRegular {
+                    kind: "a character device",
+                    ..
+                }) => {}
+                other => panic!("{other:?}"),
+            }
         }
     }
 

@@ -2,9 +2,10 @@
 //! `src/` opens with its `//!` paragraph; the library prints nothing (only `src/cli/` and
 //! `src/main.rs` do); the rules and the replay engine and codes touch no file system and no
 //! clock; a check reports through its row of the code table, never with `Diagnostic::new`; a
-//! module imports only modules of lower layers; and every crate root forbids `unsafe`. The
-//! source is read as text with comments and string literals blanked, so prose that names a
-//! forbidden thing does not count.
+//! module imports only modules of lower layers; every crate root forbids `unsafe`; and a named
+//! input is read only through `src/input.rs` (in `src/` and `python/src/`). The source is read
+//! as text with comments and string literals blanked, so prose that names a forbidden thing does
+//! not count.
 
 use std::path::{Path, PathBuf};
 
@@ -350,6 +351,137 @@ fn rules_and_the_replay_engine_do_no_io_and_read_no_clock() {
          clock, no printing):\n{}",
         found.join("\n")
     );
+}
+
+/// Reading a file by name outside `src/input.rs` (issue 21, item 10): every named input goes
+/// through `input::read_capped` (or its streaming siblings `open_regular`, `open_capped`), which
+/// refuse a FIFO or device before opening it and check the size before reading.
+const DIRECT_READS: &[&str] = &[
+    "fs::read",
+    "fs::read_to_string",
+    "File::open",
+    "File::options",
+    "OpenOptions",
+];
+
+/// The genuine exceptions, each with why: (file, needle).
+const DIRECT_READS_ALLOWED: &[(&str, &str)] = &[
+    // Writing a new key file (`create_new`, mode 0600 on Unix): a write, not a read.
+    ("src/replay/seal.rs", "OpenOptions"),
+];
+
+/// `code` (already passed through `code_only`) with every `#[cfg(test)] mod … { … }` blanked:
+/// unit tests may read their fixtures however they like.
+fn without_test_modules(code: &str) -> String {
+    let mut out: Vec<char> = code.chars().collect();
+    let text: String = out.iter().collect();
+    let mut from = 0;
+    while let Some(found) = text[from..].find("#[cfg(test)]") {
+        let start = from + found;
+        let rest = &text[start + "#[cfg(test)]".len()..];
+        from = start + "#[cfg(test)]".len();
+        if !rest.trim_start().starts_with("mod ") {
+            continue;
+        }
+        let Some(open) = rest.find('{') else { break };
+        let mut depth = 0usize;
+        let mut end = text.len();
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = from + open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Blank by char position (the code is ASCII-blanked, but keep it general).
+        let first = text[..start].chars().count();
+        let last = text[..end].chars().count();
+        for c in &mut out[first..last] {
+            if *c != '\n' {
+                *c = ' ';
+            }
+        }
+        from = end;
+    }
+    out.into_iter().collect()
+}
+
+/// The files of `src/` and `python/src/`, as (path relative to the repository, text).
+fn library_and_binding_sources() -> Vec<(String, String)> {
+    let mut all: Vec<(String, String)> = sources()
+        .into_iter()
+        .map(|(rel, text)| (format!("src/{rel}"), text))
+        .collect();
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/src");
+    let mut files = Vec::new();
+    rust_files(&python, &mut files);
+    for path in files {
+        let rel = path
+            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .expect("under the repository")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&path).expect("a UTF-8 source file");
+        all.push((rel, text));
+    }
+    all
+}
+
+#[test]
+fn every_named_input_is_read_through_the_one_reader() {
+    let mut found = Vec::new();
+    let mut used = vec![false; DIRECT_READS_ALLOWED.len()];
+    for (rel, text) in library_and_binding_sources() {
+        if rel == "src/input.rs" {
+            continue;
+        }
+        let code = without_test_modules(&code_only(&text));
+        for needle in DIRECT_READS {
+            for line in token_lines(&code, needle) {
+                match DIRECT_READS_ALLOWED
+                    .iter()
+                    .position(|&(file, n)| file == rel && n == *needle)
+                {
+                    Some(i) => used[i] = true,
+                    None => found.push(format!("{rel}:{line}: {needle}")),
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "read a named input through `crate::input::read_capped` (or `open_capped`, \
+         `open_regular`; `primgraph::input::…` in python/src/): they refuse a FIFO or device and \
+         check the size before reading:\n{}",
+        found.join("\n")
+    );
+    let stale: Vec<_> = DIRECT_READS_ALLOWED
+        .iter()
+        .zip(&used)
+        .filter(|(_, used)| !**used)
+        .map(|(entry, _)| entry)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "allowed exceptions no longer needed: {stale:?}"
+    );
+}
+
+/// The direct-read scan: code counts, a unit-test module and prose do not.
+#[test]
+fn the_direct_read_scan_skips_unit_tests_only() {
+    let text = "/// std::fs::read(p)\nfn a() { std::fs::read(p); }\n#[cfg(test)]\nmod tests {\n    \
+                fn b() { if x { File::open(p); } }\n}\nfn c() { File::open(q); }\n";
+    let code = without_test_modules(&code_only(text));
+    assert_eq!(token_lines(&code, "fs::read"), vec![2]);
+    assert_eq!(token_lines(&code, "File::open"), vec![7]);
+    assert!(token_lines(&code, "fs::read_to_string").is_empty());
 }
 
 #[test]

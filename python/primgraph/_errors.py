@@ -71,7 +71,9 @@ def _rebuild(cls, message, code, file, line, column):
 
 
 class InputError(Error):
-    """A file that cannot be read or written, or a path that does not exist."""
+    """A file that cannot be read or written, or a path that does not exist; also a path that
+    names a FIFO, socket, device or folder where a file is read (refused before it is opened),
+    or a file over its size limit (checked before it is read)."""
 
 
 class RegistryError(Error):

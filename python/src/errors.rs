@@ -60,6 +60,20 @@ fn build(py: Python<'_>, class: &str, l: &Located) -> PyResult<PyErr> {
     Ok(PyErr::from_value(instance))
 }
 
+/// `InputError` for a named input refused by `primgraph::input` (not a regular file, over its
+/// size limit, or unreadable); the message names the path.
+pub fn input(
+    py: Python<'_>,
+    path: &std::path::Path,
+    error: &primgraph::input::InputError,
+) -> PyErr {
+    raise(
+        py,
+        "InputError",
+        Located::new(error.to_string()).in_file(path.display().to_string()),
+    )
+}
+
 /// `InputError` for a file that cannot be read.
 pub fn unreadable(py: Python<'_>, path: &std::path::Path, error: &std::io::Error) -> PyErr {
     let file = path.display().to_string();

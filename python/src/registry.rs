@@ -124,7 +124,8 @@ impl PyRegistry {
     #[staticmethod]
     fn from_path(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<PyRegistry> {
         let path = convert::to_path("path", path)?;
-        let bytes = std::fs::read(&path).map_err(|e| errors::unreadable(py, &path, &e))?;
+        let bytes = primgraph::input::read_capped(&path, primgraph::registry::LIMITS.max_bytes)
+            .map_err(|e| errors::input(py, &path, &e))?;
         load(py, &bytes, &path.display().to_string())
     }
 

@@ -145,7 +145,8 @@ pub fn load_graph(
     path: &Path,
     registry: &RegistryRef,
 ) -> PyResult<(String, ReplayGraph)> {
-    let bytes = std::fs::read(path).map_err(|e| errors::unreadable(py, path, &e))?;
+    let bytes = primgraph::input::read_capped(path, primgraph::json::Limits::default().max_bytes)
+        .map_err(|e| errors::input(py, path, &e))?;
     let name = path.display().to_string();
     load_graph_bytes(py, name, &bytes, registry)
 }
@@ -247,8 +248,19 @@ impl PyReplayer {
             )));
         }
         let path = convert::to_path("trace", trace)?;
-        if let Err(e) = std::fs::metadata(&path) {
-            return Err(errors::unreadable(py, &path, &e));
+        // A FIFO, device or folder is an `InputError` at once, as `primgraph replay` refuses it
+        // (opening a FIFO would wait for a writer); a file over the trace limit is a malformed
+        // run (D601), as there.
+        match std::fs::metadata(&path) {
+            Err(e) => return Err(errors::unreadable(py, &path, &e)),
+            Ok(m) if !m.is_file() => {
+                let refused = primgraph::input::InputError::NotRegular {
+                    path: path.display().to_string(),
+                    kind: primgraph::input::kind_of(m.file_type()),
+                };
+                return Err(errors::input(py, &path, &refused));
+            }
+            Ok(_) => {}
         }
         let report = py.detach(|| self.engine.with(|r| replay_file(r, &path)));
         Ok(PyRunReport { inner: report })

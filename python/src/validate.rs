@@ -126,9 +126,24 @@ pub fn validate(
             ));
         }
         (Some(p), None) => {
+            // A named file is read as `primgraph validate` reads it: a regular file only (a FIFO or
+            // device is an `InputError` at once), and one over the size limit a G001 finding.
             let p = convert::to_path("path", p)?;
-            let bytes = std::fs::read(&p).map_err(|e| errors::unreadable(py, &p, &e))?;
-            (file.unwrap_or_else(|| p.display().to_string()), bytes)
+            let checked = py.detach(|| {
+                primgraph::validate::check_file(
+                    &p,
+                    registry.get(),
+                    &primgraph::validate::Options::default(),
+                )
+            });
+            let mut report = checked.map_err(|e| match e {
+                primgraph::validate::ValidateError::Input(e) => errors::input(py, &p, &e),
+                other => errors::raise(py, "InputError", errors::Located::new(other.to_string())),
+            })?;
+            if let Some(file) = file {
+                report.file = file;
+            }
+            return Ok(PyValidationReport { report });
         }
         (None, Some(t)) => {
             let bytes = if let Ok(s) = t.cast::<pyo3::types::PyString>() {

@@ -81,9 +81,13 @@ enum Source {
     Replay { graph: PathBuf, paths: Vec<PathBuf> },
 }
 
-/// Read a summary file; errors are `FILE:LINE:COL: …` or `FILE: at POINTER: …`.
+/// The largest summary file read (64 MiB, as for graphs).
+const MAX_SUMMARY_BYTES: usize = 64 << 20;
+
+/// Read a summary file (a regular file of at most [`MAX_SUMMARY_BYTES`]); errors are
+/// `FILE:LINE:COL: …` or `FILE: at POINTER: …`.
 pub(crate) fn read_summary_file(path: &Path) -> Result<SummaryFile, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = super::io::read_input(path, MAX_SUMMARY_BYTES)?;
     SummaryFile::from_slice(&bytes).map_err(|e| match e.line {
         Some(_) => format!("{}:{e}", path.display()),
         None => format!("{}: {e}", path.display()),

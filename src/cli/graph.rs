@@ -112,11 +112,11 @@ struct LoadedVersion {
 }
 
 fn load_version(
-    path: &PathBuf,
+    path: &std::path::Path,
     registry: &primgraph::registry::Registry,
 ) -> Result<LoadedVersion, String> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     let graph = primgraph::replay::ReplayGraph::load(&file, &bytes, registry)
         .map_err(|e| format!("{file}: {e}"))?;
     let report = primgraph::validate::check_source(

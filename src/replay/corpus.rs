@@ -70,10 +70,15 @@ pub fn replay_file(replayer: &Replayer<'_>, path: &Path) -> RunReport {
     replayer.replay_reader(&path.display().to_string(), open_trace(path))
 }
 
-/// A trace file opened for reading, or (when it cannot be opened) a reader that fails at once,
-/// so the failure is reported through the engine as a `malformed` run.
+/// The largest trace file replayed (1 GiB): a trace is read line by line, so this bounds the
+/// time a named file can take, not the memory (each line has its own limit).
+pub const MAX_TRACE_BYTES: u64 = 1 << 30;
+
+/// A trace file opened for reading (through [`crate::input::open_capped`]: a regular file of at
+/// most [`MAX_TRACE_BYTES`]), or (when it cannot be opened) a reader that fails at once, so the
+/// failure is reported through the engine as a `malformed` run.
 pub(crate) enum TraceSource {
-    File(std::fs::File),
+    File(crate::input::CappedFile),
     Failing(FailingReader),
 }
 
@@ -87,21 +92,24 @@ impl std::io::Read for TraceSource {
 }
 
 pub(crate) fn open_trace(path: &Path) -> TraceSource {
-    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        let msg = format!(
-            "cannot open the trace: not a regular file (it is {})",
-            crate::input::kind_of(meta.file_type())
-        );
-        return TraceSource::Failing(FailingReader(Some(std::io::ErrorKind::InvalidInput), msg));
-    }
-    match std::fs::File::open(path) {
+    use crate::input::InputError;
+    // A FIFO or device is refused before it is opened (opening a FIFO blocks until a writer
+    // comes); a file over the limit before a byte is read.
+    match crate::input::open_capped(path, MAX_TRACE_BYTES) {
         Ok(f) => TraceSource::File(f),
-        Err(e) => {
-            let msg = format!("cannot open the trace: {e}");
-            TraceSource::Failing(FailingReader(Some(e.kind()), msg))
+        Err(InputError::NotRegular { kind, .. }) => {
+            let msg = format!("cannot open the trace: not a regular file (it is {kind})");
+            TraceSource::Failing(FailingReader(Some(std::io::ErrorKind::InvalidInput), msg))
+        }
+        Err(InputError::TooLarge { size, limit, .. }) => {
+            let msg = format!(
+                "cannot open the trace: the file is {size} bytes, over the limit of {limit} bytes"
+            );
+            TraceSource::Failing(FailingReader(Some(std::io::ErrorKind::InvalidData), msg))
+        }
+        Err(InputError::Io { source, .. }) => {
+            let msg = format!("cannot open the trace: {source}");
+            TraceSource::Failing(FailingReader(Some(source.kind()), msg))
         }
     }
 }

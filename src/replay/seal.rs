@@ -44,11 +44,12 @@ enum Role {
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum SealError {
-    #[error("cannot read key file {path}: {source}")]
+    /// The key file is not a regular file of at most [`MAX_KEY_FILE_BYTES`], or cannot be read.
+    #[error("cannot read key file {source}")]
     Read {
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: crate::input::InputError,
     },
     #[error("cannot write key file {path}: {source}")]
     Write {
@@ -168,10 +169,21 @@ fn key_bytes(text: &str, role: Role, unmarked: bool) -> Result<[u8; 32], SealErr
     })
 }
 
+/// The largest key file read (a key file is one line of under 100 bytes).
+pub const MAX_KEY_FILE_BYTES: usize = 4096;
+
 fn read_key_file(path: &Path, role: Role) -> Result<[u8; 32], SealError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SealError::Read {
+    let bytes =
+        crate::input::read_capped(path, MAX_KEY_FILE_BYTES).map_err(|source| SealError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let text = String::from_utf8(bytes).map_err(|e| SealError::BadKeyFile {
         path: path.to_path_buf(),
-        source,
+        message: format!(
+            "a key file is text; byte {} is not UTF-8",
+            e.utf8_error().valid_up_to()
+        ),
     })?;
     // An unmarked (legacy) file's role is its name's: `KEY.pub` public, `KEY` private.
     let named_public = path.extension().is_some_and(|e| e == "pub");

@@ -19,11 +19,11 @@ use std::sync::Arc;
 pub enum GateError {
     #[error("--graphs: {0}")]
     Paths(std::io::Error),
-    #[error("--graphs: cannot read {path}: {source}")]
+    #[error("--graphs: {source}")]
     Read {
         path: String,
         #[source]
-        source: std::io::Error,
+        source: crate::input::InputError,
     },
 }
 
@@ -47,10 +47,20 @@ pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<
         .par_iter()
         .map(|path| {
             let file = path.display().to_string();
-            let bytes = std::fs::read(path).map_err(|source| GateError::Read {
-                path: file.clone(),
-                source,
-            })?;
+            let bytes = match crate::input::read_capped(path, options.limits.max_bytes) {
+                Ok(bytes) => bytes,
+                // A graph over the size limit is a G001 finding under either registry (as
+                // `validate` reports it): failing before the change, not broken by it.
+                Err(crate::input::InputError::TooLarge { .. }) => {
+                    return Ok(Outcome::FailingUnderOld);
+                }
+                Err(source) => {
+                    return Err(GateError::Read {
+                        path: file.clone(),
+                        source,
+                    });
+                }
+            };
             let under_old = check_source(&file, &bytes, old.registry(), &options);
             if errors(&under_old.diagnostics).next().is_some() {
                 return Ok(Outcome::FailingUnderOld);
