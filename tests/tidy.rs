@@ -368,6 +368,8 @@ const DIRECT_READS: &[&str] = &[
 const DIRECT_READS_ALLOWED: &[(&str, &str)] = &[
     // Writing a new key file (`create_new`, mode 0600 on Unix): a write, not a read.
     ("src/replay/seal.rs", "OpenOptions"),
+    // Creating a new trace file (`create_new` unless `overwrite=True`): a write, not a read.
+    ("python/src/writer.rs", "OpenOptions"),
 ];
 
 /// `code` (already passed through `code_only`) with every `#[cfg(test)] mod … { … }` blanked:

@@ -57,7 +57,9 @@ pub fn import_runs<'py>(
         None => Mapping::default(),
         Some(m) => {
             let path = convert::to_path("map", m)?;
-            let bytes = std::fs::read(&path).map_err(|e| errors::unreadable(py, &path, &e))?;
+            // As the CLI reads `--map`: a regular file of at most 16 MiB.
+            let bytes = primgraph::input::read_capped(&path, 16 << 20)
+                .map_err(|e| errors::input(py, &path, &e))?;
             let file = path.display().to_string();
             let text = String::from_utf8(bytes).map_err(|e| {
                 errors::raise(
