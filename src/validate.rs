@@ -267,7 +267,7 @@ fn p811(node: usize, primitive: &str, pack: &str, version: &crate::pack::Version
 
 /// Turn R101 for a primitive of a pack on the pack path the graph does not declare into P811.
 fn undeclared_from_path(
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut [Diagnostic],
     doc: &crate::graph::doc::GraphDoc,
     composer: &crate::pack::compose::Composer,
 ) {

@@ -195,7 +195,10 @@ pub fn newcombe(s1: u64, n1: u64, s2: u64, n2: u64, z: f64) -> Option<Interval> 
 /// sample size, as survey statistics use it for clustered samples). At `p` = 0 or 1 the bound
 /// is exactly the end point; rounding must not push it past.
 pub fn wilson_effective(p: f64, n: f64, z: f64) -> Option<Interval> {
-    if !(n > 0.0) || !(0.0..=1.0).contains(&p) || !z.is_finite() {
+    if n.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        || !(0.0..=1.0).contains(&p)
+        || !z.is_finite()
+    {
         return None;
     }
     let z2 = z * z;

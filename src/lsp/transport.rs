@@ -580,10 +580,10 @@ mod tests {
     fn header_faults_are_parse_errors_and_a_known_length_is_still_skipped() {
         let input = [
             "Content-Type: x\r\n\r\n".to_string(),
-            format!("Content-Length: abc\r\n\r\n"),
-            format!("no colon here\r\nContent-Length: 3\r\n\r\n{{}}x"),
+            "Content-Length: abc\r\n\r\n".to_string(),
+            "no colon here\r\nContent-Length: 3\r\n\r\n{}x".to_string(),
             // The first length is taken to skip the body.
-            format!("Content-Length: 2\r\nContent-Length: 3\r\n\r\n{{}}"),
+            "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}".to_string(),
             frame(SHUTDOWN),
         ]
         .concat();

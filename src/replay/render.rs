@@ -87,7 +87,7 @@ pub fn human_run(run: &RunReport) -> String {
         "{}: {} (run {id}, {end}, {}, {seal})",
         run.trace,
         run.verdict.as_str(),
-        crate::diagnostic::counted(run.steps as u64, "step", "steps")
+        crate::diagnostic::counted(run.steps, "step", "steps")
     );
     for d in &run.diagnostics {
         human_diagnostic(&mut out, &run.trace, d);
