@@ -211,7 +211,11 @@ fn check_with_packs(
     match composer.compose(file, &requests) {
         Ok(composition) => {
             let effective = &composition.registry;
-            let mut diags = rules::run_all(doc, effective);
+            // Every loaded pack's rules on the same model (SPEC §9.2, §9.4).
+            let pack_rules = crate::pack_rules::EffectiveRules::of(&composition);
+            let mut diags = rules::run_all_then(doc, effective, |model, out| {
+                pack_rules.check(model, out)
+            });
             for (i, node) in doc.nodes.iter().enumerate() {
                 let Some(idx) = effective.lookup_index(&node.primitive) else {
                     continue;

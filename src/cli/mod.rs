@@ -8,6 +8,7 @@ pub mod import;
 pub mod io;
 pub mod keygen;
 pub mod lsp;
+pub mod pack_path;
 pub mod registry;
 pub mod replay;
 pub mod report;
