@@ -377,6 +377,10 @@ table! {
         help "`seq` starts at 1 and rises by one per event";
     D618 Error "replay/codes/d618.rs" "seal missing (with `--trust`), invalid, or by a key not trusted"
         help "seal the run with `TraceWriter::sealed` or `simulate --sign KEY`, and trust its public key with `--trust KEY.pub`";
+    D619 Warning "replay/codes/d619.rs" "replay: a pack's digest differs from the one the trace recorded"
+        help "replay with the packs the run was recorded with (`primgraph pack lock` pins them), or record the run again";
+    D620 Error "replay/codes/d620.rs" "replay: a step's evidence names a path its primitive's context rules deny"
+        help "keep the primitive's context within its pack's `context_rules` (`read`, never `deny`)";
     V701 Error "versions/registry_diff/codes/v701.rs" "a primitive is gone (its ID no longer resolves)"
         help "keep the primitive until the next major, or restore it";
     V702 Error "versions/registry_diff/codes/v702.rs" "an alias is gone, or now names another primitive"

@@ -109,3 +109,12 @@ pub fn read_lock(config: Option<&Config>) -> Result<Option<Lock>, String> {
     }
     Lock::read(&path).map(Some).map_err(|e| e.to_string())
 }
+
+impl PackArgs {
+    /// [`PackArgs::composer`] with the configuration found from the working directory (the
+    /// commands without `--config`: replay, simulate, compare, the diffs, `registry`).
+    pub fn discover(&self, registry: &'static Registry) -> Result<Option<Arc<Composer>>, String> {
+        let config = Config::discover_from_cwd().map_err(|e| e.to_string())?;
+        self.composer(config.as_ref(), registry)
+    }
+}

@@ -166,6 +166,7 @@ impl<W: Write> TraceWriter<W> {
             abi: abi.to_string(),
             input,
             imported: None,
+            packs: None,
         };
         TraceWriter::new(out, &header)
     }
