@@ -445,6 +445,12 @@ table! {
         help "write the rule as SPEC §9.4 shows: the kind's members, known selector fields, a positive bound";
     P841 Warning "pack_rules/codes/p841.rs" "a rule selector that matches no primitive"
         help "name a primitive, family, class, authority, effect or pack of the composition";
+    P860 Error "versions/pack_diff/codes/p860.rs" "`pack diff`: a breaking fragment interface change"
+        help "keep the fragment's interface (ports, params, exits), or release the change in a new major";
+    P861 Info "versions/pack_diff/codes/p861.rs" "`pack diff`: a compatible fragment change, or a fragment added"
+        help "a compatible change: raise the minor";
+    P862 Warning "versions/pack_diff/codes/p862.rs" "`pack diff`: a rule added or made stricter"
+        help "graphs that passed may now fail: run `pack diff --graphs` over them, and raise at least the minor";
     P870 Error "plugin/codes/p870.rs" "a plugin that is not a component of the world"
         help "build a component of the world `primgraph:primitive/primitive@1.0.0` (`wit/primitive.wit`): import only its interfaces at major 1, export `invoke`";
     P871 Error "plugin/codes/p871.rs" "a plugin importing an interface its contract's effects do not allow"

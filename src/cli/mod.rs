@@ -8,6 +8,7 @@ pub mod import;
 pub mod io;
 pub mod keygen;
 pub mod lsp;
+pub mod pack_diff;
 pub mod pack_path;
 pub mod registry;
 pub mod replay;
@@ -56,6 +57,16 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Import runs recorded by Inspect AI, OpenTelemetry or the OpenAI Agents SDK as traces.
     Import(import::ImportArgs),
+    /// Packs (SPEC §9): `pack diff` (merge: `Diff` is one variant of the `pack` group).
+    #[command(subcommand)]
+    Pack(PackCommand),
+}
+
+/// The `pack` group as this branch has it (`diff`); the lead merges it into `cli/pack.rs`'s.
+#[derive(Debug, Subcommand)]
+pub enum PackCommand {
+    /// Compare two versions of a pack (SPEC §9.6).
+    Diff(pack_diff::PackDiffArgs),
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -72,6 +83,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Compare(a) => compare::run(a),
         Command::Lsp(a) => lsp::run(a),
         Command::Import(a) => import::run(a),
+        Command::Pack(PackCommand::Diff(a)) => pack_diff::run(a),
     }
 }
 
