@@ -285,6 +285,8 @@ pub struct RegistryDiff {
     pub required_bump: Bump,
     pub findings: Vec<Finding>,
     pub gate: Option<GateSummary>,
+    /// A `pack diff` (SPEC §9.6): the sides are packs, whose `abi` here is their `version`.
+    pub pack: bool,
     old_source: Arc<str>,
     new_source: Arc<str>,
     graph_sources: Vec<(String, Arc<str>)>,
@@ -518,6 +520,7 @@ fn finish(
         required_bump: required,
         findings: Vec::new(),
         gate,
+        pack: version_pointer != "/abi",
         old_source: old.parsed().source_arc(),
         new_source: new.parsed().source_arc(),
         graph_sources,

@@ -167,6 +167,17 @@ impl RegistryDiff {
             Some(false) => "NEW's abi does not rise enough (V718)",
             None => "an abi is not a version (V718)",
         };
+        if self.pack {
+            return format!(
+                "pack diff {} (version {}) → {} (version {}): required bump {}; {}",
+                self.old.file,
+                self.old.abi,
+                self.new.file,
+                self.new.abi,
+                self.required_bump,
+                rise.replace("abi", "version")
+            );
+        }
         format!(
             "registry diff {} (ABI {}) → {} (ABI {}): required bump {}; {rise}",
             self.old.file, self.old.abi, self.new.file, self.new.abi, self.required_bump

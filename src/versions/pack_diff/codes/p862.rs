@@ -16,7 +16,7 @@
 //!
 //! NEW adds the rule `bounded-tests`.
 //!
-//! Fixture `tests/fixtures/pack-wire/diff/new/pyship/pack.json` (pack diff of `tests/fixtures/pack-wire/diff/old/pyship` and `tests/fixtures/pack-wire/diff/new/pyship`) reports P862 at line 46:
+//! Fixture `tests/fixtures/pack-wire/diff/new/pyship/pack.json` (pack diff of `tests/fixtures/pack-wire/diff/old/pyship` and `tests/fixtures/pack-wire/diff/new/pyship`) reports P862 at line 43:
 //!
 //! ```json
 //! {"id": "bounded-tests", "severity": "warning", "kind": "bounded",
