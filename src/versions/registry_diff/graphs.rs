@@ -39,16 +39,20 @@ enum Outcome {
     Broken(Box<Finding>, Arc<str>),
 }
 
-pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<Gated, GateError> {
-    let options = Options::default();
+pub(super) fn gate(
+    old: &DiffSide,
+    new: &DiffSide,
+    paths: &[PathBuf],
+    options: (&Options, &Options),
+) -> Result<Gated, GateError> {
     let new_abi = new.registry().abi();
     gate_by(
         paths,
         &format!("ABI {}", old.registry().abi()),
         &format!("ABI {new_abi}"),
-        &|file, bytes| check_source(file, bytes, old.registry(), &options),
+        &|file, bytes| check_source(file, bytes, old.registry(), options.0),
         &|file, bytes| {
-            check_source_targeting(file, bytes, new.registry(), &options, Some(new_abi))
+            check_source_targeting(file, bytes, new.registry(), options.1, Some(new_abi))
         },
     )
 }

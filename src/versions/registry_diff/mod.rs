@@ -440,8 +440,21 @@ pub fn diff_with_graphs(
     new: &DiffSide,
     paths: &[PathBuf],
 ) -> Result<RegistryDiff, graphs::GateError> {
+    let none = crate::validate::Options::default();
+    diff_with_graphs_on(old, new, paths, (&none, &none))
+}
+
+/// [`diff_with_graphs`] with the validation options of each side: a pack path whose composer
+/// is built over OLD's registry, and one over NEW's (`registry diff --pack`), so graphs that
+/// declare packs are checked with them.
+pub fn diff_with_graphs_on(
+    old: &DiffSide,
+    new: &DiffSide,
+    paths: &[PathBuf],
+    options: (&crate::validate::Options, &crate::validate::Options),
+) -> Result<RegistryDiff, graphs::GateError> {
     let mut sink = compare(old, new);
-    let gated = graphs::gate(old, new, paths)?;
+    let gated = graphs::gate(old, new, paths, options)?;
     sink.findings.extend(gated.findings);
     Ok(finish(old, new, sink, Some(gated.summary), gated.sources, "/abi"))
 }
