@@ -186,9 +186,8 @@ fn check_with_packs(
             let effective = &composition.registry;
             // Every loaded pack's rules on the same model (SPEC §9.2, §9.4).
             let pack_rules = crate::pack_rules::EffectiveRules::of(&composition);
-            let mut diags = rules::run_all_then(doc, effective, |model, out| {
-                pack_rules.check(model, out)
-            });
+            let mut diags =
+                rules::run_all_then(doc, effective, |model, out| pack_rules.check(model, out));
             for (i, node) in doc.nodes.iter().enumerate() {
                 let Some(idx) = effective.lookup_index(&node.primitive) else {
                     continue;

@@ -75,7 +75,11 @@ fn snapshot(name: &str, body: String) {
 /// A snapshot body as `diagnostic_snapshots.rs` writes them.
 fn body(args: &[&str]) -> String {
     let (code, out, err) = run(args);
-    let mut text = format!("$ primgraph {}\nexit: {:?}\n--- stdout\n{out}", args.join(" "), Some(code));
+    let mut text = format!(
+        "$ primgraph {}\nexit: {:?}\n--- stdout\n{out}",
+        args.join(" "),
+        Some(code)
+    );
     if !err.is_empty() {
         text.push_str("--- stderr\n");
         text.push_str(&err);
@@ -92,11 +96,21 @@ fn pack_rules_run_in_validate_with_their_witness_and_code() {
     assert_eq!(code, 1);
     let found = findings(&doc);
     assert!(
-        found.contains(&("pyship/land-after-tests".into(), "error".into(), graph.clone(), 11)),
+        found.contains(&(
+            "pyship/land-after-tests".into(),
+            "error".into(),
+            graph.clone(),
+            11
+        )),
         "{found:?}"
     );
     assert!(
-        found.contains(&("pyship/bounded-tests".into(), "warning".into(), graph.clone(), 9)),
+        found.contains(&(
+            "pyship/bounded-tests".into(),
+            "warning".into(),
+            graph.clone(),
+            9
+        )),
         "{found:?}"
     );
     let d = doc["files"][0]["diagnostics"]
@@ -105,7 +119,11 @@ fn pack_rules_run_in_validate_with_their_witness_and_code() {
         .iter()
         .find(|d| d["code"] == "pyship/land-after-tests")
         .unwrap();
-    assert_eq!(d["witness"]["path"], serde_json::json!(["test", "land"]), "{d}");
+    assert_eq!(
+        d["witness"]["path"],
+        serde_json::json!(["test", "land"]),
+        "{d}"
+    );
     assert_eq!(
         d["help"],
         "run pyship.run_pytest and land only on its `pass` branch"
@@ -132,8 +150,14 @@ fn invalid_rules_are_p840_and_vacuous_selectors_p841_in_pack_json() {
     assert_eq!(code, 1);
     let manifest = format!("{PATH}/pyship-bad/pack.json");
     let found = findings(&doc);
-    assert!(found.contains(&("P840".into(), "error".into(), manifest.clone(), 11)), "{found:?}");
-    assert!(found.contains(&("P841".into(), "warning".into(), manifest.clone(), 10)), "{found:?}");
+    assert!(
+        found.contains(&("P840".into(), "error".into(), manifest.clone(), 11)),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("P841".into(), "warning".into(), manifest.clone(), 10)),
+        "{found:?}"
+    );
     // The pack's valid rule still applies (its `through` matches nothing: it fires).
     assert!(found.iter().any(|f| f.0 == "pyship-bad/typo"), "{found:?}");
     snapshot(
@@ -156,7 +180,10 @@ fn pack_rule_severity_and_pack_path_come_from_primgraph_toml() {
     .unwrap();
     let graph = root().join(fixture("land-untested.graph.json"));
     std::fs::copy(&graph, dir.path().join("g.graph.json")).unwrap();
-    let (code, out, err) = run_in(dir.path(), &["validate", "--format", "json", "g.graph.json"]);
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["validate", "--format", "json", "g.graph.json"],
+    );
     assert_eq!(code, 0, "overridden to a warning: {out}{err}");
     let doc: Value = serde_json::from_str(&out).unwrap();
     let d = doc["files"][0]["diagnostics"]
@@ -167,7 +194,10 @@ fn pack_rule_severity_and_pack_path_come_from_primgraph_toml() {
         .cloned()
         .unwrap_or_else(|| panic!("{out}"));
     assert_eq!(d["severity"], "warning");
-    assert_eq!(d["overridden_by"]["setting"], "severity.pyship/land-after-tests", "{d}");
+    assert_eq!(
+        d["overridden_by"]["setting"], "severity.pyship/land-after-tests",
+        "{d}"
+    );
     // Without the configuration the pack is not on the path at all.
     let elsewhere = tempfile::tempdir().unwrap();
     std::fs::copy(&graph, elsewhere.path().join("g.graph.json")).unwrap();
@@ -189,10 +219,16 @@ fn pack_rule_findings_in_sarif_and_github() {
         .collect();
     assert!(rules.contains(&"pyship/land-after-tests"), "{rules:?}");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
-    assert!(results.iter().any(|r| r["ruleId"] == "pyship/land-after-tests" && r["level"] == "error"));
+    assert!(
+        results
+            .iter()
+            .any(|r| r["ruleId"] == "pyship/land-after-tests" && r["level"] == "error")
+    );
     let (_, out, _) = run(&["validate", "--pack", PATH, "--format", "github", &graph]);
     assert!(
-        out.lines().any(|l| l.starts_with("::error file=") && l.contains("line=11") && l.contains("pyship/land-after-tests")),
+        out.lines().any(|l| l.starts_with("::error file=")
+            && l.contains("line=11")
+            && l.contains("pyship/land-after-tests")),
         "{out}"
     );
 }
@@ -201,7 +237,12 @@ fn pack_rule_findings_in_sarif_and_github() {
 fn explain_prints_a_pack_rule_from_the_pack_path() {
     let (code, out, err) = run(&["explain", "pyship/land-after-tests", "--pack", PATH]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("pyship/land-after-tests (error): A patch lands only after the tests passed."), "{out}");
+    assert!(
+        out.starts_with(
+            "pyship/land-after-tests (error): A patch lands only after the tests passed."
+        ),
+        "{out}"
+    );
     assert!(out.contains("run pyship.run_pytest and land only on its `pass` branch"));
     assert!(out.contains("\"kind\": \"requires_before\""), "{out}");
     assert!(out.contains("pack.json:"), "{out}");
@@ -227,12 +268,23 @@ fn locked_without_a_lock_is_p806_at_the_graphs_packs() {
     let packs = root().join(PATH).display().to_string();
     let (code, out, _) = run_in(
         dir.path(),
-        &["validate", "--pack", &packs, "--locked", "--format", "json", "g.graph.json"],
+        &[
+            "validate",
+            "--pack",
+            &packs,
+            "--locked",
+            "--format",
+            "json",
+            "g.graph.json",
+        ],
     );
     assert_eq!(code, 1);
     let doc: Value = serde_json::from_str(&out).unwrap();
     let found = findings(&doc);
-    assert!(found.contains(&("P806".into(), "error".into(), "g.graph.json".into(), 5)), "{found:?}");
+    assert!(
+        found.contains(&("P806".into(), "error".into(), "g.graph.json".into(), 5)),
+        "{found:?}"
+    );
     // Without --locked the same run is clean.
     let (code, out, _) = run_in(dir.path(), &["validate", "--pack", &packs, "g.graph.json"]);
     assert_eq!(code, 0, "{out}");
@@ -240,7 +292,12 @@ fn locked_without_a_lock_is_p806_at_the_graphs_packs() {
 
 #[test]
 fn a_pack_path_that_is_not_a_folder_is_exit_2() {
-    let (code, _, err) = run(&["validate", "--pack", "no/such/dir", &fixture("land-ok.graph.json")]);
+    let (code, _, err) = run(&[
+        "validate",
+        "--pack",
+        "no/such/dir",
+        &fixture("land-ok.graph.json"),
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("--pack no/such/dir: not a folder"), "{err}");
 }
@@ -263,14 +320,21 @@ fn trust_pack_requires_a_signature() {
         &fixture("land-ok.graph.json"),
     ]);
     assert_eq!(code, 1);
-    assert!(findings(&doc).iter().any(|f| f.0 == "P807" && f.2.ends_with("pyship/pack.json")), "{doc}");
+    assert!(
+        findings(&doc)
+            .iter()
+            .any(|f| f.0 == "P807" && f.2.ends_with("pyship/pack.json")),
+        "{doc}"
+    );
 }
 
 // ---- replay, simulate, graph diff, compare ---------------------------------------------------
 
 fn replay(trace: &str, extra: &[&str]) -> (i32, Value) {
     let graph = fixture("land-ok.graph.json");
-    let mut args = vec!["replay", "--graph", &graph, "--format", "json", "--jobs", "1"];
+    let mut args = vec![
+        "replay", "--graph", &graph, "--format", "json", "--jobs", "1",
+    ];
     args.extend_from_slice(extra);
     let trace = fixture(trace);
     args.push(&trace);
@@ -305,7 +369,9 @@ fn replay_compares_recorded_pack_digests_d619() {
     let trace = fixture("d619.trace.jsonl");
     snapshot(
         "replay_d619_human",
-        body(&["replay", "--graph", &graph, "--pack", PATH, "--jobs", "1", &trace]),
+        body(&[
+            "replay", "--graph", &graph, "--pack", PATH, "--jobs", "1", &trace,
+        ]),
     );
 }
 
@@ -322,7 +388,9 @@ fn replay_reports_evidence_a_context_rule_denies_d620() {
     let trace = fixture("d620.trace.jsonl");
     snapshot(
         "replay_d620_human",
-        body(&["replay", "--graph", &graph, "--pack", PATH, "--jobs", "1", &trace]),
+        body(&[
+            "replay", "--graph", &graph, "--pack", PATH, "--jobs", "1", &trace,
+        ]),
     );
 }
 
@@ -341,7 +409,15 @@ fn simulate_records_the_packs_and_its_runs_replay_faithfully() {
     let dir = out.path().join("runs");
     let graph = fixture("land-ok.graph.json");
     let (code, _, err) = run(&[
-        "simulate", &graph, "--pack", PATH, "--runs", "3", "--seed", "7", "--out",
+        "simulate",
+        &graph,
+        "--pack",
+        PATH,
+        "--runs",
+        "3",
+        "--seed",
+        "7",
+        "--out",
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
@@ -351,7 +427,14 @@ fn simulate_records_the_packs_and_its_runs_replay_faithfully() {
     assert_eq!(header["packs"][0]["version"], "1.0.0");
     let digest = primgraph::pack::digest::digest_dir(&root().join(PATH).join("pyship")).unwrap();
     assert_eq!(header["packs"][0]["digest"], digest.as_str());
-    let (code, out, err) = run(&["replay", "--graph", &graph, "--pack", PATH, dir.to_str().unwrap()]);
+    let (code, out, err) = run(&[
+        "replay",
+        "--graph",
+        &graph,
+        "--pack",
+        PATH,
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("faithful 3"), "{out}");
 }
@@ -416,9 +499,15 @@ fn registry_list_and_show_include_pack_primitives() {
     let (code, list) = json(&["registry", "list", "--pack", PATH, "--format", "json"]);
     assert_eq!(code, 0);
     let rows = list.as_array().unwrap();
-    let land = rows.iter().find(|r| r["id"] == "pyship.land").expect("pyship.land listed");
+    let land = rows
+        .iter()
+        .find(|r| r["id"] == "pyship.land")
+        .expect("pyship.land listed");
     assert_eq!(land["pack"], "pyship@1.0.0");
-    assert!(rows.iter().any(|r| r["id"] == "done.finish_success" && r.get("pack").is_none()));
+    assert!(
+        rows.iter()
+            .any(|r| r["id"] == "done.finish_success" && r.get("pack").is_none())
+    );
     let (code, plain) = json(&["registry", "list", "--format", "json"]);
     assert_eq!(code, 0);
     // pyship's three primitives; pyship-bad has none.
@@ -443,8 +532,13 @@ fn registry_diff_graphs_checks_pack_graphs_with_the_pack_path() {
     assert_eq!(code, 0);
     assert_eq!(doc["graphs"]["checked"], 1, "{doc}");
     assert_eq!(doc["graphs"]["failing_under_old"], 0, "{doc}");
-    let (_, doc) = json(&["registry", "diff", "builtin", "builtin", "--graphs", &graph, "--format", "json"]);
-    assert_eq!(doc["graphs"]["failing_under_old"], 1, "without the pack path: {doc}");
+    let (_, doc) = json(&[
+        "registry", "diff", "builtin", "builtin", "--graphs", &graph, "--format", "json",
+    ]);
+    assert_eq!(
+        doc["graphs"]["failing_under_old"], 1,
+        "without the pack path: {doc}"
+    );
 }
 
 // ---- pack diff --------------------------------------------------------------------------------
@@ -457,7 +551,12 @@ fn diff_codes(doc: &Value) -> Vec<(String, u64)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| (d["code"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap_or(0)))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap_or(0),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -489,7 +588,10 @@ fn pack_diff_compares_primitives_fragments_rules_and_the_version() {
     for format in ["sarif", "markdown", "github"] {
         let (code, out, _) = run(&["pack", "diff", OLD, NEW, "--format", format]);
         assert_eq!(code, 1, "{format}");
-        assert!(out.contains("P860") && out.contains("P862") && out.contains("V718"), "{format}: {out}");
+        assert!(
+            out.contains("P860") && out.contains("P862") && out.contains("V718"),
+            "{format}: {out}"
+        );
     }
     // The same pack against itself: nothing, exit 0.
     let (code, doc) = json(&["pack", "diff", OLD, OLD, "--format", "json"]);
@@ -504,12 +606,25 @@ fn pack_diff_accepts_a_major_bump_and_names_broken_graphs() {
     copy_dir(&root().join(NEW), &copy);
     let manifest = copy.join("pack.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("\"version\": \"1.1.0\"", "\"version\": \"2.0.0\"")).unwrap();
-    let (_, doc) = json(&["pack", "diff", OLD, copy.to_str().unwrap(), "--format", "json"]);
+    std::fs::write(
+        &manifest,
+        text.replace("\"version\": \"1.1.0\"", "\"version\": \"2.0.0\""),
+    )
+    .unwrap();
+    let (_, doc) = json(&[
+        "pack",
+        "diff",
+        OLD,
+        copy.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert!(!diff_codes(&doc).iter().any(|(c, _)| c == "V718"), "{doc}");
     // --graphs: the graph whose constant NEW's narrowed input rejects is V719.
     let graphs = fixture("diff/graphs");
-    let (code, doc) = json(&["pack", "diff", OLD, NEW, "--graphs", &graphs, "--format", "json"]);
+    let (code, doc) = json(&[
+        "pack", "diff", OLD, NEW, "--graphs", &graphs, "--format", "json",
+    ]);
     assert_eq!(code, 1);
     assert_eq!(doc["graphs"]["checked"], 2, "{doc}");
     assert_eq!(doc["graphs"]["broken"], 1, "{doc}");
@@ -519,14 +634,23 @@ fn pack_diff_accepts_a_major_bump_and_names_broken_graphs() {
         .iter()
         .find(|d| d["code"] == "V719")
         .unwrap_or_else(|| panic!("{doc}"));
-    assert!(v719["file"].as_str().unwrap().ends_with("short-target.graph.json"), "{v719}");
+    assert!(
+        v719["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("short-target.graph.json"),
+        "{v719}"
+    );
 }
 
 #[test]
 fn pack_diff_of_a_folder_that_is_not_a_pack_is_exit_2() {
     let (code, _, err) = run(&["pack", "diff", OLD, DIR]);
     assert_eq!(code, 2);
-    assert!(err.contains("NEW: tests/fixtures/pack-wire is not a pack folder"), "{err}");
+    assert!(
+        err.contains("NEW: tests/fixtures/pack-wire is not a pack folder"),
+        "{err}"
+    );
     let (code, out, err) = run(&["pack", "diff", OLD, "tests/fixtures/packs/p801"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.contains("P801"), "{out}");

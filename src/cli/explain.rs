@@ -142,8 +142,7 @@ pub fn describe(rule: &PackRule, pack: &primgraph::pack::Pack) -> String {
     if let Some(help) = &rule.help {
         out.push_str(&format!("\n## Help\n\n{help}\n"));
     }
-    let definition =
-        serde_json::to_string_pretty(&rule.definition).unwrap_or_else(|_| "{}".into());
+    let definition = serde_json::to_string_pretty(&rule.definition).unwrap_or_else(|_| "{}".into());
     out.push_str(&format!("\n## Definition\n\n```json\n{definition}\n```\n"));
     out.push_str(&format!(
         "\nIts severity can be changed in primgraph.toml: `[severity]` `\"{}\" = \"warning\"`.\n",

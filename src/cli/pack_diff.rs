@@ -53,7 +53,10 @@ fn load(dir: &Path, role: &str, base: &Registry, format: DiffFormat) -> Result<P
         // The findings themselves, in the requested shape, then why nothing was diffed.
         match format {
             DiffFormat::Json => print!("{}", primgraph::diagnostic::json::render(&errors.reports)),
-            _ => print!("{}", primgraph::diagnostic::human::render(&errors.reports, false)),
+            _ => print!(
+                "{}",
+                primgraph::diagnostic::human::render(&errors.reports, false)
+            ),
         }
         super::usage_error(format!(
             "{role} {} does not load: a diff of a broken pack means nothing",
@@ -143,7 +146,12 @@ fn accepting_any(bytes: &[u8], name: &str) -> Vec<u8> {
     };
     let pointer = primgraph::json::pointer::push("/packs", name);
     match parsed.locate(&pointer) {
-        Some(span) if parsed.value.pointer(&pointer).is_some_and(|v| v.is_string()) => {
+        Some(span)
+            if parsed
+                .value
+                .pointer(&pointer)
+                .is_some_and(|v| v.is_string()) =>
+        {
             let mut out = bytes[..span.start].to_vec();
             out.extend_from_slice(b"\"*\"");
             out.extend_from_slice(&bytes[span.end..]);

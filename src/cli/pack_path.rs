@@ -39,7 +39,11 @@ impl PackArgs {
     pub fn entries(&self, config: Option<&Config>) -> Vec<PathBuf> {
         let mut out = self.pack.clone();
         if let Some(c) = config {
-            out.extend(c.packs.iter().map(|p| primgraph::config::relative_to_cwd(p)));
+            out.extend(
+                c.packs
+                    .iter()
+                    .map(|p| primgraph::config::relative_to_cwd(p)),
+            );
         }
         out
     }
@@ -60,11 +64,11 @@ impl PackArgs {
         }
         let entries = self.entries(config);
         let mut trusted = Vec::new();
-        let keys = self
-            .trust_pack
-            .iter()
-            .cloned()
-            .chain(config.into_iter().flat_map(|c| c.trust_pack.iter().cloned()));
+        let keys = self.trust_pack.iter().cloned().chain(
+            config
+                .into_iter()
+                .flat_map(|c| c.trust_pack.iter().cloned()),
+        );
         for key in keys {
             let key = primgraph::replay::TrustedKey::read(&key)
                 .map_err(|e| format!("--trust-pack {}: {e}", key.display()))?;
@@ -103,7 +107,10 @@ pub fn read_lock(config: Option<&Config>) -> Result<Option<Lock>, String> {
         }
         None => lock::location(None, cwd),
     };
-    let path = path.strip_prefix("./").map(Path::to_path_buf).unwrap_or(path);
+    let path = path
+        .strip_prefix("./")
+        .map(Path::to_path_buf)
+        .unwrap_or(path);
     if !path.exists() {
         return Ok(None);
     }

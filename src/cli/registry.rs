@@ -5,9 +5,9 @@
 //! Exit codes: 0 clean, 1 findings (lint, diff) or an unknown primitive (show), 2 unusable input.
 
 use primgraph::diagnostic::{self, FileReport};
+use primgraph::pack::compose::Composition;
 use primgraph::registry::{self, Class, Filter, LintError, Primitive, Registry};
 use serde_json::{Value, json};
-use primgraph::pack::compose::Composition;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -206,7 +206,10 @@ fn load_with_packs(
                     )
                 })
                 .collect();
-            super::usage_error(format!("the packs on the pack path do not compose:\n{}", lines.join("\n")))
+            super::usage_error(format!(
+                "the packs on the pack path do not compose:\n{}",
+                lines.join("\n")
+            ))
         })
 }
 
@@ -490,7 +493,8 @@ fn diff(args: DiffArgs) -> ExitCode {
             Ok(o) => o,
             Err(e) => return super::usage_error(e),
         };
-        match registry_diff::diff_with_graphs_on(&old, &new, &args.graphs, (&options.0, &options.1)) {
+        match registry_diff::diff_with_graphs_on(&old, &new, &args.graphs, (&options.0, &options.1))
+        {
             Ok(report) => report,
             Err(e) => return super::usage_error(e),
         }

@@ -146,12 +146,8 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         packs: composer,
         ..Options::default()
     };
-    let mut reports = match try_check_paths(
-        &files,
-        registry,
-        &options,
-        super::io::jobs(args.jobs),
-    ) {
+    let mut reports = match try_check_paths(&files, registry, &options, super::io::jobs(args.jobs))
+    {
         Ok(reports) => reports,
         Err(e) => return super::usage_error(e),
     };

@@ -183,8 +183,16 @@ fn interfaces(pack: &Pack, base: &Registry) -> BTreeMap<String, Interface> {
         let outputs = object("outputs")
             .into_iter()
             .map(|(port, v)| {
-                let from = v.get("from").and_then(Value::as_str).unwrap_or("").to_string();
-                let at = v.get("at").and_then(Value::as_str).unwrap_or("").to_string();
+                let from = v
+                    .get("from")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let at = v
+                    .get("at")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 let schema = output_schema(&from, &at);
                 (port, (from, at, schema))
             })
@@ -238,23 +246,24 @@ fn fragments(
     sources: &mut Vec<(String, Arc<str>)>,
 ) {
     let (a, b) = (interfaces(old, base), interfaces(new, base));
-    let mut push = |iface: &Interface, code: &'static table::Code, pointer: String, message: String| {
-        let mut d = code.at(pointer, message);
-        diagnostic::resolve(std::slice::from_mut(&mut d), &iface.parsed);
-        sources.push((iface.file.clone(), iface.parsed.source_arc()));
-        out.push(Finding {
-            bump: if d.severity == Severity::Error {
-                Bump::Major
-            } else {
-                Bump::Minor
-            },
-            diagnostic: d,
-            primitive: None,
-            place: Place::Graph(iface.file.clone()),
-            verdict: None,
-            new_anchor: None,
-        });
-    };
+    let mut push =
+        |iface: &Interface, code: &'static table::Code, pointer: String, message: String| {
+            let mut d = code.at(pointer, message);
+            diagnostic::resolve(std::slice::from_mut(&mut d), &iface.parsed);
+            sources.push((iface.file.clone(), iface.parsed.source_arc()));
+            out.push(Finding {
+                bump: if d.severity == Severity::Error {
+                    Bump::Major
+                } else {
+                    Bump::Minor
+                },
+                diagnostic: d,
+                primitive: None,
+                place: Place::Graph(iface.file.clone()),
+                verdict: None,
+                new_anchor: None,
+            });
+        };
     for (name, o) in &a {
         let Some(n) = b.get(name) else {
             push(
@@ -281,13 +290,17 @@ fn fragments(
                     n,
                     &table::P860,
                     "/params".into(),
-                    format!("fragment `{name}`: `params` changed and OLD ⊆ NEW is undecided ({reason})"),
+                    format!(
+                        "fragment `{name}`: `params` changed and OLD ⊆ NEW is undecided ({reason})"
+                    ),
                 ),
                 CompatVerdict::Yes => push(
                     n,
                     &table::P861,
                     "/params".into(),
-                    format!("fragment `{name}`: `params` widened (every `with` OLD accepted still passes)"),
+                    format!(
+                        "fragment `{name}`: `params` widened (every `with` OLD accepted still passes)"
+                    ),
                 ),
             }
         }
@@ -298,7 +311,9 @@ fn fragments(
                     o,
                     &table::P860,
                     pointer,
-                    format!("fragment `{name}`: input port `{port}` is gone: uses that bind it break (P823)"),
+                    format!(
+                        "fragment `{name}`: input port `{port}` is gone: uses that bind it break (P823)"
+                    ),
                 ),
                 Some(now) if !json_equal(schema, now) => match crate::schema::check(schema, now) {
                     CompatVerdict::Yes => push(
@@ -320,7 +335,9 @@ fn fragments(
                         n,
                         &table::P860,
                         pointer,
-                        format!("fragment `{name}`: input port `{port}` changed and OLD ⊆ NEW is undecided ({reason})"),
+                        format!(
+                            "fragment `{name}`: input port `{port}` changed and OLD ⊆ NEW is undecided ({reason})"
+                        ),
                     ),
                 },
                 Some(_) => {}
@@ -331,7 +348,9 @@ fn fragments(
                 n,
                 &table::P860,
                 crate::json::pointer::push("/inputs", port),
-                format!("fragment `{name}`: input port `{port}` added: every use must now bind it (P823)"),
+                format!(
+                    "fragment `{name}`: input port `{port}` added: every use must now bind it (P823)"
+                ),
             );
         }
         for (k, exit) in n.exits.iter().enumerate() {
@@ -340,7 +359,9 @@ fn fragments(
                     n,
                     &table::P860,
                     format!("/exits/{k}"),
-                    format!("fragment `{name}`: exit `{exit}` added: every use must wire it (P826)"),
+                    format!(
+                        "fragment `{name}`: exit `{exit}` added: every use must wire it (P826)"
+                    ),
                 );
             }
         }
@@ -350,7 +371,9 @@ fn fragments(
                     o,
                     &table::P860,
                     format!("/exits/{k}"),
-                    format!("fragment `{name}`: exit `{exit}` removed: uses that wire it break (P826)"),
+                    format!(
+                        "fragment `{name}`: exit `{exit}` removed: uses that wire it break (P826)"
+                    ),
                 );
             }
         }
@@ -361,7 +384,9 @@ fn fragments(
                     o,
                     &table::P860,
                     pointer,
-                    format!("fragment `{name}`: output port `{port}` is gone: bindings that read it break"),
+                    format!(
+                        "fragment `{name}`: output port `{port}` is gone: bindings that read it break"
+                    ),
                 );
                 continue;
             };
@@ -371,7 +396,9 @@ fn fragments(
                         n,
                         &table::P861,
                         pointer,
-                        format!("fragment `{name}`: output port `{port}` narrowed (its values are still OLD's)"),
+                        format!(
+                            "fragment `{name}`: output port `{port}` narrowed (its values are still OLD's)"
+                        ),
                     ),
                     CompatVerdict::No { witness, reason } => push(
                         n,
@@ -386,7 +413,9 @@ fn fragments(
                         n,
                         &table::P860,
                         pointer,
-                        format!("fragment `{name}`: output port `{port}` changed and NEW ⊆ OLD is undecided ({reason})"),
+                        format!(
+                            "fragment `{name}`: output port `{port}` changed and NEW ⊆ OLD is undecided ({reason})"
+                        ),
                     ),
                 },
                 (Some(_), Some(_)) => {}
@@ -468,8 +497,16 @@ fn stricter(old: &PackRule, new: &PackRule) -> Option<String> {
             new.severity.as_str()
         ));
     }
-    if let (Kind::Bounded { max_visits: a, target: ta }, Kind::Bounded { max_visits: b, target: tb }) =
-        (&old.kind, &new.kind)
+    if let (
+        Kind::Bounded {
+            max_visits: a,
+            target: ta,
+        },
+        Kind::Bounded {
+            max_visits: b,
+            target: tb,
+        },
+    ) = (&old.kind, &new.kind)
         && ta == tb
     {
         return (b < a).then(|| {

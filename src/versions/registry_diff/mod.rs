@@ -456,7 +456,14 @@ pub fn diff_with_graphs_on(
     let mut sink = compare(old, new);
     let gated = graphs::gate(old, new, paths, options)?;
     sink.findings.extend(gated.findings);
-    Ok(finish(old, new, sink, Some(gated.summary), gated.sources, "/abi"))
+    Ok(finish(
+        old,
+        new,
+        sink,
+        Some(gated.summary),
+        gated.sources,
+        "/abi",
+    ))
 }
 
 fn compare(old: &DiffSide, new: &DiffSide) -> Sink {
@@ -508,7 +515,11 @@ fn finish(
     bump::check_rise(&mut sink, &old_info.abi, &new_info.abi, required);
     if version_pointer != "/abi" {
         // A pack's `version` (SPEC §9.6), worded as such.
-        for f in sink.findings.iter_mut().filter(|f| f.diagnostic.code == crate::codes::V718.code) {
+        for f in sink
+            .findings
+            .iter_mut()
+            .filter(|f| f.diagnostic.code == crate::codes::V718.code)
+        {
             f.diagnostic.pointer = version_pointer.to_string();
             f.diagnostic.message = f.diagnostic.message.replace("abi", "version");
             if let Some(help) = &mut f.diagnostic.help {
