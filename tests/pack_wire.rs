@@ -7,7 +7,9 @@
 //! (P860/P861/P862, V7xx of the pack's primitives, V718 on `version`, V719 with `--graphs`, all
 //! output formats). Whole diagnostics are pinned as `insta` snapshots (`pack_wire__*`).
 
-use serde_json::Value;
+mod lsp_client;
+
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -677,4 +679,70 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+// ---- the language server ------------------------------------------------------------------
+
+#[test]
+fn the_language_server_reads_the_pack_path_of_primgraph_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let packs = root().join(PATH).display().to_string();
+    std::fs::write(
+        dir.path().join("primgraph.toml"),
+        format!("packs = [{packs:?}]\n"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(root().join(fixture("land-untested.graph.json"))).unwrap();
+    let doc = format!("file://{}/g.graph.json", dir.path().display());
+    let mut client = lsp_client::Client::start(&["--debounce-ms", "0"]);
+    client.initialize();
+    client.open(&doc, 1, &text);
+    let published = client.diagnostics(&doc);
+    let codes: Vec<&str> = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"pyship/land-after-tests"), "{published}");
+    assert!(!codes.contains(&"P804"), "{published}");
+    let offset = text.find("\"pyship.land\"").unwrap() + 3;
+    let position = lsp_client::position(&text, offset);
+    let at = json!({"textDocument": {"uri": doc}, "position": position});
+    // Hover: the pack primitive's contract.
+    let hover = client.request("textDocument/hover", at.clone());
+    let value = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("Land the patch on the main branch."), "{hover}");
+    // Completion of a node's primitive offers the pack's primitives.
+    let completion = client.request("textDocument/completion", at.clone());
+    let labels: Vec<&str> = completion["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    assert!(labels.contains(&"pyship.land") && labels.contains(&"PYSHIP_RUN_PYTEST"), "{labels:?}");
+    // Go to definition: the primitive's contract in its pack.json.
+    let definition = client.request("textDocument/definition", at);
+    let target = definition["result"]["uri"].as_str().unwrap_or_default();
+    assert!(target.ends_with("/tests/fixtures/pack-wire/path/pyship/pack.json"), "{definition}");
+    assert_eq!(definition["result"]["range"]["start"]["line"], 29, "{definition}");
+    // A pack.json with an unknown member: P801 in that document, from the editor's text.
+    let manifest = root().join(PATH).join("pyship/pack.json");
+    let broken = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replacen("\"summary\":", "\"sumary\":", 1);
+    let pack_uri = format!("file://{}", manifest.display());
+    client.open(&pack_uri, 1, &broken);
+    let published = client.diagnostics(&pack_uri);
+    let p801 = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "P801")
+        .unwrap_or_else(|| panic!("{published}"));
+    assert_eq!(p801["range"]["start"]["line"], 3, "{p801}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.finish().success());
 }
