@@ -746,3 +746,65 @@ fn the_language_server_reads_the_pack_path_of_primgraph_toml() {
     client.notify("exit", Value::Null);
     assert!(client.finish().success());
 }
+
+// ---- JSON Schemas ---------------------------------------------------------------------------
+
+fn validator(path: &str) -> jsonschema::Validator {
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}
+
+fn read_json(path: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap()
+}
+
+fn errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
+    v.iter_errors(doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn the_pack_schema_accepts_the_fixture_packs_and_rejects_what_the_loader_refuses() {
+    let v = validator("registry/pack.schema.json");
+    for pack in [
+        "tests/fixtures/pack-wire/path/pyship/pack.json",
+        "tests/fixtures/pack-wire/diff/old/pyship/pack.json",
+        "tests/fixtures/pack-wire/diff/new/pyship/pack.json",
+        "tests/fixtures/packs/path/pyfix/pack.json",
+    ] {
+        let errors = errors(&v, &read_json(pack));
+        assert!(errors.is_empty(), "{pack}: {errors:#?}");
+    }
+    // An unknown rule kind, as the loader's P840.
+    assert!(!v.is_valid(&read_json("tests/fixtures/pack-wire/path/pyship-bad/pack.json")));
+    let good = read_json("tests/fixtures/pack-wire/path/pyship/pack.json");
+    let mutations: &[(&str, Value)] = &[
+        ("/pack", json!("PyShip")),
+        ("/version", json!("1.0")),
+        ("/roots", json!([])),
+        ("/primitives/1/outcomes", json!({"decision_set": 3})),
+        ("/rules/1/max_visits", json!(0)),
+        ("/context_rules/0/allow", json!(["src/**"])),
+    ];
+    for (pointer, value) in mutations {
+        let mut doc = good.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        doc.pointer_mut(parent).unwrap()[key] = value.clone();
+        assert!(!v.is_valid(&doc), "accepted {pointer} = {value}");
+    }
+}
+
+#[test]
+fn the_graph_and_trace_schemas_know_packs() {
+    let graph = validator("graphs/graph.schema.json");
+    let doc = read_json("tests/fixtures/pack-wire/land-ok.graph.json");
+    assert!(errors(&graph, &doc).is_empty(), "{:?}", errors(&graph, &doc));
+    let trace = validator("graphs/trace.schema.json");
+    let text = std::fs::read_to_string(root().join(fixture("d620.trace.jsonl"))).unwrap();
+    for line in text.lines() {
+        let value: Value = serde_json::from_str(line).unwrap();
+        assert!(errors(&trace, &value).is_empty(), "{line}: {:?}", errors(&trace, &value));
+    }
+}
