@@ -298,7 +298,7 @@ impl PyTraceWriter {
                 Located::new(format!("cannot create {name}: {e}")).in_file(&name),
             )
         })?;
-        let writer = TraceWriter::for_graph(file, &run, &loaded.document, input).map_err(|e| {
+        let writer = TraceWriter::for_loaded_graph(file, &run, &loaded, input).map_err(|e| {
             errors::raise(
                 py,
                 "TraceFormatError",
@@ -370,7 +370,7 @@ impl PyTraceWriter {
         let evidence = evidence_list(evidence)?;
         let cost = cost_of(cost)?;
         let primitive = match convert::to_opt_str("primitive", primitive)? {
-            Some(p) => match self.registry.get().lookup(&p) {
+            Some(p) => match self.graph.registry(self.registry.get()).lookup(&p) {
                 Some(prim) => prim.id.clone(),
                 None => {
                     return Err(errors::raise(
@@ -382,8 +382,8 @@ impl PyTraceWriter {
             },
             None => match self.graph.index.get(&node) {
                 Some(&idx) => self
-                    .registry
-                    .get()
+                    .graph
+                    .registry(self.registry.get())
                     .get(self.graph.nodes[idx].primitive)
                     .id
                     .clone(),
