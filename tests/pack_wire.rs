@@ -175,7 +175,7 @@ fn pack_rule_severity_and_pack_path_come_from_primgraph_toml() {
     std::fs::write(
         dir.path().join("primgraph.toml"),
         format!(
-            "packs = [{:?}]\n\n[severity]\n\"pyship/land-after-tests\" = \"warning\"\n\"pyship/bounded-tests\" = \"off\"\n",
+            "packs = [{:?}]\n\n[severity]\n\"pyship/land-after-tests\" = \"warning\"\n\"pyship/bounded-tests\" = \"off\"\n\"pyship/land-after-test\" = \"off\"\n",
             packs.display().to_string()
         ),
     )
@@ -199,6 +199,14 @@ fn pack_rule_severity_and_pack_path_come_from_primgraph_toml() {
     assert_eq!(
         d["overridden_by"]["setting"], "severity.pyship/land-after-tests",
         "{d}"
+    );
+    // A setting for a rule no pack defines is said, located in the configuration.
+    assert!(
+        err.contains(
+            "primgraph.toml:6:1: `severity.pyship/land-after-test` names the pack rule \
+             `pyship/land-after-test`, which no pack on the pack path defines"
+        ),
+        "{err}"
     );
     // Without the configuration the pack is not on the path at all.
     let elsewhere = tempfile::tempdir().unwrap();

@@ -125,3 +125,28 @@ impl PackArgs {
         self.composer(config.as_ref(), registry)
     }
 }
+
+/// A note on stderr for each `PACK/RULE` setting of the configuration that no pack on the pack
+/// path defines (a typo would otherwise change nothing, silently).
+pub fn warn_unknown_pack_rules(config: &Config, composer: &Composer) {
+    let settings = config.pack_rule_settings();
+    if settings.is_empty() {
+        return;
+    }
+    let mut defined: Vec<String> = Vec::new();
+    for candidate in composer.path().candidates() {
+        if let Ok(pack) = composer.load(candidate) {
+            let (rules, _) = primgraph::pack_rules::effective::rules_of(&pack);
+            defined.extend(rules.into_iter().map(|r| r.code.as_str().to_string()));
+        }
+    }
+    for (code, setting, line, column) in settings {
+        if !defined.iter().any(|d| d == code) {
+            eprintln!(
+                "warning: {}:{line}:{column}: `{setting}` names the pack rule `{code}`, which no \
+                 pack on the pack path defines",
+                config.file
+            );
+        }
+    }
+}

@@ -155,6 +155,9 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         for report in &mut reports {
             config.apply_report(report);
         }
+        if let Some(composer) = &options.packs {
+            super::pack_path::warn_unknown_pack_rules(config, composer);
+        }
     }
     let summary = Tally::of(&reports);
     let color = args.format == Format::Human && super::io::color_stdout();
