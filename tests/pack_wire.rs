@@ -719,8 +719,13 @@ fn the_language_server_reads_the_pack_path_of_primgraph_toml() {
     let at = json!({"textDocument": {"uri": doc}, "position": position});
     // Hover: the pack primitive's contract.
     let hover = client.request("textDocument/hover", at.clone());
-    let value = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
-    assert!(value.contains("Land the patch on the main branch."), "{hover}");
+    let value = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        value.contains("Land the patch on the main branch."),
+        "{hover}"
+    );
     // Completion of a node's primitive offers the pack's primitives.
     let completion = client.request("textDocument/completion", at.clone());
     let labels: Vec<&str> = completion["result"]
@@ -729,17 +734,27 @@ fn the_language_server_reads_the_pack_path_of_primgraph_toml() {
         .iter()
         .filter_map(|i| i["label"].as_str())
         .collect();
-    assert!(labels.contains(&"pyship.land") && labels.contains(&"PYSHIP_RUN_PYTEST"), "{labels:?}");
+    assert!(
+        labels.contains(&"pyship.land") && labels.contains(&"PYSHIP_RUN_PYTEST"),
+        "{labels:?}"
+    );
     // Go to definition: the primitive's contract in its pack.json.
     let definition = client.request("textDocument/definition", at);
     let target = definition["result"]["uri"].as_str().unwrap_or_default();
-    assert!(target.ends_with("/tests/fixtures/pack-wire/path/pyship/pack.json"), "{definition}");
-    assert_eq!(definition["result"]["range"]["start"]["line"], 29, "{definition}");
+    assert!(
+        target.ends_with("/tests/fixtures/pack-wire/path/pyship/pack.json"),
+        "{definition}"
+    );
+    assert_eq!(
+        definition["result"]["range"]["start"]["line"], 29,
+        "{definition}"
+    );
     // A pack.json with an unknown member: P801 in that document, from the editor's text.
     let manifest = root().join(PATH).join("pyship/pack.json");
-    let broken = std::fs::read_to_string(&manifest)
-        .unwrap()
-        .replacen("\"summary\":", "\"sumary\":", 1);
+    let broken =
+        std::fs::read_to_string(&manifest)
+            .unwrap()
+            .replacen("\"summary\":", "\"sumary\":", 1);
     let pack_uri = format!("file://{}", manifest.display());
     client.open(&pack_uri, 1, &broken);
     let published = client.diagnostics(&pack_uri);
@@ -786,7 +801,9 @@ fn the_pack_schema_accepts_the_fixture_packs_and_rejects_what_the_loader_refuses
         assert!(errors.is_empty(), "{pack}: {errors:#?}");
     }
     // An unknown rule kind, as the loader's P840.
-    assert!(!v.is_valid(&read_json("tests/fixtures/pack-wire/path/pyship-bad/pack.json")));
+    assert!(!v.is_valid(&read_json(
+        "tests/fixtures/pack-wire/path/pyship-bad/pack.json"
+    )));
     let good = read_json("tests/fixtures/pack-wire/path/pyship/pack.json");
     let mutations: &[(&str, Value)] = &[
         ("/pack", json!("PyShip")),
@@ -808,11 +825,19 @@ fn the_pack_schema_accepts_the_fixture_packs_and_rejects_what_the_loader_refuses
 fn the_graph_and_trace_schemas_know_packs() {
     let graph = validator("graphs/graph.schema.json");
     let doc = read_json("tests/fixtures/pack-wire/land-ok.graph.json");
-    assert!(errors(&graph, &doc).is_empty(), "{:?}", errors(&graph, &doc));
+    assert!(
+        errors(&graph, &doc).is_empty(),
+        "{:?}",
+        errors(&graph, &doc)
+    );
     let trace = validator("graphs/trace.schema.json");
     let text = std::fs::read_to_string(root().join(fixture("d620.trace.jsonl"))).unwrap();
     for line in text.lines() {
         let value: Value = serde_json::from_str(line).unwrap();
-        assert!(errors(&trace, &value).is_empty(), "{line}: {:?}", errors(&trace, &value));
+        assert!(
+            errors(&trace, &value).is_empty(),
+            "{line}: {:?}",
+            errors(&trace, &value)
+        );
     }
 }

@@ -5,9 +5,9 @@
 use crate::convert;
 use crate::errors::{self, Located};
 use primgraph::diagnostic::Severity;
+use primgraph::pack::compose::{Base, Composer, ComposerOptions, Composition};
 use primgraph::registry::{LintError, Registry};
 use pyo3::prelude::*;
-use primgraph::pack::compose::{Base, Composer, ComposerOptions, Composition};
 use pyo3::types::PyBytes;
 use std::sync::Arc;
 
@@ -235,7 +235,12 @@ impl PyRegistry {
                 py,
                 PyRegistry {
                     inner: p.base.clone(),
-                    origin: self.origin.split(" + ").next().unwrap_or_default().to_string(),
+                    origin: self
+                        .origin
+                        .split(" + ")
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
                     source: self.source.clone(),
                 },
             )?;
@@ -244,8 +249,11 @@ impl PyRegistry {
                 py,
                 [
                     base.getattr("with_packs")?,
-                    pyo3::types::PyTuple::new(py, [pyo3::types::PyList::new(py, dirs)?.into_any()])?
-                        .into_any(),
+                    pyo3::types::PyTuple::new(
+                        py,
+                        [pyo3::types::PyList::new(py, dirs)?.into_any()],
+                    )?
+                    .into_any(),
                 ],
             );
         }
@@ -307,7 +315,7 @@ impl PyRegistry {
                         "not a folder (a pack, or a folder of packs): {}",
                         dir.display()
                     ))
-                    .in_file(&dir.display().to_string()),
+                    .in_file(dir.display().to_string()),
                 ));
             }
         }
@@ -318,7 +326,7 @@ impl PyRegistry {
                     errors::raise(
                         py,
                         "InputError",
-                        Located::new(e.to_string()).in_file(&key.display().to_string()),
+                        Located::new(e.to_string()).in_file(key.display().to_string()),
                     )
                 })?;
                 trusted.push(k.signer());
@@ -352,7 +360,10 @@ impl PyRegistry {
             .detach(|| composer.compose("<pack path>", &requests))
             .map_err(|errors| {
                 let first = errors.first().map(|l| {
-                    Located::of_diagnostic(&l.diagnostic, l.file.as_deref().unwrap_or("<pack path>"))
+                    Located::of_diagnostic(
+                        &l.diagnostic,
+                        l.file.as_deref().unwrap_or("<pack path>"),
+                    )
                 });
                 errors::raise(
                     py,
@@ -360,7 +371,15 @@ impl PyRegistry {
                     first.unwrap_or_else(|| Located::new("the packs do not compose")),
                 )
             })?;
-        let origin = format!("{} + {}", self.origin, all.packs.iter().map(|p| p.label()).collect::<Vec<_>>().join(" + "));
+        let origin = format!(
+            "{} + {}",
+            self.origin,
+            all.packs
+                .iter()
+                .map(|p| p.label())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        );
         Ok(PyRegistry {
             inner: RegistryRef::Packs(Arc::new(PackSet {
                 base,

@@ -233,15 +233,16 @@ fn analyze_pack(
 ) -> Analysis {
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     let file = path.display().to_string();
-    let mut diagnostics = match crate::pack::manifest::load_bytes(dir, text.as_bytes(), &doc.registry) {
-        Ok(pack) => crate::pack_rules::effective::rules_of(&pack).1,
-        Err(errors) => errors
-            .reports
-            .into_iter()
-            .filter(|r| r.file == file)
-            .flat_map(|r| r.diagnostics)
-            .collect(),
-    };
+    let mut diagnostics =
+        match crate::pack::manifest::load_bytes(dir, text.as_bytes(), &doc.registry) {
+            Ok(pack) => crate::pack_rules::effective::rules_of(&pack).1,
+            Err(errors) => errors
+                .reports
+                .into_iter()
+                .filter(|r| r.file == file)
+                .flat_map(|r| r.diagnostics)
+                .collect(),
+        };
     let parsed = crate::json::parse(text.as_bytes(), &crate::pack::LIMITS).ok();
     if let Some(parsed) = &parsed {
         crate::diagnostic::resolve(&mut diagnostics, parsed);
