@@ -841,3 +841,53 @@ fn the_graph_and_trace_schemas_know_packs() {
         );
     }
 }
+
+#[test]
+fn a_lock_in_the_working_directory_loads_the_locked_pack_and_catches_an_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &root().join(PATH).join("pyship"),
+        &dir.path().join("packs/pyship"),
+    );
+    std::fs::copy(
+        root().join(fixture("land-ok.graph.json")),
+        dir.path().join("g.graph.json"),
+    )
+    .unwrap();
+    let digest = primgraph::pack::digest::digest_dir(&dir.path().join("packs/pyship")).unwrap();
+    let lock = json!({"lock": 1, "packs": [{
+        "name": "pyship", "version": "1.0.0", "path": "packs/pyship", "digest": digest,
+        "requested": {"g.graph.json": "^1.0"}
+    }]});
+    std::fs::write(
+        dir.path().join("primgraph.lock"),
+        serde_json::to_string_pretty(&lock).unwrap(),
+    )
+    .unwrap();
+    // The lock alone finds the pack (no --pack), and --locked is satisfied.
+    let (code, out, err) = run_in(dir.path(), &["validate", "--locked", "g.graph.json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let trace = root().join(fixture("recorded.trace.jsonl"));
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["replay", "--graph", "g.graph.json", trace.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "replay reads the lock too: {out}{err}");
+    // The pack edited without relocking: P806 in the lock, at the locked digest.
+    let manifest = dir.path().join("packs/pyship/pack.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("Land the patch", "Land the change")).unwrap();
+    let (code, out, _) = run_in(
+        dir.path(),
+        &["validate", "--format", "json", "g.graph.json"],
+    );
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let found = findings(&doc);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.0 == "P806" && f.2.ends_with("primgraph.lock") && f.3 == 8),
+        "{found:?}"
+    );
+}
