@@ -577,6 +577,8 @@ fn pack_diff_compares_primitives_fragments_rules_and_the_version() {
     let (code, doc) = json(&["pack", "diff", OLD, NEW, "--format", "json"]);
     assert_eq!(code, 1);
     assert_eq!(doc["required_bump"], "major", "{doc}");
+    assert_eq!(doc["old"]["version"], "1.0.0");
+    assert_eq!(doc["new"]["version"], "1.1.0");
     assert_eq!(
         diff_codes(&doc),
         vec![
