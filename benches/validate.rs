@@ -137,5 +137,5 @@ fn bench_packs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_validate, bench_unknown_primitives, bench_packs);
+criterion_group!(benches, bench_packs, bench_validate, bench_unknown_primitives);
 criterion_main!(benches);
