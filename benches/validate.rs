@@ -138,8 +138,63 @@ fn bench_render(c: &mut Criterion) {
     group.finish();
 }
 
+/// `packs/validate_10k_declaring_a_pack`: the 10k graph declaring the `pyship` fixture pack
+/// (`tests/fixtures/pack-wire/path`): the composition (built once, cached by the composer), its
+/// perfect-hash lookups and the pack's two rules over the same model, against `validate_10k`
+/// (target: ≤ 1.2 ×).
+fn bench_packs(c: &mut Criterion) {
+    use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+    let registry = Registry::builtin();
+    let plain = document(10_000);
+    let mut value: Value = serde_json::from_slice(&plain).unwrap_or_default();
+    value["packs"] = serde_json::json!({"pyship": "^1.0"});
+    let declaring = serde_json::to_vec_pretty(&value).unwrap_or_default();
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pack-wire/path");
+    let options = Options {
+        packs: Some(std::sync::Arc::new(Composer::new(
+            Base::Builtin,
+            primgraph::pack::path::PackPath::scan(&[dir]),
+            ComposerOptions::default(),
+        ))),
+        ..Options::default()
+    };
+    let report = check_source("bench.graph.json", &declaring, registry, &options);
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != primgraph::diagnostic::Severity::Error),
+        "the graph declaring the pack is valid: {:?}",
+        report.diagnostics.first()
+    );
+    let mut group = c.benchmark_group("packs");
+    group.bench_function("validate_10k", |b| {
+        b.iter(|| {
+            check_source(
+                "bench.graph.json",
+                black_box(&plain),
+                registry,
+                &Options::default(),
+            )
+        })
+    });
+    group.bench_function("validate_10k_declaring_a_pack", |b| {
+        b.iter(|| {
+            check_source(
+                "bench.graph.json",
+                black_box(&declaring),
+                registry,
+                &options,
+            )
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    bench_packs,
     bench_validate,
     bench_unknown_primitives,
     bench_render

@@ -377,6 +377,10 @@ table! {
         help "`seq` starts at 1 and rises by one per event";
     D618 Error "replay/codes/d618.rs" "seal missing (with `--trust`), invalid, or by a key not trusted"
         help "seal the run with `TraceWriter::sealed` or `simulate --sign KEY`, and trust its public key with `--trust KEY.pub`";
+    D619 Warning "replay/codes/d619.rs" "replay: a pack's digest differs from the one the trace recorded"
+        help "replay with the packs the run was recorded with (`primgraph pack lock` pins them), or record the run again";
+    D620 Error "replay/codes/d620.rs" "replay: a step's evidence names a path its primitive's context rules deny"
+        help "keep the primitive's context within its pack's `context_rules` (`read`, never `deny`)";
     V701 Error "versions/registry_diff/codes/v701.rs" "a primitive is gone (its ID no longer resolves)"
         help "keep the primitive until the next major, or restore it";
     V702 Error "versions/registry_diff/codes/v702.rs" "an alias is gone, or now names another primitive"
@@ -443,6 +447,12 @@ table! {
         help "name a primitive, family, class, authority, effect or pack of the composition";
     P850 Error "pack_tools/codes/p850.rs" "`pack test`: a fixture run's verdict or first divergence differs from its expectation"
         help "update expect.json when the new outcome is intended, or fix the change that altered the run";
+    P860 Error "versions/pack_diff/codes/p860.rs" "`pack diff`: a breaking fragment interface change"
+        help "keep the fragment's interface (ports, params, exits), or release the change in a new major";
+    P861 Info "versions/pack_diff/codes/p861.rs" "`pack diff`: a compatible fragment change, or a fragment added"
+        help "a compatible change: raise the minor";
+    P862 Warning "versions/pack_diff/codes/p862.rs" "`pack diff`: a rule added or made stricter"
+        help "graphs that passed may now fail: run `pack diff --graphs` over them, and raise at least the minor";
     P870 Error "plugin/codes/p870.rs" "a plugin that is not a component of the world"
         help "build a component of the world `primgraph:primitive/primitive@1.0.0` (`wit/primitive.wit`): import only its interfaces at major 1, export `invoke`";
     P871 Error "plugin/codes/p871.rs" "a plugin importing an interface its contract's effects do not allow"

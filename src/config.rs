@@ -8,6 +8,8 @@
 //! ```toml
 //! registry = "registry/kernel-abi-1.0.0.json"   # relative to this file
 //! exclude = ["graphs/generated/**"]               # globs, relative to this file
+//! packs = ["registry/packs"]                      # the pack path, after any --pack
+//! trust_pack = ["keys/team.pub"]                  # trusted pack signers, with --trust-pack
 //!
 //! [severity]                                      # every file
 //! R102 = "off"
@@ -70,6 +72,12 @@ struct RawConfig {
     severity: BTreeMap<Spanned<String>, Spanned<RawLevel>>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
+    /// The pack path (SPEC §9.2), after any `--pack`.
+    #[serde(default)]
+    packs: Vec<Spanned<String>>,
+    /// Trusted pack signers' `KEY.pub` files (SPEC §9.2), with any `--trust-pack`.
+    #[serde(default)]
+    trust_pack: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,6 +133,10 @@ pub struct Config {
     pub root: PathBuf,
     /// The registry file the graphs are checked against (absolute), if set.
     pub registry: Option<PathBuf>,
+    /// `packs = [...]`: pack path entries (absolute), searched after `--pack` (SPEC §9.2).
+    pub packs: Vec<PathBuf>,
+    /// `trust_pack = [...]`: trusted pack keys' `KEY.pub` files (absolute).
+    pub trust_pack: Vec<PathBuf>,
     exclude: GlobSet,
     global: Vec<Setting>,
     overrides: Vec<PathOverride>,
@@ -337,10 +349,26 @@ impl Config {
             });
         }
         let registry = raw.registry.map(|r| root.join(r.get_ref()));
+        let paths = |entries: &[Spanned<String>], key: &str| -> Result<Vec<PathBuf>, ConfigError> {
+            entries
+                .iter()
+                .map(|e| {
+                    if e.get_ref().trim().is_empty() {
+                        Err(at(e.span(), format!("an empty path in `{key}`")))
+                    } else {
+                        Ok(root.join(e.get_ref()))
+                    }
+                })
+                .collect()
+        };
+        let packs = paths(&raw.packs, "packs")?;
+        let trust_pack = paths(&raw.trust_pack, "trust_pack")?;
         Ok(Config {
             file: file.to_string(),
             root: root.to_path_buf(),
             registry,
+            packs,
+            trust_pack,
             exclude: globs(&raw.exclude)?,
             global,
             overrides,

@@ -149,7 +149,7 @@ fn check_with_packs(
     registry: &Registry,
     options: &Options,
 ) -> Vec<Diagnostic> {
-    use crate::pack::{Range, compose::Located};
+    use crate::pack::compose::Located;
     let Some(composer) = options.packs.as_deref() else {
         if doc.packs.is_empty() {
             return rules::run_all(doc, registry);
@@ -175,34 +175,7 @@ fn check_with_packs(
         ));
         return out;
     };
-    let mut out = Vec::new();
-    let mut requests = Vec::new();
-    for (name, text) in doc.packs.iter() {
-        let pointer = crate::json::pointer::push("/packs", name);
-        if !crate::pack::is_pack_name(name) {
-            out.push(codes::G003.at(
-                pointer.clone(),
-                format!("pack name {name:?} must match ^[a-z][a-z0-9-]*$"),
-            ));
-            continue;
-        }
-        match crate::pack::parse_range(text) {
-            Some(req) => requests.push((
-                name.clone(),
-                Range {
-                    text: text.clone(),
-                    req,
-                    pointer,
-                },
-            )),
-            None => out.push(codes::G003.at(
-                pointer,
-                format!(
-                    "{text:?} is not a semver range (e.g. \"^1.2\", \"~1.2.3\", \">=1.0, <2\")"
-                ),
-            )),
-        }
-    }
+    let (requests, mut out) = pack_requests(doc);
     if !out.is_empty() {
         out.extend(without_pack_primitives(
             rules::run_all(doc, registry),
@@ -219,7 +192,10 @@ fn check_with_packs(
     match composer.compose(file, &requests) {
         Ok(composition) => {
             let effective = &composition.registry;
-            let mut diags = rules::run_all(doc, effective);
+            // Every loaded pack's rules on the same model (SPEC §9.2, §9.4).
+            let pack_rules = crate::pack_rules::EffectiveRules::of(&composition);
+            let mut diags =
+                rules::run_all_then(doc, effective, |model, out| pack_rules.check(model, out));
             for (i, node) in doc.nodes.iter().enumerate() {
                 let Some(idx) = effective.lookup_index(&node.primitive) else {
                     continue;
@@ -248,6 +224,69 @@ fn check_with_packs(
             out
         }
     }
+}
+
+/// The graph's `packs` entries as resolution requests, with G003 for a bad name or range.
+pub fn pack_requests(
+    doc: &crate::graph::doc::GraphDoc,
+) -> (Vec<(String, crate::pack::Range)>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut requests = Vec::new();
+    for (name, text) in doc.packs.iter() {
+        let pointer = crate::json::pointer::push("/packs", name);
+        if !crate::pack::is_pack_name(name) {
+            out.push(codes::G003.at(
+                pointer.clone(),
+                format!("pack name {name:?} must match ^[a-z][a-z0-9-]*$"),
+            ));
+            continue;
+        }
+        match crate::pack::parse_range(text) {
+            Some(req) => requests.push((
+                name.clone(),
+                crate::pack::Range {
+                    text: text.clone(),
+                    req,
+                    pointer,
+                },
+            )),
+            None => out.push(codes::G003.at(
+                pointer,
+                format!(
+                    "{text:?} is not a semver range (e.g. \"^1.2\", \"~1.2.3\", \">=1.0, <2\")"
+                ),
+            )),
+        }
+    }
+    (requests, out)
+}
+
+/// The effective registry of a loaded graph (SPEC §9.2): `None` when it declares no packs or
+/// there is no pack path; else its composition, or why it cannot be built. What replay,
+/// simulate and the diffs use once [`check_source`] has reported the graph's findings.
+pub fn composition_of(
+    file: &str,
+    doc: &crate::graph::doc::GraphDoc,
+    options: &Options,
+) -> Option<Result<Arc<crate::pack::compose::Composition>, Vec<Diagnostic>>> {
+    let composer = options.packs.as_deref()?;
+    let (requests, errors) = pack_requests(doc);
+    if !errors.is_empty() {
+        return Some(Err(errors));
+    }
+    if requests.is_empty() {
+        return None;
+    }
+    Some(composer.compose(file, &requests).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|l| {
+                let mut d = l.diagnostic;
+                d.file = l.file;
+                d
+            })
+            .collect()
+    }))
 }
 
 /// P811 at a node's `primitive`, with the `packs` entry to add.

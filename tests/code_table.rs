@@ -136,20 +136,7 @@ const BY_CHANGE: &str = "by change";
 fn pending(code: &str) -> bool {
     matches!(
         code,
-        "P821"
-            | "P822"
-            | "P823"
-            | "P824"
-            | "P825"
-            | "P826"
-            | "P827"
-            | "P828"
-            | "P850"
-            | "P860"
-            | "P861"
-            | "P862"
-            | "D619"
-            | "D620"
+        "P821" | "P822" | "P823" | "P824" | "P825" | "P826" | "P827" | "P828"
     )
 }
 
@@ -491,6 +478,55 @@ fn run_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, u32)
                 Some(g) => registry_diff::diff_with_graphs(&old, &new, &[root.join(g)]).unwrap(),
                 None => registry_diff::diff(&old, &new),
             };
+            let target = root.join(path).display().to_string();
+            report
+                .file_reports()
+                .iter()
+                .filter(|r| r.file == target)
+                .flat_map(|r| r.diagnostics.iter().map(|d| (table_code(&d.code), d.line)))
+                .collect()
+        }
+        "D" if example.contains("with the pack path") => {
+            // A trace of a graph that declares packs (D619, D620): the embedded registry and
+            // the pack path the sentence names.
+            use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+            let sentence = &example[example.find("Fixture").unwrap_or(0)..];
+            let graph_path = quoted_after(sentence, "replayed against").expect("the graph");
+            let packs = quoted_after(sentence, "with the pack path ").expect("the pack path");
+            let options = primgraph::validate::Options {
+                packs: Some(std::sync::Arc::new(Composer::new(
+                    Base::Builtin,
+                    primgraph::pack::path::PackPath::scan(&[root.join(packs)]),
+                    ComposerOptions::default(),
+                ))),
+                ..Default::default()
+            };
+            let base = Registry::builtin();
+            let graph_bytes = std::fs::read(root.join(graph_path)).unwrap();
+            let graph =
+                primgraph::replay::ReplayGraph::load_with(graph_path, &graph_bytes, base, &options)
+                    .unwrap_or_else(|e| panic!("{code}: {graph_path}: {e:?}"));
+            let composition = graph.composition.clone();
+            let registry = composition.as_ref().map_or(base, |c| &c.registry);
+            primgraph::replay::Replayer::new(registry, graph, Default::default())
+                .replay_slice(path, &bytes)
+                .diagnostics
+                .iter()
+                .map(|d| (table_code(&d.diagnostic.code), d.diagnostic.line))
+                .collect()
+        }
+        "P" if example.contains("(pack diff of ") => {
+            // `Fixture F (pack diff of OLD and NEW)`: the findings of the pack diff in F.
+            let sentence = &example[example.find("Fixture").unwrap_or(0)..];
+            let old = quoted_after(sentence, "(pack diff of ").expect("OLD");
+            let new = quoted_after(sentence, " and ").expect("NEW");
+            let load = |p: &str| {
+                primgraph::pack::manifest::load(&root.join(p), Registry::builtin())
+                    .unwrap_or_else(|e| panic!("{code}: {p}: {e}"))
+            };
+            let report =
+                primgraph::versions::pack_diff::diff(&load(old), &load(new), Registry::builtin())
+                    .unwrap_or_else(|e| panic!("{code}: {e}"));
             let target = root.join(path).display().to_string();
             report
                 .file_reports()

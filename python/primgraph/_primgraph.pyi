@@ -1,7 +1,7 @@
 """Type stubs of the native module; the public names are re-exported by :mod:`primgraph`."""
 
 import os
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 JSON = Any
@@ -32,6 +32,15 @@ class Registry:
         """Every primitive's dotted ID, in registry order."""
     def __len__(self) -> int: ...
     def __contains__(self, key: object) -> bool: ...
+    def with_packs(
+        self, paths: Sequence[PathLike], *, trust: Optional[Sequence[PathLike]] = None
+    ) -> "Registry":
+        """This registry with a pack path (SPEC §9.2): graphs that declare ``packs`` are
+        validated and replayed against their effective registry, with the packs' rules;
+        ``lookup``, ``ids`` and ``len`` see every pack on the path. ``trust``: ``KEY.pub``
+        files every loaded pack must be signed by (P807)."""
+    def packs(self) -> List[Tuple[str, str, str]]:
+        """The packs on the pack path: ``(name, version, digest)``."""
 
 class ValidationReport:
     """The diagnostics of one graph document (SPEC §3.1), sorted."""

@@ -5,23 +5,57 @@
 use crate::convert;
 use crate::errors::{self, Located};
 use primgraph::diagnostic::Severity;
+use primgraph::pack::compose::{Base, Composer, ComposerOptions, Composition};
 use primgraph::registry::{LintError, Registry};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::Arc;
 
-/// The registry behind a Python `Registry`: the embedded one (`'static`) or a loaded one.
+/// The registry behind a Python `Registry`: the embedded one (`'static`), a loaded one, or
+/// either with a pack path (`with_packs`, SPEC §9.2).
 #[derive(Clone)]
 pub enum RegistryRef {
     Builtin,
     Loaded(Arc<Registry>),
+    Packs(Arc<PackSet>),
+}
+
+/// A base registry with a pack path: the composer validation and replay use for the packs a
+/// graph declares, and every pack on the path composed (what `lookup`, `ids` and `len` see).
+pub struct PackSet {
+    pub base: RegistryRef,
+    pub composer: Arc<Composer>,
+    pub all: Arc<Composition>,
+    /// The pack path as given (for pickling).
+    pub dirs: Vec<std::path::PathBuf>,
 }
 
 impl RegistryRef {
+    /// The base registry (validation composes a graph's packs over it).
     pub fn get(&self) -> &Registry {
         match self {
             RegistryRef::Builtin => Registry::builtin(),
             RegistryRef::Loaded(r) => r,
+            RegistryRef::Packs(p) => p.base.get(),
+        }
+    }
+
+    /// What lookups see: the base registry and every pack on the pack path.
+    pub fn view(&self) -> &Registry {
+        match self {
+            RegistryRef::Packs(p) => &p.all.registry,
+            other => other.get(),
+        }
+    }
+
+    /// The validation options: the pack path, when there is one.
+    pub fn options(&self) -> primgraph::validate::Options {
+        primgraph::validate::Options {
+            packs: match self {
+                RegistryRef::Packs(p) => Some(p.composer.clone()),
+                _ => None,
+            },
+            ..Default::default()
         }
     }
 }
@@ -151,7 +185,7 @@ impl PyRegistry {
         key: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let key = convert::to_str("key", key)?;
-        let Some(p) = self.inner.get().lookup(&key) else {
+        let Some(p) = self.inner.view().lookup(&key) else {
             return Ok(None);
         };
         let mut value = serde_json::to_value(p)
@@ -165,7 +199,7 @@ impl PyRegistry {
     /// The registry's ABI version, e.g. `"1.0.0"`.
     #[getter]
     fn abi(&self) -> String {
-        self.inner.get().abi().to_string()
+        self.inner.view().abi().to_string()
     }
 
     /// Where the registry came from: `"<builtin>"`, a path, or the `origin` given.
@@ -185,17 +219,45 @@ impl PyRegistry {
     }
 
     fn __len__(&self) -> usize {
-        self.inner.get().len()
+        self.inner.view().len()
     }
 
     fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
         key.extract::<String>()
-            .is_ok_and(|k| self.inner.get().lookup(&k).is_some())
+            .is_ok_and(|k| self.inner.view().lookup(&k).is_some())
     }
 
     /// Pickles as `Registry.builtin()` or as `Registry.from_bytes(the file's bytes, origin)`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         let cls = py.get_type::<PyRegistry>();
+        if let RegistryRef::Packs(p) = &self.inner {
+            // The base registry's `with_packs(dirs)` (trusted keys are not carried along).
+            let base = Bound::new(
+                py,
+                PyRegistry {
+                    inner: p.base.clone(),
+                    origin: self
+                        .origin
+                        .split(" + ")
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                    source: self.source.clone(),
+                },
+            )?;
+            let dirs: Vec<String> = p.dirs.iter().map(|d| d.display().to_string()).collect();
+            return pyo3::types::PyTuple::new(
+                py,
+                [
+                    base.getattr("with_packs")?,
+                    pyo3::types::PyTuple::new(
+                        py,
+                        [pyo3::types::PyList::new(py, dirs)?.into_any()],
+                    )?
+                    .into_any(),
+                ],
+            );
+        }
         match &self.source {
             None => pyo3::types::PyTuple::new(
                 py,
@@ -221,11 +283,134 @@ impl PyRegistry {
         }
     }
 
+    /// This registry with a pack path (SPEC §9.2): `paths` are packs, or folders whose
+    /// sub-folders are packs (the first wins for the same name and version). A graph that
+    /// declares `packs` is then validated and replayed against their effective registry, with
+    /// every loaded pack's rules; `lookup`, `ids` and `len` see every pack on the path. With
+    /// `trust` (paths of `KEY.pub` files) every loaded pack must be signed by one of them
+    /// (P807). Raises `RegistryError` when the packs on the path do not compose, `InputError`
+    /// when a path is not a folder or a key cannot be read.
+    #[pyo3(signature = (paths, *, trust = None))]
+    fn with_packs(
+        &self,
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        trust: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyRegistry> {
+        let mut dirs = convert::to_paths("paths", paths)?;
+        let base = match &self.inner {
+            RegistryRef::Packs(p) => {
+                let mut all = p.dirs.clone();
+                all.append(&mut dirs);
+                dirs = all;
+                p.base.clone()
+            }
+            other => other.clone(),
+        };
+        for dir in &dirs {
+            if !dir.is_dir() {
+                return Err(errors::raise(
+                    py,
+                    "InputError",
+                    Located::new(format!(
+                        "not a folder (a pack, or a folder of packs): {}",
+                        dir.display()
+                    ))
+                    .in_file(dir.display().to_string()),
+                ));
+            }
+        }
+        let mut trusted = Vec::new();
+        if let Some(keys) = trust.filter(|t| !t.is_none()) {
+            for key in convert::to_paths("trust", keys)? {
+                let k = primgraph::replay::TrustedKey::read(&key).map_err(|e| {
+                    errors::raise(
+                        py,
+                        "InputError",
+                        Located::new(e.to_string()).in_file(key.display().to_string()),
+                    )
+                })?;
+                trusted.push(k.signer());
+            }
+        }
+        let composer_base = match &base {
+            RegistryRef::Loaded(r) => Base::Loaded(r.clone()),
+            _ => Base::Builtin,
+        };
+        let composer = Arc::new(Composer::new(
+            composer_base,
+            primgraph::pack::path::PackPath::scan(&dirs),
+            ComposerOptions {
+                trusted,
+                ..ComposerOptions::default()
+            },
+        ));
+        let requests: Vec<(String, primgraph::pack::Range)> = composer
+            .path()
+            .names()
+            .map(|name| {
+                let range = primgraph::pack::Range {
+                    text: "*".into(),
+                    req: primgraph::pack::VersionReq::STAR,
+                    pointer: format!("/packs/{name}"),
+                };
+                (name.to_string(), range)
+            })
+            .collect();
+        let all = py
+            .detach(|| composer.compose("<pack path>", &requests))
+            .map_err(|errors| {
+                let first = errors.first().map(|l| {
+                    Located::of_diagnostic(
+                        &l.diagnostic,
+                        l.file.as_deref().unwrap_or("<pack path>"),
+                    )
+                });
+                errors::raise(
+                    py,
+                    "RegistryError",
+                    first.unwrap_or_else(|| Located::new("the packs do not compose")),
+                )
+            })?;
+        let origin = format!(
+            "{} + {}",
+            self.origin,
+            all.packs
+                .iter()
+                .map(|p| p.label())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        );
+        Ok(PyRegistry {
+            inner: RegistryRef::Packs(Arc::new(PackSet {
+                base,
+                composer,
+                all,
+                dirs,
+            })),
+            origin,
+            source: self.source.clone(),
+        })
+    }
+
+    /// The packs on the pack path: `[(name, version, digest)]` (empty without `with_packs`).
+    fn packs(&self) -> Vec<(String, String, String)> {
+        match &self.inner {
+            RegistryRef::Packs(p) => p
+                .all
+                .packs
+                .iter()
+                .map(|p| (p.name.clone(), p.version.to_string(), p.digest.clone()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Registry(abi={:?}, primitives={}, origin={:?})",
-            self.inner.get().abi(),
-            self.inner.get().len(),
+            self.inner.view().abi(),
+            self.inner.view().len(),
             self.origin
         )
     }

@@ -117,6 +117,11 @@ enum Engine {
         std::sync::Arc<primgraph::registry::Registry>,
         Box<ReplayGraph>,
     ),
+    /// A graph that declares packs: its effective registry is its composition's.
+    Composed(
+        std::sync::Arc<primgraph::pack::compose::Composition>,
+        Box<ReplayGraph>,
+    ),
 }
 
 impl Engine {
@@ -125,6 +130,14 @@ impl Engine {
             Engine::Builtin(r) => f(r),
             Engine::Loaded(registry, graph) => {
                 let replayer = Replayer::new(registry, (**graph).clone(), ReplayOptions::default());
+                f(&replayer)
+            }
+            Engine::Composed(composition, graph) => {
+                let replayer = Replayer::new(
+                    &composition.registry,
+                    (**graph).clone(),
+                    ReplayOptions::default(),
+                );
                 f(&replayer)
             }
         }
@@ -158,7 +171,8 @@ pub fn load_graph_bytes(
     bytes: &[u8],
     registry: &RegistryRef,
 ) -> PyResult<(String, ReplayGraph)> {
-    let loaded = py.detach(|| ReplayGraph::load(&name, bytes, registry.get()));
+    let loaded =
+        py.detach(|| ReplayGraph::load_with(&name, bytes, registry.get(), &registry.options()));
     match loaded {
         Ok(g) => Ok((name, g)),
         Err(primgraph::replay::GraphLoadError::Refused(diags)) => {
@@ -224,7 +238,19 @@ impl PyReplayer {
     }
 
     fn of(registry: RegistryRef, graph_file: String, loaded: ReplayGraph) -> PyReplayer {
+        if let Some(composition) = loaded.composition.clone() {
+            let engine = Engine::Composed(composition, Box::new(loaded));
+            return PyReplayer { engine, graph_file };
+        }
         let engine = match registry {
+            RegistryRef::Packs(p) => match p.base.clone() {
+                RegistryRef::Loaded(r) => Engine::Loaded(r, Box::new(loaded)),
+                _ => Engine::Builtin(Replayer::new(
+                    primgraph::registry::Registry::builtin(),
+                    loaded,
+                    ReplayOptions::default(),
+                )),
+            },
             RegistryRef::Builtin => Engine::Builtin(Replayer::new(
                 primgraph::registry::Registry::builtin(),
                 loaded,

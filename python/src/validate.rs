@@ -160,12 +160,7 @@ pub fn validate(
         }
     };
     let report = py.detach(|| {
-        primgraph::validate::check_source(
-            &name,
-            &bytes,
-            registry.get(),
-            &primgraph::validate::Options::default(),
-        )
+        primgraph::validate::check_source(&name, &bytes, registry.get(), &registry.options())
     });
     Ok(PyValidationReport { report })
 }

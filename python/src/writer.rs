@@ -377,7 +377,7 @@ impl PyTraceWriter {
             ),
         };
         // The header is checked before the file is touched: a bad one creates nothing.
-        TraceWriter::for_graph(std::io::sink(), &run, &loaded.document, input.clone())
+        TraceWriter::for_loaded_graph(std::io::sink(), &run, &loaded, input.clone())
             .map_err(header_error)?;
         for (arg, used) in &in_use {
             if same_file(&path, used) {
@@ -415,7 +415,7 @@ impl PyTraceWriter {
             }
         })?;
         let writer =
-            TraceWriter::for_graph(file, &run, &loaded.document, input).map_err(header_error)?;
+            TraceWriter::for_loaded_graph(file, &run, &loaded, input).map_err(header_error)?;
         let writer = match seal {
             Some(key) => writer.sealed(key),
             None => writer,
@@ -478,7 +478,7 @@ impl PyTraceWriter {
         let evidence = evidence_list(evidence)?;
         let cost = cost_of(cost)?;
         let primitive = match convert::to_opt_str("primitive", primitive)? {
-            Some(p) => match self.registry.get().lookup(&p) {
+            Some(p) => match self.graph.registry(self.registry.get()).lookup(&p) {
                 Some(prim) => prim.id.clone(),
                 None => {
                     return Err(errors::raise(
@@ -490,8 +490,8 @@ impl PyTraceWriter {
             },
             None => match self.graph.index.get(&node) {
                 Some(&idx) => self
-                    .registry
-                    .get()
+                    .graph
+                    .registry(self.registry.get())
                     .get(self.graph.nodes[idx].primitive)
                     .id
                     .clone(),

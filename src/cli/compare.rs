@@ -73,6 +73,8 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 /// Where one side's summary comes from.
@@ -96,12 +98,18 @@ pub(crate) fn read_summary_file(path: &Path) -> Result<SummaryFile, String> {
 
 fn replay_side(
     registry: &'static primgraph::registry::Registry,
+    packs: &super::pack_path::PackArgs,
     graph: &Path,
     paths: &[PathBuf],
     jobs: usize,
     bar: &ProgressBar,
 ) -> Result<SummaryFile, String> {
-    let graph = super::replay::load_graph(graph, registry)?;
+    let composer = packs.discover(registry)?;
+    let graph = super::replay::load_graph_with(graph, registry, composer)?;
+    // A graph that declares packs replays against their effective registry (SPEC §9.2).
+    let composition = graph.composition.clone();
+    let registry: &primgraph::registry::Registry =
+        composition.as_ref().map_or(registry, |c| &c.registry);
     let files = collect_traces(paths).map_err(|e| e.to_string())?;
     bar.inc_length(files.len() as u64);
     let identity = GraphIdentity {
@@ -120,6 +128,7 @@ fn replay_side(
 fn load_side(
     source: &Source,
     registry: &Option<PathBuf>,
+    packs: &super::pack_path::PackArgs,
     jobs: usize,
     bar: &ProgressBar,
 ) -> Result<SummaryFile, String> {
@@ -127,7 +136,7 @@ fn load_side(
         Source::File(path) => read_summary_file(path),
         Source::Replay { graph, paths } => {
             let registry = super::load_registry(registry)?;
-            replay_side(registry, graph, paths, jobs, bar)
+            replay_side(registry, packs, graph, paths, jobs, bar)
         }
     }
 }
@@ -198,8 +207,8 @@ pub fn run(args: CompareArgs) -> ExitCode {
         ProgressBar::hidden()
     };
     let (b, c) = std::thread::scope(|scope| {
-        let b = scope.spawn(|| load_side(&baseline, &args.registry, side_jobs, &bar));
-        let c = load_side(&candidate, &args.registry, side_jobs, &bar);
+        let b = scope.spawn(|| load_side(&baseline, &args.registry, &args.packs, side_jobs, &bar));
+        let c = load_side(&candidate, &args.registry, &args.packs, side_jobs, &bar);
         let b = b
             .join()
             .unwrap_or_else(|_| Err("the baseline's replay thread failed".into()));

@@ -61,6 +61,8 @@ pub struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: DiffFormat,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -114,17 +116,14 @@ struct LoadedVersion {
 fn load_version(
     path: &std::path::Path,
     registry: &primgraph::registry::Registry,
+    options: &primgraph::validate::Options,
 ) -> Result<LoadedVersion, String> {
     let file = path.display().to_string();
     let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
-    let graph = primgraph::replay::ReplayGraph::load(&file, &bytes, registry)
+    // A version that declares packs is read against their effective registry (SPEC §9.2).
+    let graph = primgraph::replay::ReplayGraph::load_with(&file, &bytes, registry, options)
         .map_err(|e| format!("{file}: {e}"))?;
-    let report = primgraph::validate::check_source(
-        &file,
-        &bytes,
-        registry,
-        &primgraph::validate::Options::default(),
-    );
+    let report = primgraph::validate::check_source(&file, &bytes, registry, options);
     let parsed = primgraph::json::parse(&bytes, &primgraph::json::Limits::default()).ok();
     Ok(LoadedVersion {
         file,
@@ -141,9 +140,16 @@ fn diff(args: DiffArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
+    let options = match args.packs.discover(registry) {
+        Ok(packs) => primgraph::validate::Options {
+            packs,
+            ..Default::default()
+        },
+        Err(e) => return super::usage_error(e),
+    };
     let (old, new) = match (
-        load_version(&args.old, registry),
-        load_version(&args.new, registry),
+        load_version(&args.old, registry, &options),
+        load_version(&args.new, registry, &options),
     ) {
         (Ok(o), Ok(n)) => (o, n),
         (Err(e), _) | (_, Err(e)) => return super::usage_error(e),
@@ -158,8 +164,17 @@ fn diff(args: DiffArgs) -> ExitCode {
         let jobs = args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let a = Replayer::new(registry, old.graph.clone(), ReplayOptions::default());
-        let b = Replayer::new(registry, new.graph.clone(), ReplayOptions::default());
+        // Each version replays against its own effective registry.
+        let a = Replayer::new(
+            old.graph.registry(registry),
+            old.graph.clone(),
+            ReplayOptions::default(),
+        );
+        let b = Replayer::new(
+            new.graph.registry(registry),
+            new.graph.clone(),
+            ReplayOptions::default(),
+        );
         // Progress on stderr, only on a terminal (never in a pipe or a CI log).
         let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) && files.len() > 1 {
             super::replay::progress_bar(
@@ -195,7 +210,13 @@ fn diff(args: DiffArgs) -> ExitCode {
             diagnostics: &v.diagnostics,
         }
     }
-    let report = GraphDiff::new(registry, &version(&old), &version(&new), runs);
+    // Contracts are read as NEW's effective registry has them (the base one without packs).
+    let report = GraphDiff::new(
+        new.graph.registry(registry),
+        &version(&old),
+        &version(&new),
+        runs,
+    );
     let text = match args.format {
         DiffFormat::Human => report.render_human(),
         DiffFormat::Markdown => report.render_markdown(),

@@ -9,6 +9,8 @@ pub mod io;
 pub mod keygen;
 pub mod lsp;
 pub mod pack;
+pub mod pack_diff;
+pub mod pack_path;
 pub mod registry;
 pub mod replay;
 pub mod report;
@@ -56,7 +58,7 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Import runs recorded by Inspect AI, OpenTelemetry or the OpenAI Agents SDK as traces.
     Import(import::ImportArgs),
-    /// Packs (SPEC §9): lock, sign, show, lint and test.
+    /// Packs (SPEC §9): lock, sign, show, lint, test and diff.
     Pack(pack::PackArgs),
 }
 

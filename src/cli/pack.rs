@@ -37,6 +37,9 @@ pub enum PackCommand {
     Lint(LintArgs),
     /// Test a pack: lint it, validate its fixture graphs, replay their runs against expect.json.
     Test(TestArgs),
+    /// Compare two versions of a pack (SPEC §9.6): its primitives as `registry diff` does, its
+    /// fragment interfaces (P860/P861) and rules (P862), and the version bump they require.
+    Diff(super::pack_diff::PackDiffArgs),
 }
 
 /// `--pack DIR` (repeatable): the pack path (SPEC §9.2).
@@ -151,6 +154,7 @@ pub fn run(args: PackArgs) -> ExitCode {
         PackCommand::Show(a) => show(a),
         PackCommand::Lint(a) => lint(a),
         PackCommand::Test(a) => test(a),
+        PackCommand::Diff(a) => super::pack_diff::run(a),
     }
 }
 
@@ -209,6 +213,7 @@ fn lock(args: LockArgs) -> ExitCode {
         ComposerOptions {
             trusted,
             lock: None,
+            locked: false,
         },
     );
     let locked = match pack_tools::lock::lock(&paths, &composer, &lock_dir) {

@@ -5,6 +5,7 @@
 //! Exit codes: 0 clean, 1 findings (lint, diff) or an unknown primitive (show), 2 unusable input.
 
 use primgraph::diagnostic::{self, FileReport};
+use primgraph::pack::compose::Composition;
 use primgraph::registry::{self, Class, Filter, LintError, Primitive, Registry};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -59,6 +60,10 @@ pub struct DiffArgs {
     /// Treat warnings as errors for the exit code.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// The pack path of the graphs `--graphs` checks: each side's composer is built over that
+    /// side's registry (SPEC §9.2).
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -91,6 +96,10 @@ pub struct ListArgs {
     /// Another registry file instead of the embedded Kernel ABI 1.0.0.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
+    /// Also the primitives of the packs on the pack path (SPEC §9.2; each pack's highest
+    /// version, or the locked one).
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -103,6 +112,10 @@ pub struct ShowArgs {
     /// Another registry file instead of the embedded Kernel ABI 1.0.0.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
+    /// Also the primitives of the packs on the pack path (SPEC §9.2; each pack's highest
+    /// version, or the locked one).
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -125,29 +138,83 @@ pub fn run(args: RegistryArgs) -> ExitCode {
 
 enum Loaded {
     Builtin(&'static Registry),
-    Owned(Box<Registry>),
+    /// The base registry and every pack on the pack path.
+    Composed(Arc<Composition>),
 }
 
 impl Loaded {
     fn get(&self) -> &Registry {
         match self {
             Loaded::Builtin(r) => r,
-            Loaded::Owned(r) => r,
+            Loaded::Composed(c) => &c.registry,
+        }
+    }
+
+    /// The pack a primitive comes from, when it comes from one.
+    fn pack_of(&self, p: &Primitive) -> Option<&primgraph::pack::Pack> {
+        match self {
+            Loaded::Composed(c) => c.pack_of(p.index).map(|p| &**p),
+            _ => None,
         }
     }
 }
 
-fn load(path: &Option<PathBuf>) -> Result<Loaded, ExitCode> {
-    match path {
-        None => Ok(Loaded::Builtin(Registry::builtin())),
-        Some(path) => Registry::from_path(path)
-            .map(|registry| Loaded::Owned(Box::new(registry)))
-            .map_err(super::usage_error),
+/// The registry with every pack on the pack path (each name's highest version, or the locked
+/// one), when a pack path is given.
+fn load_with_packs(
+    path: &Option<PathBuf>,
+    packs: &super::pack_path::PackArgs,
+) -> Result<Loaded, ExitCode> {
+    let base = super::load_registry(path).map_err(super::usage_error)?;
+    let Some(composer) = packs.discover(base).map_err(super::usage_error)? else {
+        return Ok(Loaded::Builtin(base));
+    };
+    let mut names: Vec<String> = composer.path().names().map(str::to_string).collect();
+    if let Some(lock) = composer.lock() {
+        names.extend(lock.packs.iter().map(|p| p.name.clone()));
     }
+    names.sort();
+    names.dedup();
+    let requests: Vec<(String, primgraph::pack::Range)> = names
+        .into_iter()
+        .map(|name| {
+            let pointer = format!("/packs/{name}");
+            (
+                name,
+                primgraph::pack::Range {
+                    text: "*".into(),
+                    req: primgraph::pack::VersionReq::STAR,
+                    pointer,
+                },
+            )
+        })
+        .collect();
+    composer
+        .compose("(the pack path)", &requests)
+        .map(Loaded::Composed)
+        .map_err(|errors| {
+            let lines: Vec<String> = errors
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{}:{}:{}: {} {}",
+                        l.file.as_deref().unwrap_or("(the pack path)"),
+                        l.diagnostic.line,
+                        l.diagnostic.column,
+                        l.diagnostic.code,
+                        l.diagnostic.message
+                    )
+                })
+                .collect();
+            super::usage_error(format!(
+                "the packs on the pack path do not compose:\n{}",
+                lines.join("\n")
+            ))
+        })
 }
 
 fn list(args: ListArgs) -> ExitCode {
-    let loaded = match load(&args.registry) {
+    let loaded = match load_with_packs(&args.registry, &args.packs) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -187,8 +254,12 @@ fn list(args: ListArgs) -> ExitCode {
             let array: Vec<Value> = rows
                 .iter()
                 .map(|p| {
-                    json!({"id": p.id, "alias": p.alias, "family": p.family,
-                           "class": p.class.as_str(), "authority": p.authority.as_str()})
+                    let mut row = json!({"id": p.id, "alias": p.alias, "family": p.family,
+                           "class": p.class.as_str(), "authority": p.authority.as_str()});
+                    if let Some(pack) = loaded.pack_of(p) {
+                        row["pack"] = json!(pack.label());
+                    }
+                    row
                 })
                 .collect();
             super::io::println(&serde_json::to_string_pretty(&array).unwrap_or_default());
@@ -232,7 +303,7 @@ fn table(rows: &[&Primitive]) -> String {
 }
 
 fn show(args: ShowArgs) -> ExitCode {
-    let loaded = match load(&args.registry) {
+    let loaded = match load_with_packs(&args.registry, &args.packs) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -259,7 +330,24 @@ fn show(args: ShowArgs) -> ExitCode {
         OutputFormat::Json => {
             super::io::println(&serde_json::to_string_pretty(p).unwrap_or_default());
         }
-        OutputFormat::Human => super::io::print(&describe(p)),
+        OutputFormat::Human => {
+            let mut text = describe(p);
+            if let Some(pack) = loaded.pack_of(p) {
+                let pointer = pack
+                    .primitive(&p.id)
+                    .map(|q| q.pointer.clone())
+                    .unwrap_or_default();
+                let span = pack.source.locate_nearest(&pointer);
+                text.push_str(&format!(
+                    "pack: {} ({}:{}:{}, {pointer})\n",
+                    pack.label(),
+                    pack.manifest,
+                    span.line,
+                    span.column
+                ));
+            }
+            super::io::print(&text)
+        }
     }
     ExitCode::SUCCESS
 }
@@ -401,7 +489,12 @@ fn diff(args: DiffArgs) -> ExitCode {
     let report = if args.graphs.is_empty() {
         registry_diff::diff(&old, &new)
     } else {
-        match registry_diff::diff_with_graphs(&old, &new, &args.graphs) {
+        let options = match gate_options(&args) {
+            Ok(o) => o,
+            Err(e) => return super::usage_error(e),
+        };
+        match registry_diff::diff_with_graphs_on(&old, &new, &args.graphs, (&options.0, &options.1))
+        {
             Ok(report) => report,
             Err(e) => return super::usage_error(e),
         }
@@ -419,4 +512,23 @@ fn diff(args: DiffArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The validation options of OLD's and NEW's side of `--graphs`: with a pack path (or a lock),
+/// a composer over each side's registry; else none.
+fn gate_options(
+    args: &DiffArgs,
+) -> Result<(primgraph::validate::Options, primgraph::validate::Options), String> {
+    let side = |path: &str| -> Result<primgraph::validate::Options, String> {
+        let registry: &'static Registry = if path == "builtin" {
+            Registry::builtin()
+        } else {
+            super::load_registry(&Some(PathBuf::from(path)))?
+        };
+        Ok(primgraph::validate::Options {
+            packs: args.packs.discover(registry)?,
+            ..Default::default()
+        })
+    };
+    Ok((side(&args.old)?, side(&args.new)?))
 }

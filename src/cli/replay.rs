@@ -79,6 +79,8 @@ pub struct ReplayArgs {
     /// `primgraph compare` reads), whatever `--format` prints.
     #[arg(long, value_name = "FILE")]
     pub summary_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 /// Report text written around a progress bar: buffered, and written in batches, because every
@@ -171,8 +173,22 @@ pub(crate) fn load_graph(
     path: &std::path::Path,
     registry: &Registry,
 ) -> Result<ReplayGraph, String> {
+    load_graph_with(path, registry, None)
+}
+
+/// [`load_graph`] on a pack path: a graph that declares packs is resolved against their
+/// effective registry (`graph.registry(base)` is the one to replay with).
+pub(crate) fn load_graph_with(
+    path: &std::path::Path,
+    registry: &Registry,
+    packs: Option<std::sync::Arc<primgraph::pack::compose::Composer>>,
+) -> Result<ReplayGraph, String> {
     let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
-    ReplayGraph::load(&path.display().to_string(), &bytes, registry)
+    let options = primgraph::validate::Options {
+        packs,
+        ..Default::default()
+    };
+    ReplayGraph::load_with(&path.display().to_string(), &bytes, registry, &options)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -181,10 +197,17 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let graph = match load_graph(&args.graph, registry) {
+    let composer = match args.packs.discover(registry) {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e),
+    };
+    let graph = match load_graph_with(&args.graph, registry, composer) {
         Ok(g) => g,
         Err(e) => return super::usage_error(e),
     };
+    // A graph that declares packs replays against their effective registry (SPEC §9.2).
+    let composition = graph.composition.clone();
+    let registry: &Registry = composition.as_ref().map_or(registry, |c| &c.registry);
     let mut files = Vec::new();
     for path in &args.paths {
         let found = match collect_traces(std::slice::from_ref(path)) {

@@ -48,6 +48,8 @@ pub struct SimulateArgs {
     /// the corpora of two graph versions share them); 0: every run its own input.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub tasks: u64,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -58,10 +60,18 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let graph = match super::replay::load_graph(&args.graph, registry) {
+    let composer = match args.packs.discover(registry) {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e),
+    };
+    let graph = match super::replay::load_graph_with(&args.graph, registry, composer) {
         Ok(g) => g,
         Err(e) => return super::usage_error(e),
     };
+    // A graph that declares packs runs on their effective registry; its traces record them.
+    let composition = graph.composition.clone();
+    let registry: &primgraph::registry::Registry =
+        composition.as_ref().map_or(registry, |c| &c.registry);
     if !args.force {
         if let Ok(mut entries) = std::fs::read_dir(&args.out) {
             if entries.next().is_some() {

@@ -1,5 +1,5 @@
 //! `primgraph validate PATH… [--format human|json|sarif|github] [--deny-warnings]
-//! [--registry FILE] [--config FILE] [--jobs N]`: expands the paths, drops those the
+//! [--registry FILE] [--config FILE] [--jobs N] [--pack DIR]… [--locked] [--trust-pack KEY.pub]…`: expands the paths, drops those the
 //! configuration excludes, checks every graph file (in parallel), applies the configuration's
 //! severity overrides and prints the reports. The configuration is `--config`, else the nearest
 //! `primgraph.toml` from the working directory upwards; `--registry` beats its `registry`.
@@ -56,6 +56,8 @@ pub struct ValidateArgs {
     /// `--allow-empty` (the pre-commit hook passes both).
     #[arg(long)]
     pub force_exclude: bool,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 fn render(reports: &[FileReport], format: Format, color: bool) -> String {
@@ -136,18 +138,25 @@ pub fn run(args: ValidateArgs) -> ExitCode {
             if excluded_named.len() == 1 { "" } else { "s" }
         ));
     }
-    let mut reports = match try_check_paths(
-        &files,
-        registry,
-        &Options::default(),
-        super::io::jobs(args.jobs),
-    ) {
+    let composer = match args.packs.composer(config.as_ref(), registry) {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e),
+    };
+    let options = Options {
+        packs: composer,
+        ..Options::default()
+    };
+    let mut reports = match try_check_paths(&files, registry, &options, super::io::jobs(args.jobs))
+    {
         Ok(reports) => reports,
         Err(e) => return super::usage_error(e),
     };
     if let Some(config) = &config {
         for report in &mut reports {
             config.apply_report(report);
+        }
+        if let Some(composer) = &options.packs {
+            super::pack_path::warn_unknown_pack_rules(config, composer);
         }
     }
     let summary = Tally::of(&reports);

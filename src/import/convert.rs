@@ -372,6 +372,7 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
             id: run.id.clone(),
             importer: IMPORTER.into(),
         }),
+        packs: (!graph.packs.is_empty()).then(|| graph.packs.clone()),
     };
     Converted {
         file_stem: sanitize(if run.file_stem.is_empty() {

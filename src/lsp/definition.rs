@@ -1,5 +1,6 @@
 //! Go to definition: from a node reference (`entry`, `next`, a `branches` or `on_error` target,
-//! a binding's `from`) to the `id` of the node it names.
+//! a binding's `from`) to the `id` of the node it names; from a node's `primitive` that a pack
+//! defines to the primitive's contract in that pack's `pack.json` (SPEC §9.1).
 
 use super::scan::{Outline, Role, cursor_at, is_node_reference};
 
@@ -15,4 +16,44 @@ pub fn definition(text: &str, outline: &Outline, offset: usize) -> Option<std::o
         .id
         .as_ref()
         .map(|(_, range)| range.clone())
+}
+
+/// The contract in its `pack.json` of the pack primitive a node's `primitive` at `offset` names.
+pub fn pack_primitive(
+    text: &str,
+    registry: &super::settings::RegistryHandle,
+    offset: usize,
+) -> Option<lsp_types::Location> {
+    use super::scan::Seg;
+    let cursor = cursor_at(text, offset);
+    let is_primitive = matches!(
+        cursor.path.as_slice(),
+        [Seg::Key(n), Seg::Index(_), Seg::Key(p)] if n == "nodes" && p == "primitive"
+    );
+    if cursor.role != Role::Value || !is_primitive {
+        return None;
+    }
+    let key = cursor.string.as_deref()?;
+    let pack = registry.pack_of(key)?;
+    let primitive = pack.primitive(key)?;
+    let span = pack.source.locate_nearest(&primitive.pointer);
+    let source = pack.source.source_arc();
+    let lines = super::position::LineMap::new(&source);
+    let range = lines.range(&source, span.start, span.end);
+    let path = std::path::absolute(&pack.manifest).ok()?;
+    let uri: lsp_types::Uri = file_uri(&path).parse().ok()?;
+    Some(lsp_types::Location::new(uri, range))
+}
+
+/// `file://` and the path, each byte outside the unreserved set and `/` percent-encoded.
+fn file_uri(path: &std::path::Path) -> String {
+    let mut out = String::from("file://");
+    for &b in path.to_string_lossy().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

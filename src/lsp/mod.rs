@@ -452,7 +452,8 @@ impl Server<'_> {
         Some(View {
             lines: doc.lines(),
             text: doc.snapshot(),
-            registry: settings.registry,
+            // Hover, completion and definition know every pack on the pack path too.
+            registry: settings.editor,
         })
     }
 
@@ -502,6 +503,9 @@ impl Server<'_> {
         let uri = at.text_document.uri;
         let view = self.view(&uri)?;
         let offset = view.lines.offset(&view.text, at.position);
+        if let Some(location) = definition::pack_primitive(&view.text, &view.registry, offset) {
+            return Some(lsp_types::GotoDefinitionResponse::Scalar(location));
+        }
         let range = definition::definition(&view.text, &self.outline(&uri), offset)?;
         Some(lsp_types::GotoDefinitionResponse::Scalar(Location::new(
             uri,

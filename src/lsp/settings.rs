@@ -3,6 +3,9 @@
 //! document with no file path, from the server's working directory), and the registry that file
 //! names, else the embedded one. Both are read once per folder and kept (restart the server to
 //! pick up an edited configuration); an unusable file is reported once and the defaults used.
+//! The configuration's pack path (`packs`, `trust_pack`, the lock beside it, SPEC §9.2) makes a
+//! composer that validation uses for a graph's declared packs, and an editor registry — the base
+//! and every pack on the path — that hover, completion, code actions and go to definition read.
 
 use crate::config::Config;
 use crate::registry::Registry;
@@ -16,6 +19,18 @@ use std::sync::{Arc, Mutex};
 pub enum RegistryHandle {
     Builtin,
     File(Arc<Registry>),
+    /// The base registry and every pack on the pack path.
+    Composed(Arc<crate::pack::compose::Composition>),
+}
+
+impl RegistryHandle {
+    /// The pack a primitive of this registry comes from.
+    pub fn pack_of(&self, id: &str) -> Option<&Arc<crate::pack::Pack>> {
+        match self {
+            RegistryHandle::Composed(c) => c.pack_of(c.registry.lookup_index(id)?),
+            _ => None,
+        }
+    }
 }
 
 impl std::ops::Deref for RegistryHandle {
@@ -24,6 +39,7 @@ impl std::ops::Deref for RegistryHandle {
         match self {
             RegistryHandle::Builtin => Registry::builtin(),
             RegistryHandle::File(registry) => registry,
+            RegistryHandle::Composed(c) => &c.registry,
         }
     }
 }
@@ -33,6 +49,11 @@ impl std::ops::Deref for RegistryHandle {
 pub struct DocSettings {
     pub config: Option<Arc<Config>>,
     pub registry: RegistryHandle,
+    /// The pack path of the configuration, for the packs a graph declares.
+    pub packs: Option<Arc<crate::pack::compose::Composer>>,
+    /// What hover, completion and definition look primitives up in: `registry` with every pack
+    /// on the pack path.
+    pub editor: RegistryHandle,
     /// Why the configuration or its registry could not be used (the defaults are used then).
     pub error: Option<String>,
 }
@@ -112,6 +133,8 @@ impl Settings {
                 return DocSettings {
                     config: None,
                     registry: RegistryHandle::Builtin,
+                    packs: None,
+                    editor: RegistryHandle::Builtin,
                     error: Some(error.to_string()),
                 };
             }
@@ -127,10 +150,81 @@ impl Settings {
                 }
             },
         };
+        let (packs, editor) = match &config {
+            Some(c) if !c.packs.is_empty() || !c.trust_pack.is_empty() => {
+                match pack_path(c, &registry) {
+                    Ok((composer, editor)) => (Some(composer), editor),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                        (None, registry.clone())
+                    }
+                }
+            }
+            _ => (None, registry.clone()),
+        };
         DocSettings {
             config: config.map(Arc::new),
             registry,
+            packs,
+            editor,
             error,
         }
     }
+}
+
+/// The composer of a configuration's pack path over `registry`, and the editor registry (every
+/// pack on the path composed; the base alone when they do not compose).
+fn pack_path(
+    config: &Config,
+    registry: &RegistryHandle,
+) -> Result<(Arc<crate::pack::compose::Composer>, RegistryHandle), String> {
+    use crate::pack::compose::{Base, Composer, ComposerOptions};
+    let mut trusted = Vec::new();
+    for key in &config.trust_pack {
+        let key = crate::replay::TrustedKey::read(key)
+            .map_err(|e| format!("trust_pack {}: {e}", key.display()))?;
+        trusted.push(key.signer());
+    }
+    let lock_path = config.root.join(crate::pack::lock::FILE_NAME);
+    let lock = if lock_path.exists() {
+        Some(crate::pack::lock::Lock::read(&lock_path).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let base = match registry {
+        RegistryHandle::File(r) => Base::Loaded(r.clone()),
+        _ => Base::Builtin,
+    };
+    let composer = Arc::new(Composer::new(
+        base,
+        crate::pack::path::PackPath::scan(&config.packs),
+        ComposerOptions {
+            trusted,
+            lock,
+            locked: false,
+        },
+    ));
+    let mut names: Vec<String> = composer.path().names().map(str::to_string).collect();
+    if let Some(lock) = composer.lock() {
+        names.extend(lock.packs.iter().map(|p| p.name.clone()));
+    }
+    names.sort();
+    names.dedup();
+    let requests: Vec<(String, crate::pack::Range)> = names
+        .into_iter()
+        .map(|name| {
+            let pointer = crate::json::pointer::push("/packs", &name);
+            let range = crate::pack::Range {
+                text: "*".into(),
+                req: crate::pack::VersionReq::STAR,
+                pointer,
+            };
+            (name, range)
+        })
+        .collect();
+    let editor = match composer.compose(&config.file, &requests) {
+        Ok(c) => RegistryHandle::Composed(c),
+        Err(_) => registry.clone(),
+    };
+    Ok((composer, editor))
 }

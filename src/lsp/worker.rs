@@ -108,8 +108,25 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
     let file = path
         .as_ref()
         .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
-    let (mut report, parsed) =
-        check_source_parsed(&file, text.as_bytes(), &doc.registry, &Options::default());
+    if let Some(path) = &path
+        && path.file_name().is_some_and(|n| n == crate::pack::MANIFEST)
+    {
+        return analyze_pack(&doc, uri, version, text, path);
+    }
+    let options = Options {
+        packs: doc.packs.clone(),
+        ..Options::default()
+    };
+    let (mut report, parsed) = check_source_parsed(&file, text.as_bytes(), &doc.registry, &options);
+    // A diagnostic located in another file (a declared pack's `pack.json`) is that file's, not
+    // this document's: it is shown at the graph's `packs` entry, naming where it is.
+    for d in report.diagnostics.iter_mut() {
+        if let Some(other) = d.file.take() {
+            d.message = format!("{} (in {other}:{}:{})", d.message, d.line, d.column);
+            d.pointer = "/packs".into();
+            d.related.clear();
+        }
+    }
     if let (Some(config), Some(path)) = (&doc.config, &path) {
         config.apply(path, &mut report.diagnostics);
     }
@@ -203,4 +220,44 @@ pub fn spawn(
                 }
             }
         })
+}
+
+/// A pack's `pack.json` (SPEC §9.1): the loader's findings in this file, from the editor's text
+/// (the pack's other files are read from disk), and the rules' P840 when it loads.
+fn analyze_pack(
+    doc: &super::settings::DocSettings,
+    uri: &Uri,
+    version: i32,
+    text: &str,
+    path: &std::path::Path,
+) -> Analysis {
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let file = path.display().to_string();
+    let mut diagnostics =
+        match crate::pack::manifest::load_bytes(dir, text.as_bytes(), &doc.registry) {
+            Ok(pack) => crate::pack_rules::effective::rules_of(&pack).1,
+            Err(errors) => errors
+                .reports
+                .into_iter()
+                .filter(|r| r.file == file)
+                .flat_map(|r| r.diagnostics)
+                .collect(),
+        };
+    let parsed = crate::json::parse(text.as_bytes(), &crate::pack::LIMITS).ok();
+    if let Some(parsed) = &parsed {
+        crate::diagnostic::resolve(&mut diagnostics, parsed);
+    }
+    let lines = LineMap::new(text);
+    let source = Source {
+        uri,
+        text,
+        lines: &lines,
+        parsed: parsed.as_ref(),
+    };
+    Analysis {
+        uri: uri.clone(),
+        version,
+        diagnostics: source.convert_all(&diagnostics),
+        config_error: doc.error.clone(),
+    }
 }

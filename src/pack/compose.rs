@@ -304,6 +304,8 @@ impl Composition {
 pub enum Base {
     Builtin,
     Loaded(Arc<Registry>),
+    /// A registry that lives for the whole process (the CLI's `--registry FILE`).
+    Static(&'static Registry),
 }
 
 impl Base {
@@ -311,6 +313,7 @@ impl Base {
         match self {
             Base::Builtin => Registry::builtin(),
             Base::Loaded(r) => r,
+            Base::Static(r) => r,
         }
     }
 }
@@ -324,6 +327,8 @@ pub struct Composer {
     /// Trusted signers (`ed25519:` + hex), from `--trust-pack` and `trust_pack`.
     trusted: Vec<String>,
     lock: Option<Lock>,
+    /// `--locked`: a graph that declares packs needs the lock (P806 without one).
+    locked: bool,
     packs: Mutex<HashMap<PathBuf, Result<Arc<Pack>, Vec<Located>>>>,
     compositions: Mutex<HashMap<Vec<(String, String)>, Result<Arc<Composition>, Vec<Located>>>>,
 }
@@ -335,6 +340,8 @@ pub struct ComposerOptions {
     pub trusted: Vec<String>,
     /// The lock to honour (load exactly its versions, refuse digest drift).
     pub lock: Option<Lock>,
+    /// `--locked`: without a lock, a graph that declares packs is P806 (SPEC §9.2).
+    pub locked: bool,
 }
 
 impl Composer {
@@ -344,6 +351,7 @@ impl Composer {
             path,
             trusted: options.trusted,
             lock: options.lock,
+            locked: options.locked,
             packs: Mutex::new(HashMap::new()),
             compositions: Mutex::new(HashMap::new()),
         }
@@ -439,6 +447,21 @@ impl Composer {
         file: &str,
         requests: &[(String, Range)],
     ) -> Result<Resolution, Vec<Located>> {
+        if self.locked && self.lock.is_none() {
+            return Err(requests
+                .iter()
+                .map(|(name, range)| {
+                    Located::in_graph(codes::P806.at(
+                        range.pointer.clone(),
+                        format!(
+                            "--locked, and there is no {}: pack `{name}` cannot be loaded \
+                             from a lock (run `primgraph pack lock` and commit the lock)",
+                            super::lock::FILE_NAME
+                        ),
+                    ))
+                })
+                .collect());
+        }
         let roots: Vec<Request> = requests
             .iter()
             .map(|(name, range)| Request {

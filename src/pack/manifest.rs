@@ -208,10 +208,30 @@ pub fn load(dir: &Path, base: &Registry) -> Result<Pack, PackErrors> {
     }
     let bytes = crate::input::read_capped(&manifest_path, super::MAX_MANIFEST_BYTES)
         .map_err(|e| PackErrors::whole_file(&file, codes::P801.at("", e.to_string())))?;
-    let parsed = json::parse(&bytes, &LIMITS).map_err(|e| {
+    load_bytes(dir, &bytes, base)
+}
+
+/// [`load`] with `pack.json`'s text given (an editor's unsaved buffer, SPEC §8): the rest of
+/// the pack (schema files, fragments, the digest, `pack.sig`) is read from `dir`.
+pub fn load_bytes(dir: &Path, bytes: &[u8], base: &Registry) -> Result<Pack, PackErrors> {
+    let file = dir.join(MANIFEST).display().to_string();
+    if bytes.len() > super::MAX_MANIFEST_BYTES {
+        return Err(PackErrors::whole_file(
+            &file,
+            codes::P801.at(
+                "",
+                format!(
+                    "`pack.json` is {} bytes, over the limit of {}",
+                    bytes.len(),
+                    super::MAX_MANIFEST_BYTES
+                ),
+            ),
+        ));
+    }
+    let parsed = json::parse(bytes, &LIMITS).map_err(|e| {
         let mut errors = PackErrors::whole_file(&file, json_error(&e));
         if let Some(r) = errors.reports.first_mut() {
-            r.source = Arc::from(String::from_utf8_lossy(&bytes).as_ref());
+            r.source = Arc::from(String::from_utf8_lossy(bytes).as_ref());
             if let Some(d) = r.diagnostics.first_mut() {
                 d.line = e.span.line;
                 d.column = e.span.column;
@@ -219,7 +239,6 @@ pub fn load(dir: &Path, base: &Registry) -> Result<Pack, PackErrors> {
         }
         errors
     })?;
-    drop(bytes);
     let parsed = Arc::new(parsed);
     let mut loader = Loader {
         dir,

@@ -23,9 +23,11 @@
 
 mod check;
 pub mod codes;
+pub mod effective;
 mod parse;
 
 pub use check::check;
+pub use effective::EffectiveRules;
 pub use parse::{is_pack_name, is_rule_id, parse_rules};
 
 use crate::codes::{CodeName, Severity};

@@ -107,6 +107,7 @@ pub fn test(dir: &Path, base: Base, options: &TestOptions) -> Result<Tested, Too
         ComposerOptions {
             trusted: options.trusted.clone(),
             lock: None,
+            locked: false,
         },
     ));
     for fixture in &linted.fixtures {
@@ -592,6 +593,7 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
 enum Effective {
     Builtin,
     Base(Arc<crate::registry::Registry>),
+    Static(&'static crate::registry::Registry),
     Composed(Arc<crate::pack::compose::Composition>),
 }
 
@@ -600,6 +602,7 @@ impl Effective {
         match self {
             Effective::Builtin => crate::registry::Registry::builtin(),
             Effective::Base(r) => r,
+            Effective::Static(r) => r,
             Effective::Composed(c) => &c.registry,
         }
     }
@@ -638,6 +641,7 @@ fn effective_for(
         let effective = match base {
             Base::Builtin => Effective::Builtin,
             Base::Loaded(r) => Effective::Base(r.clone()),
+            Base::Static(r) => Effective::Static(r),
         };
         return Ok((effective, value));
     }

@@ -108,6 +108,7 @@ fn compose(
         ComposerOptions {
             trusted: options.trusted.clone(),
             lock: None,
+            locked: false,
         },
     );
     let version = pack.version.to_string();

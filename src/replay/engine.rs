@@ -444,6 +444,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.prev_hash = hash();
                 self.prev_line_cr = line_cr;
                 self.check_d602(&header);
+                self.check_d619(&header);
                 self.check_run_input(&header);
                 self.stats.task =
                     Some(task.unwrap_or_else(|| super::summary::task_key(&header.input)));
@@ -522,6 +523,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.check_d607(prim, output, memo);
             }
             self.check_d608(prim, &step.evidence);
+            self.check_d620(prim, &step.evidence_paths);
             if let Err(error) = &step.result {
                 self.check_d609(prim, &error.mode);
             } else {

@@ -9,6 +9,7 @@ use crate::graph::{Binding, GraphDoc};
 use crate::registry::{PrimIdx, Registry};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// Index of a node in the graph document's `nodes`.
 pub type NodeIdx = usize;
@@ -89,6 +90,12 @@ pub struct ReplayGraph {
     pub max_spend_usd: Option<f64>,
     /// The graph's `input` schema, if any.
     pub input_schema: Option<Value>,
+    /// The packs the graph was loaded with, as a trace header records them (SPEC §9.2); empty
+    /// when it declares none.
+    pub packs: Vec<crate::replay::trace::RecordedPack>,
+    /// The composition whose effective registry the graph was resolved against (its context
+    /// rules are D620's), when it declares packs.
+    pub composition: Option<Arc<crate::pack::compose::Composition>>,
 }
 
 fn refused(code: &'static codes::Code, pointer: &str, message: String) -> GraphLoadError {
@@ -136,6 +143,51 @@ impl ReplayGraph {
         let value: Value = serde_json::from_slice(bytes)
             .map_err(|e| refused(&codes::G001, "", format!("not valid JSON: {e}")))?;
         ReplayGraph::from_value(value, registry)
+    }
+
+    /// [`ReplayGraph::load`] with the pack path of `options` (SPEC §9.2): a graph that declares
+    /// packs is resolved against their effective registry, which the returned graph keeps
+    /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`). Refused
+    /// as `load` refuses, and also when the packs do not compose (P801–P811: the effective
+    /// registry would be missing contracts).
+    pub fn load_with(
+        file: &str,
+        bytes: &[u8],
+        registry: &Registry,
+        options: &crate::validate::Options,
+    ) -> Result<ReplayGraph, GraphLoadError> {
+        let report: FileReport = crate::validate::check_source(file, bytes, registry, options);
+        let blocking: Vec<Diagnostic> = report
+            .diagnostics
+            .into_iter()
+            .filter(|d| {
+                d.severity == Severity::Error
+                    && (d.code.starts_with('G') || d.code == "R101" || blocks_packs(&d.code))
+            })
+            .collect();
+        if !blocking.is_empty() {
+            return Err(GraphLoadError::Refused(blocking));
+        }
+        let value: Value = serde_json::from_slice(bytes)
+            .map_err(|e| refused(&codes::G001, "", format!("not valid JSON: {e}")))?;
+        let doc = GraphDoc::from_value(&value)
+            .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
+        match crate::validate::composition_of(file, &doc, options) {
+            None => ReplayGraph::from_value(value, registry),
+            Some(Err(errors)) => Err(GraphLoadError::Refused(errors)),
+            Some(Ok(composition)) => {
+                let mut graph = ReplayGraph::from_value(value, &composition.registry)?;
+                graph.packs = recorded_packs(&composition);
+                graph.composition = Some(composition);
+                Ok(graph)
+            }
+        }
+    }
+
+    /// The registry to replay this graph against: its composition's effective registry, or
+    /// `base` when it declares no packs.
+    pub fn registry<'a>(&'a self, base: &'a Registry) -> &'a Registry {
+        self.composition.as_ref().map_or(base, |c| &c.registry)
     }
 
     /// Resolve a parsed graph document (the checks that make it walkable are repeated here so a
@@ -224,6 +276,8 @@ impl ReplayGraph {
             max_steps: doc.budget.as_ref().and_then(|b| b.max_steps),
             max_spend_usd: doc.budget.as_ref().and_then(|b| b.max_spend_usd),
             input_schema: doc.input.clone(),
+            packs: Vec::new(),
+            composition: None,
             document,
             doc,
             nodes,
@@ -236,4 +290,27 @@ impl ReplayGraph {
     pub fn node(&self, idx: NodeIdx) -> Option<&ReplayNode> {
         self.nodes.get(idx)
     }
+}
+
+/// Whether a pack code stops a graph from loading for replay: the graph's packs did not
+/// compose (P801–P811), so the effective registry would lack their contracts.
+fn blocks_packs(code: &str) -> bool {
+    code.strip_prefix('P')
+        .and_then(|n| n.parse::<u32>().ok())
+        .is_some_and(|n| (801..=811).contains(&n))
+}
+
+/// A composition's packs as a trace header records them.
+pub fn recorded_packs(
+    composition: &crate::pack::compose::Composition,
+) -> Vec<crate::replay::trace::RecordedPack> {
+    composition
+        .packs
+        .iter()
+        .map(|p| crate::replay::trace::RecordedPack {
+            name: p.name.clone(),
+            version: p.version.to_string(),
+            digest: p.digest.clone(),
+        })
+        .collect()
 }

@@ -32,6 +32,19 @@ pub struct TraceHeader {
     /// `TraceWriter` recorded itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<Imported>,
+    /// The packs the run's graph ran with (SPEC §9.2): replay compares each recorded digest
+    /// with the loaded pack's (D619).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packs: Option<Vec<RecordedPack>>,
+}
+
+/// One pack a trace header records (SPEC §9.2): `{"name", "version", "digest"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedPack {
+    pub name: String,
+    pub version: String,
+    pub digest: String,
 }
 
 /// The provenance of an imported run (SPEC §10): the source format, the file (and entry) it
@@ -67,6 +80,9 @@ struct RawEvidence {
     #[serde(default)]
     #[allow(dead_code)] // read so that the line is not malformed; replay checks kinds only
     imported: bool,
+    /// The workspace path the evidence is of, when it names one (checked against the pack
+    /// context rules of the step's primitive, D620).
+    path: Option<String>,
 }
 
 /// The recorded error of a step that ended in a failure mode.
@@ -236,6 +252,8 @@ pub struct StepEvent {
     /// `"partial": true`: the source did not capture the step's input or output, so replay
     /// skips the checks that need them.
     pub partial: bool,
+    /// The `path` an evidence item names, by its index in `evidence` (D620).
+    pub evidence_paths: Vec<(usize, String)>,
 }
 
 /// How a run ended.
@@ -498,6 +516,13 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
         input,
         result,
         outcome: raw.outcome,
+        evidence_paths: raw
+            .evidence
+            .iter()
+            .flatten()
+            .enumerate()
+            .filter_map(|(i, e)| e.path.clone().map(|p| (i, p)))
+            .collect(),
         evidence: raw
             .evidence
             .unwrap_or_default()

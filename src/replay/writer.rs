@@ -183,6 +183,28 @@ impl<W: Write> TraceWriter<W> {
             abi: abi.to_string(),
             input,
             imported: None,
+            packs: None,
+        };
+        TraceWriter::new(out, &header)
+    }
+
+    /// [`TraceWriter::for_graph`] of a graph loaded for replay: the header also records the
+    /// packs the graph was loaded with (SPEC §9.2), so replay can tell when they changed (D619).
+    pub fn for_loaded_graph(
+        out: W,
+        run: &str,
+        graph: &super::ReplayGraph,
+        input: Value,
+    ) -> Result<TraceWriter<W>, WriteError> {
+        let header = TraceHeader {
+            trace: TRACE_VERSION.to_string(),
+            run: run.to_string(),
+            graph: graph.name.clone(),
+            graph_digest: graph.digest.clone(),
+            abi: graph.abi.clone(),
+            input,
+            imported: None,
+            packs: (!graph.packs.is_empty()).then(|| graph.packs.clone()),
         };
         TraceWriter::new(out, &header)
     }

@@ -280,11 +280,22 @@ impl<'a> Context<'a> {
 
 /// Run every rule on a loaded document. The result is unsorted; the driver sorts.
 pub fn run_all(doc: &GraphDoc, registry: &Registry) -> Vec<Diagnostic> {
+    run_all_then(doc, registry, |_, _| {})
+}
+
+/// [`run_all`], then `more` on the same model (a pack's rules, SPEC §9.4), so the control-flow
+/// model of a large graph is built once.
+pub fn run_all_then(
+    doc: &GraphDoc,
+    registry: &Registry,
+    more: impl FnOnce(&Model<'_>, &mut Vec<Diagnostic>),
+) -> Vec<Diagnostic> {
     let cx = Context::new(doc, registry);
     let mut out = Vec::new();
     for check in CHECKS {
         check(&cx, &mut out);
     }
+    more(&cx.model, &mut out);
     out
 }
 

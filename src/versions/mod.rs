@@ -5,4 +5,5 @@
 //! validation and replay because both comparisons run them.
 
 pub mod graph_diff;
+pub mod pack_diff;
 pub mod registry_diff;

@@ -1,4 +1,4 @@
-//! The replay codes D601–D618 (SPEC §5): one file per code, whose `//!` header is the code's
+//! The replay codes D601–D620 (SPEC §5): one file per code, whose `//!` header is the code's
 //! documentation and whose body is the check; each code's row (severity, title, help) is in
 //! `crate::codes`, and each check reports through it. A code the simulator can seed
 //! (`simulate --faults`) also has its injector there, `inject`, which writes that code's defect
@@ -23,3 +23,5 @@ pub mod d615;
 pub mod d616;
 pub mod d617;
 pub mod d618;
+pub mod d619;
+pub mod d620;

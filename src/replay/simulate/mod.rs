@@ -243,6 +243,7 @@ fn run_header(g: &ReplayGraph, options: &SimOptions, index: u64, rng: &mut Rng) 
             None => Value::Object(Map::new()),
         },
         imported: None,
+        packs: (!g.packs.is_empty()).then(|| g.packs.clone()),
     }
 }
 

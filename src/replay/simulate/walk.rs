@@ -371,6 +371,7 @@ impl Walker<'_, '_> {
                 source_name: None,
                 unmapped: false,
                 partial: false,
+                evidence_paths: Vec::new(),
             };
             let (next, _grant) = select_next(registry, g, node, prim, &event);
             if let Some(v) = self.visits.get_mut(node) {

@@ -27,7 +27,7 @@ pub enum GateError {
     },
 }
 
-pub(super) struct Gated {
+pub(crate) struct Gated {
     pub findings: Vec<Finding>,
     pub summary: GateSummary,
     pub sources: Vec<(String, Arc<str>)>,
@@ -39,15 +39,40 @@ enum Outcome {
     Broken(Box<Finding>, Arc<str>),
 }
 
-pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<Gated, GateError> {
-    let files = collect_paths(paths).map_err(GateError::Paths)?;
-    let options = Options::default();
+pub(super) fn gate(
+    old: &DiffSide,
+    new: &DiffSide,
+    paths: &[PathBuf],
+    options: (&Options, &Options),
+) -> Result<Gated, GateError> {
     let new_abi = new.registry().abi();
+    gate_by(
+        paths,
+        &format!("ABI {}", old.registry().abi()),
+        &format!("ABI {new_abi}"),
+        &|file, bytes| check_source(file, bytes, old.registry(), options.0),
+        &|file, bytes| {
+            check_source_targeting(file, bytes, new.registry(), options.1, Some(new_abi))
+        },
+    )
+}
+
+/// The gate over any two ways of checking a graph (`pack diff --graphs` checks each graph
+/// with OLD's pack and with NEW's): a graph with no errors under OLD and errors under NEW is
+/// one V719. `old_name`/`new_name` say what OLD and NEW are in its message (`ABI 1.0.0`).
+pub(crate) fn gate_by(
+    paths: &[PathBuf],
+    old_name: &str,
+    new_name: &str,
+    under_old: &(dyn Fn(&str, &[u8]) -> crate::diagnostic::FileReport + Sync),
+    under_new: &(dyn Fn(&str, &[u8]) -> crate::diagnostic::FileReport + Sync),
+) -> Result<Gated, GateError> {
+    let files = collect_paths(paths).map_err(GateError::Paths)?;
     let outcomes: Vec<Outcome> = files
         .par_iter()
         .map(|path| {
             let file = path.display().to_string();
-            let bytes = match crate::input::read_capped(path, options.limits.max_bytes) {
+            let bytes = match crate::input::read_capped(path, crate::json::Limits::default().max_bytes) {
                 Ok(bytes) => bytes,
                 // A graph over the size limit is a G001 finding under either registry (as
                 // `validate` reports it): failing before the change, not broken by it.
@@ -61,12 +86,11 @@ pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<
                     });
                 }
             };
-            let under_old = check_source(&file, &bytes, old.registry(), &options);
+            let under_old = under_old(&file, &bytes);
             if errors(&under_old.diagnostics).next().is_some() {
                 return Ok(Outcome::FailingUnderOld);
             }
-            let under_new =
-                check_source_targeting(&file, &bytes, new.registry(), &options, Some(new_abi));
+            let under_new = under_new(&file, &bytes);
             let new_errors: Vec<&Diagnostic> = errors(&under_new.diagnostics).collect();
             let Some(first) = new_errors.first() else {
                 return Ok(Outcome::Fine);
@@ -80,8 +104,7 @@ pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<
             let mut diagnostic = codes::V719.at(
                 first.pointer.clone(),
                 format!(
-                    "graph {graph} has no errors under OLD (ABI {}) but {} under NEW (ABI {new_abi}): {}",
-                    old.registry().abi(),
+                    "graph {graph} has no errors under OLD ({old_name}) but {} under NEW ({new_name}): {}",
                     plural(new_errors.len(), "error"),
                     new_codes.join(", ")
                 ),

@@ -150,6 +150,17 @@ impl DiffSide {
         }
     }
 
+    /// A side from a registry already in hand and the document its findings point into (`pack
+    /// diff`, SPEC §9.6: a pack's primitives as a registry, located in its `pack.json`, whose
+    /// `/primitives/N` are the registry's primitives in order).
+    pub fn from_registry(file: &str, registry: Registry, parsed: Parsed) -> DiffSide {
+        DiffSide {
+            file: file.to_string(),
+            registry: Loaded::Owned(Box::new(registry)),
+            parsed,
+        }
+    }
+
     /// Read and load a file, or `builtin` for the embedded registry.
     pub fn open(path: &str) -> Result<DiffSide, SideError> {
         if path == "builtin" {
@@ -274,6 +285,8 @@ pub struct RegistryDiff {
     pub required_bump: Bump,
     pub findings: Vec<Finding>,
     pub gate: Option<GateSummary>,
+    /// A `pack diff` (SPEC §9.6): the sides are packs, whose `abi` here is their `version`.
+    pub pack: bool,
     old_source: Arc<str>,
     new_source: Arc<str>,
     graph_sources: Vec<(String, Arc<str>)>,
@@ -398,7 +411,26 @@ pub(crate) fn field_pointer(p: &crate::registry::Primitive, field: &str) -> Stri
 
 /// Compare OLD with NEW: every difference of §6.1 but V719, the required bump and V718.
 pub fn diff(old: &DiffSide, new: &DiffSide) -> RegistryDiff {
-    finish(old, new, compare(old, new), None, Vec::new())
+    finish(old, new, compare(old, new), None, Vec::new(), "/abi")
+}
+
+/// The §6.1 comparison of two sides plus findings of the caller's own, in the same report,
+/// the same required bump and the same V718 rule: `pack diff` (SPEC §9.6) adds its fragment
+/// (P860/P861) and rule (P862) findings and its own `--graphs` gate. `extra` findings in
+/// [`Place::Old`]/[`Place::New`] are located here; [`Place::Graph`] ones must be located
+/// already, with their file's text in `sources`. `version_pointer` is where NEW states the
+/// version V718 checks (`/version` of a `pack.json`).
+pub fn diff_with(
+    old: &DiffSide,
+    new: &DiffSide,
+    extra: Vec<Finding>,
+    gate: Option<GateSummary>,
+    sources: Vec<(String, Arc<str>)>,
+    version_pointer: &str,
+) -> RegistryDiff {
+    let mut sink = compare(old, new);
+    sink.findings.extend(extra);
+    finish(old, new, sink, gate, sources, version_pointer)
 }
 
 /// [`diff`], then the graph-aware gate over `paths` (files, or folders searched recursively for
@@ -408,10 +440,30 @@ pub fn diff_with_graphs(
     new: &DiffSide,
     paths: &[PathBuf],
 ) -> Result<RegistryDiff, graphs::GateError> {
+    let none = crate::validate::Options::default();
+    diff_with_graphs_on(old, new, paths, (&none, &none))
+}
+
+/// [`diff_with_graphs`] with the validation options of each side: a pack path whose composer
+/// is built over OLD's registry, and one over NEW's (`registry diff --pack`), so graphs that
+/// declare packs are checked with them.
+pub fn diff_with_graphs_on(
+    old: &DiffSide,
+    new: &DiffSide,
+    paths: &[PathBuf],
+    options: (&crate::validate::Options, &crate::validate::Options),
+) -> Result<RegistryDiff, graphs::GateError> {
     let mut sink = compare(old, new);
-    let gated = graphs::gate(old, new, paths)?;
+    let gated = graphs::gate(old, new, paths, options)?;
     sink.findings.extend(gated.findings);
-    Ok(finish(old, new, sink, Some(gated.summary), gated.sources))
+    Ok(finish(
+        old,
+        new,
+        sink,
+        Some(gated.summary),
+        gated.sources,
+        "/abi",
+    ))
 }
 
 fn compare(old: &DiffSide, new: &DiffSide) -> Sink {
@@ -444,6 +496,7 @@ fn finish(
     mut sink: Sink,
     gate: Option<GateSummary>,
     graph_sources: Vec<(String, Arc<str>)>,
+    version_pointer: &str,
 ) -> RegistryDiff {
     let old_info = SideInfo {
         file: old.file.clone(),
@@ -460,6 +513,22 @@ fn finish(
         .max()
         .unwrap_or(Bump::None);
     bump::check_rise(&mut sink, &old_info.abi, &new_info.abi, required);
+    if version_pointer != "/abi" {
+        // A pack's `version` (SPEC §9.6), worded as such.
+        for f in sink
+            .findings
+            .iter_mut()
+            .filter(|f| f.diagnostic.code == crate::codes::V718.code)
+        {
+            f.diagnostic.pointer = version_pointer.to_string();
+            f.diagnostic.message = f.diagnostic.message.replace("abi", "version");
+            if let Some(help) = &mut f.diagnostic.help {
+                *help = help
+                    .replace("`abi`", "`version`")
+                    .replace("; graphs target a registry of the same major and a minor at least theirs (G005)", "");
+            }
+        }
+    }
     for finding in &mut sink.findings {
         let parsed = match &finding.place {
             Place::Old => old.parsed(),
@@ -475,6 +544,7 @@ fn finish(
         required_bump: required,
         findings: Vec::new(),
         gate,
+        pack: version_pointer != "/abi",
         old_source: old.parsed().source_arc(),
         new_source: new.parsed().source_arc(),
         graph_sources,

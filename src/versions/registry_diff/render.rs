@@ -96,14 +96,13 @@ impl RegistryDiff {
     pub fn to_json(&self) -> Value {
         let diagnostics: Vec<Value> = self.findings.iter().map(|f| self.finding_json(f)).collect();
         let mut doc = Map::new();
-        doc.insert(
-            "old".into(),
-            json!({"file": self.old.file, "abi": self.old.abi}),
-        );
-        doc.insert(
-            "new".into(),
-            json!({"file": self.new.file, "abi": self.new.abi}),
-        );
+        // A pack diff (SPEC §9.6) names each side's `version`.
+        let side = |s: &super::SideInfo| match self.pack {
+            true => json!({"file": s.file, "version": s.abi}),
+            false => json!({"file": s.file, "abi": s.abi}),
+        };
+        doc.insert("old".into(), side(&self.old));
+        doc.insert("new".into(), side(&self.new));
         doc.insert(
             "required_bump".into(),
             Value::from(self.required_bump.as_str()),
@@ -167,6 +166,17 @@ impl RegistryDiff {
             Some(false) => "NEW's abi does not rise enough (V718)",
             None => "an abi is not a version (V718)",
         };
+        if self.pack {
+            return format!(
+                "pack diff {} (version {}) → {} (version {}): required bump {}; {}",
+                self.old.file,
+                self.old.abi,
+                self.new.file,
+                self.new.abi,
+                self.required_bump,
+                rise.replace("abi", "version")
+            );
+        }
         format!(
             "registry diff {} (ABI {}) → {} (ABI {}): required bump {}; {rise}",
             self.old.file, self.old.abi, self.new.file, self.new.abi, self.required_bump

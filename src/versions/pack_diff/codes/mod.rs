@@ -1,0 +1,7 @@
+//! The `pack diff` codes P860–P862 (SPEC §9.6): one file per code, whose `//!` header is what
+//! `primgraph explain` prints, registered in the one code table (`crate::codes`). The checks
+//! live in `versions::pack_diff` (fragment interfaces, rules).
+
+mod p860;
+mod p861;
+mod p862;
