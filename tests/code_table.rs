@@ -374,7 +374,14 @@ fn command_fixture(code: &str, example: &str, path: &str) -> Vec<(&'static str, 
     let mut cwd = root.to_path_buf();
     let mut target = path.to_string();
     let args: Vec<String> = if sentence.contains("linted with `primgraph pack lint`") {
-        vec!["pack".into(), "lint".into(), parent.display().to_string()]
+        let mut args = vec!["pack".into(), "lint".into(), parent.display().to_string()];
+        // `(linted with `DIR` on the pack path)` earlier in the example: the packs it requires.
+        if let Some(dir) =
+            quoted_after(example, "linted with ").filter(|d| !d.starts_with("primgraph"))
+        {
+            args.extend(["--pack".to_string(), dir.to_string()]);
+        }
+        args
     } else if let Some(dir) = quoted_after(sentence, "tested with ") {
         let dir = dir.trim_start_matches("primgraph pack test ").to_string();
         vec!["pack".into(), "test".into(), dir]

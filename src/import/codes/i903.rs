@@ -22,7 +22,7 @@
 //! Fixture `tests/fixtures/import/i903.otel.jsonl` (imported as `otel` against `tests/fixtures/import/lookup.graph.json`) reports I903 at line 2:
 //!
 //! ```json
-//! {"resourceSpans":[…"gen_ai.tool.name","value":{"stringValue":"search_text"}}]}]}]}]}
+//! {"resourceSpans":[…{"key":"gen_ai.tool.name","value":{"stringValue":"search_text"}}],"parentSpanId":"b7ad6b7169203331"}]}]}]}
 //! ```
 //!
 //! ## Fix

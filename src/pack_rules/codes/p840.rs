@@ -21,12 +21,13 @@
 //!
 //! ## Example
 //!
-//! ```json
-//! {"id": "land-after-tests", "kind": "requires_before",
-//!  "target": {"primitive": "pyrepo.land"}, "thru": {"primitive": "pyrepo.run_pytest"}}
-//! ```
-//!
 //! `thru` is not a member of a `requires_before` rule (and `through` is missing).
+//!
+//! Fixture `tests/fixtures/packs/p840/pack.json` (linted with `primgraph pack lint`) reports P840 at line 20:
+//!
+//! ```json
+//! "target": {"primitive": "pfr.land"}, "thru": {"primitive": "pfr.run_tests"}}
+//! ```
 //!
 //! ## Fix
 //!

@@ -15,12 +15,13 @@
 //!
 //! ## Example
 //!
-//! ```json
-//! {"id": "land-after-tests", "kind": "requires_before",
-//!  "target": {"primitive": "pyrepo.land"}, "through": {"primitive": "pyrepo.run_pytets"}}
-//! ```
+//! No primitive has the ID `pfs.run_tets` (the pack's is `pfs.run_tests`).
 //!
-//! No primitive has the ID `pyrepo.run_pytets`.
+//! Fixture `tests/fixtures/packs/p841/pack.json` (linted with `primgraph pack lint`) reports P841 at line 20:
+//!
+//! ```json
+//! "target": {"primitive": "pfs.land"}, "through": {"primitive": "pfs.run_tets"}}
+//! ```
 //!
 //! ## Fix
 //!
