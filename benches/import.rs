@@ -126,7 +126,7 @@ fn sample(words: &mut Words, id: usize, tools: usize) -> Vec<u8> {
         "messages": history,
         "output": {"model": "mockllm/model", "choices": [{"message": {"role": "assistant",
             "content": answer}, "stop_reason": "stop"}], "completion": answer},
-        "scores": {"match": {"value": if id % 3 == 0 { "I" } else { "C" }}},
+        "scores": {"match": {"value": if id.is_multiple_of(3) { "I" } else { "C" }}},
         "metadata": {}, "store": {}, "events": events, "model_usage": {},
         "total_time": 1.0, "working_time": 1.0, "uuid": format!("u{id}"), "error": null,
         "attachments": {}

@@ -42,8 +42,11 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-/// The I901 errors of a report: (entry, sample, pointer, line, message).
-fn errors(report: &ImportReport) -> Vec<(Option<String>, Option<String>, String, u32, String)> {
+/// An I901's place and message: (entry, sample, pointer, line, message).
+type Located901 = (Option<String>, Option<String>, String, u32, String);
+
+/// The I901 errors of a report.
+fn errors(report: &ImportReport) -> Vec<Located901> {
     report
         .diagnostics
         .iter()

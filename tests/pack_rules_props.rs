@@ -161,7 +161,7 @@ impl Oracle {
         let mut stack: Vec<(Vec<usize>, Vec<usize>)> = vec![(vec![], vec![start])];
         while let Some((path, visited)) = stack.pop() {
             let last = *visited.last().unwrap();
-            if path.len() > 0 && last == start {
+            if !path.is_empty() && last == start {
                 continue; // a cycle back to the start ends the path
             }
             for (ei, e) in self.edges.iter().enumerate() {
@@ -198,7 +198,7 @@ impl Oracle {
                 for path in self.simple_paths(self.entry) {
                     let nodes = self.nodes_of(self.entry, &path);
                     let last = *nodes.last().unwrap();
-                    if path.len() > 0 && last == self.entry {
+                    if !path.is_empty() && last == self.entry {
                         continue; // not a simple path from the entry
                     }
                     let clean = nodes[..nodes.len() - 1]
@@ -219,7 +219,7 @@ impl Oracle {
                     for path in self.simple_paths(t) {
                         let nodes = self.nodes_of(t, &path);
                         let last = *nodes.last().unwrap();
-                        if path.len() > 0 && last == t {
+                        if !path.is_empty() && last == t {
                             continue;
                         }
                         let clean = nodes[1..].iter().all(|&v| !self.node_passes(through, v))

@@ -85,7 +85,7 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
             _ => {}
         }
     }
-    times.sort_by(|a, b| b.0.cmp(&a.0));
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
     let checked = times.len();
     let decided = checked - undecided.len();
     let share = decided as f64 * 100.0 / checked.max(1) as f64;

@@ -281,7 +281,6 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 Err(CorpusError::Write(e)) => return super::io::write_failed(&e),
                 Err(e) => return super::usage_error(e),
             };
-            drop(sink);
             if let Err(e) = report_out.write(folded.tail().as_bytes()) {
                 return super::io::write_failed(&e);
             }

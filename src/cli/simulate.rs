@@ -72,15 +72,14 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     let composition = graph.composition.clone();
     let registry: &primgraph::registry::Registry =
         composition.as_ref().map_or(registry, |c| &c.registry);
-    if !args.force {
-        if let Ok(mut entries) = std::fs::read_dir(&args.out) {
-            if entries.next().is_some() {
-                return super::usage_error(format!(
-                    "{} is not empty: writing into it would mix two corpora; name an empty or new folder, or pass --force",
-                    args.out.display()
-                ));
-            }
-        }
+    if !args.force
+        && let Ok(mut entries) = std::fs::read_dir(&args.out)
+        && entries.next().is_some()
+    {
+        return super::usage_error(format!(
+            "{} is not empty: writing into it would mix two corpora; name an empty or new folder, or pass --force",
+            args.out.display()
+        ));
     }
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         return super::usage_error(format!("cannot create {}: {e}", args.out.display()));

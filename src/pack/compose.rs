@@ -318,6 +318,11 @@ impl Base {
     }
 }
 
+/// A pack loaded, or why not (located).
+pub type Loaded = Result<Arc<Pack>, Vec<Located>>;
+/// A composition built, or why not (located).
+type Composed = Result<Arc<Composition>, Vec<Located>>;
+
 /// Everything composition needs, shared by every graph of a run: the base registry, the pack
 /// path, the trusted pack keys, the lock; with the caches of loaded packs and compositions.
 #[derive(Debug)]
@@ -329,8 +334,8 @@ pub struct Composer {
     lock: Option<Lock>,
     /// `--locked`: a graph that declares packs needs the lock (P806 without one).
     locked: bool,
-    packs: Mutex<HashMap<PathBuf, Result<Arc<Pack>, Vec<Located>>>>,
-    compositions: Mutex<HashMap<Vec<(String, String)>, Result<Arc<Composition>, Vec<Located>>>>,
+    packs: Mutex<HashMap<PathBuf, Loaded>>,
+    compositions: Mutex<HashMap<Vec<(String, String)>, Composed>>,
 }
 
 /// The options of a [`Composer`].

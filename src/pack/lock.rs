@@ -210,17 +210,21 @@ impl Lock {
                     r.name,
                     r.range.text
                 ))
-            } else if let Some(p) = locked.iter().find(|p| {
-                r.range.req.matches(&p.version) && !self.dir.join(&p.path).join(MANIFEST).exists()
-            }) {
-                Some(format!(
-                    "the locked pack {}@{} is missing: {} has no {MANIFEST}",
-                    p.name,
-                    p.version,
-                    self.dir.join(&p.path).display()
-                ))
             } else {
-                None
+                locked
+                    .iter()
+                    .find(|p| {
+                        r.range.req.matches(&p.version)
+                            && !self.dir.join(&p.path).join(MANIFEST).exists()
+                    })
+                    .map(|p| {
+                        format!(
+                            "the locked pack {}@{} is missing: {} has no {MANIFEST}",
+                            p.name,
+                            p.version,
+                            self.dir.join(&p.path).display()
+                        )
+                    })
             };
             if let Some(m) = message {
                 out.push(r.asker.locate(codes::P806.at(r.range.pointer.clone(), m)));

@@ -413,9 +413,7 @@ impl Loader<'_> {
     }
 
     fn manifest(&mut self, root: &Value, file: &str, parsed: Arc<Parsed>) -> Option<Pack> {
-        let Some(top) = self.object(root, "", "pack.json") else {
-            return None;
-        };
+        let top = self.object(root, "", "pack.json")?;
         self.unknown_fields("", top, FIELDS);
         let name = self.string(top, "", "pack", true).map(str::to_string);
         if let Some(n) = &name
@@ -658,13 +656,13 @@ impl Loader<'_> {
             };
             out.insert(name.clone(), rel.clone());
             // Every declared file is read and checked, referenced or not.
-            if let Some(file) = self.schema_file(&rel, &at) {
-                if let Err(e) = jsonschema::validator_for(&file.value) {
-                    self.p801(
-                        at,
-                        format!("schema file `{rel}` is not a valid JSON Schema: {e}"),
-                    );
-                }
+            if let Some(file) = self.schema_file(&rel, &at)
+                && let Err(e) = jsonschema::validator_for(&file.value)
+            {
+                self.p801(
+                    at,
+                    format!("schema file `{rel}` is not a valid JSON Schema: {e}"),
+                );
             }
         }
         out

@@ -61,7 +61,7 @@ pub fn resolve(
     path: &PackPath,
     abi: &str,
     chooser: &dyn Chooser,
-    load: &dyn Fn(&Candidate) -> Result<Arc<Pack>, Vec<Located>>,
+    load: &dyn Fn(&Candidate) -> super::compose::Loaded,
 ) -> Result<Resolution, Vec<Located>> {
     let mut selected: BTreeMap<String, Arc<Pack>> = BTreeMap::new();
     // Each round adds at least one pack or changes a version; the bound only guards against a

@@ -6,6 +6,9 @@
 //! which the command line reads (`primgraph pack sign`); this module builds the message and
 //! the file and verifies.
 
+// A refusal here is one located diagnostic, built at most once per pack or rule: returned by
+// value rather than boxed, as every other check reports.
+#![allow(clippy::result_large_err)]
 use super::{Pack, PackSignature, SIGNATURE};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
