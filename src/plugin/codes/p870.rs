@@ -105,9 +105,8 @@ pub fn check(read: &ComponentRead) -> Vec<PluginFinding> {
         } else {
             format!("the plugin is not a valid component: {}", failure.message)
         };
-        return vec![
-            finding(format!("{what} (at byte offset {})", failure.offset)).at(failure.offset),
-        ];
+        // The offset is the finding's (`pack lint` states it once, after the message).
+        return vec![finding(what).at(failure.offset)];
     }
     let mut findings = Vec::new();
     for import in &read.imports {
