@@ -282,6 +282,39 @@ fn truncations_at_every_sixteenth_are_p870_located() {
     assert_truncations_located(&clean_plugin());
 }
 
+/// Every proper prefix of the clean plugin is refused. A cut inside a section is P870; a cut
+/// between two top-level sections leaves a well-formed component (a component has no end
+/// marker), which then lacks what the rest held: its `invoke` (P870) or, cut among the custom
+/// sections at the end, its contract (P872) — as the cut just before the contract section does.
+#[test]
+fn every_truncation_of_the_clean_plugin_is_a_finding() {
+    let bytes = clean_plugin();
+    let contract = clean_contract();
+    let contract_section = bytes.len() - custom_section_len(&contract);
+    let mut without_contract = Vec::new();
+    for cut in 0..bytes.len() {
+        let findings = check_plugin(&bytes[..cut], &contract);
+        match codes(&findings).as_slice() {
+            ["P870", ..] => {}
+            ["P872"] => {
+                assert!(
+                    findings[0].message.contains("carries no `primgraph:contract`"),
+                    "cut at {cut}: {findings:?}"
+                );
+                without_contract.push(cut);
+            }
+            other => panic!("cut at {cut}: {other:?} {findings:?}"),
+        }
+    }
+    assert!(without_contract.contains(&contract_section), "{without_contract:?}");
+}
+
+/// The length of the contract section `with_contract` appends for `contract`.
+fn custom_section_len(contract: &Value) -> usize {
+    let payload = serde_json::to_vec(contract).unwrap();
+    custom_section_head(CONTRACT_SECTION, payload.len() as u64).len() + payload.len()
+}
+
 #[test]
 fn truncations_of_a_100_mb_component_are_p870_located() {
     assert_truncations_located(&padded(&clean_plugin(), "padding", 100 * MB));
