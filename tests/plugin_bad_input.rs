@@ -298,7 +298,9 @@ fn every_truncation_of_the_clean_plugin_is_a_finding() {
             ["P870", ..] => {}
             ["P872"] => {
                 assert!(
-                    findings[0].message.contains("carries no `primgraph:contract`"),
+                    findings[0]
+                        .message
+                        .contains("carries no `primgraph:contract`"),
                     "cut at {cut}: {findings:?}"
                 );
                 without_contract.push(cut);
@@ -306,7 +308,10 @@ fn every_truncation_of_the_clean_plugin_is_a_finding() {
             other => panic!("cut at {cut}: {other:?} {findings:?}"),
         }
     }
-    assert!(without_contract.contains(&contract_section), "{without_contract:?}");
+    assert!(
+        without_contract.contains(&contract_section),
+        "{without_contract:?}"
+    );
 }
 
 /// The length of the contract section `with_contract` appends for `contract`.
