@@ -423,3 +423,47 @@ fn an_interface_added_in_1_1_0_is_p871_until_an_effect_allows_it() {
     );
     assert!(findings[0].message.contains("no effect allows"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The fuzz target's inputs, replayed
+
+/// The seeds and the committed, minimized corpus of the `plugin_component` fuzz target
+/// (`fuzz/`), run through the check as the target runs them: findings of the three codes only,
+/// a P871 naming its import, never a panic. A crash the fuzzer finds lands here as a file.
+#[test]
+fn the_fuzz_seeds_and_corpus_are_findings_not_panics() {
+    let contract = serde_json::json!({
+        "id": "pfp.read",
+        "alias": "PFP_READ",
+        "class": "observation",
+        "authority": "none",
+        "effects": ["reads_workspace"],
+        "input_schema": {"type": "object"},
+        "output_schema": {"type": "object"}
+    });
+    let mut inputs = 0;
+    for dir in [
+        "fuzz/seeds/plugin_component",
+        "fuzz/corpus/plugin_component",
+    ] {
+        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            for finding in check_plugin(&bytes, &contract) {
+                assert!(
+                    matches!(finding.code.code, "P870" | "P871" | "P872"),
+                    "{}: {finding:?}",
+                    path.display()
+                );
+                if finding.code.code == "P871" {
+                    assert!(finding.import.is_some(), "{}: {finding:?}", path.display());
+                }
+            }
+            inputs += 1;
+        }
+    }
+    assert!(inputs >= 4, "the seeds are there ({inputs} inputs)");
+}
