@@ -5,9 +5,10 @@
 //!
 //! Run (seeds: a clean component of the world, a core module, a component importing an
 //! interface its contract does not allow, one embedding another contract — written by the
-//! tests' WAT builder):
-//! `cd fuzz && mkdir -p corpus/plugin_component && RUSTC_BOOTSTRAP=1 cargo fuzz run
-//! plugin_component corpus/plugin_component seeds/plugin_component -- -max_total_time=600`
+//! tests' WAT builder; `corpus/plugin_component` is a minimized corpus of earlier runs,
+//! committed with `git add -f` since `/fuzz/corpus` is ignored):
+//! `cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run plugin_component corpus/plugin_component
+//! seeds/plugin_component -- -max_total_time=600 -jobs=1`
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -20,7 +20,8 @@
 //! binary (with the byte offset), nesting deeper than 32 levels, an import of another package
 //! (`wasi:filesystem/…`) or of major version ≠ 1 (`primgraph:primitive/network@2.0.0`), an
 //! unversioned import, and a missing or mistyped `invoke`. A plugin file that cannot be read
-//! (over 64 MiB, not a regular file) is a P870 too: it cannot be shown to be of the world.
+//! (over 64 MiB, not a regular file) is a P870 too: it cannot be shown to be of the world. In a
+//! pack, the loader's cap of 16 MiB per file comes first (P801, located in the plugin file).
 //!
 //! ## Why it matters
 //!
@@ -105,9 +106,8 @@ pub fn check(read: &ComponentRead) -> Vec<PluginFinding> {
         } else {
             format!("the plugin is not a valid component: {}", failure.message)
         };
-        return vec![
-            finding(format!("{what} (at byte offset {})", failure.offset)).at(failure.offset),
-        ];
+        // The offset is the finding's (`pack lint` states it once, after the message).
+        return vec![finding(what).at(failure.offset)];
     }
     let mut findings = Vec::new();
     for import in &read.imports {

@@ -85,10 +85,8 @@ pub fn check(read: &ComponentRead, contract: &Value) -> Vec<PluginFinding> {
     if first.data.len() > MAX_CONTRACT_BYTES {
         return vec![
             finding(format!(
-                "the embedded contract is {} bytes, over the limit of {MAX_CONTRACT_BYTES} \
-                 (section at byte offset {})",
+                "the embedded contract is {} bytes, over the limit of {MAX_CONTRACT_BYTES}",
                 first.data.len(),
-                first.offset
             ))
             .at(first.offset),
         ];
@@ -101,11 +99,7 @@ pub fn check(read: &ComponentRead, contract: &Value) -> Vec<PluginFinding> {
         Ok(parsed) => parsed.value,
         Err(e) => {
             return vec![
-                finding(format!(
-                    "the embedded contract is not valid JSON: {e} (section at byte offset {})",
-                    first.offset
-                ))
-                .at(first.offset),
+                finding(format!("the embedded contract is not valid JSON: {e}")).at(first.offset),
             ];
         }
     };
