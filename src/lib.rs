@@ -54,8 +54,8 @@ pub mod config;
 pub mod diagnostic;
 #[doc(hidden)]
 pub mod graph;
-/// Runs recorded by other tools imported as traces (SPEC §10; feature `import`, on by default
-/// with the command line).
+// Runs recorded by other tools imported as traces (SPEC §10; feature `import`, on by default
+// with the command line); its own `//!` header documents it.
 #[cfg(feature = "import")]
 pub mod import;
 #[doc(hidden)]
@@ -68,7 +68,6 @@ pub mod lsp;
 #[doc(hidden)]
 pub mod pack;
 pub mod pack_rules;
-/// What the `primgraph pack` commands do: lock, sign, show, lint, test (SPEC §9).
 #[doc(hidden)]
 pub mod pack_tools;
 #[doc(hidden)]

@@ -10,7 +10,7 @@
 //! | `success_rate` | runs ending `success` / runs | Wilson per side, Newcombe hybrid for the difference |
 //! | `faithful_rate` | runs with verdict `faithful` / runs | as above |
 //! | `mean_steps`, `mean_spend_usd` | means | t per side, Welch for the difference |
-//! | `failure_rate` per primitive | error steps / steps of it | Wilson / Newcombe at the run-level effective size ([`stats::ClusteredRate`]) |
+//! | `failure_rate` per primitive | error steps / steps of it | Wilson / Newcombe at the run-level effective size ([`stats::ClusteredRate`](crate::compare::stats::ClusteredRate)) |
 //! | `visits_per_run` per node | visits / runs | none (and never labelled) |
 //! | `paired_success` | mean over shared tasks of the per-task difference in success rate | t over the tasks |
 
@@ -188,7 +188,7 @@ fn proportion(
     }
 }
 
-/// A primitive's failure rate with the run as the unit ([`stats::ClusteredRate`]): Wilson per
+/// A primitive's failure rate with the run as the unit ([`stats::ClusteredRate`](crate::compare::stats::ClusteredRate)): Wilson per
 /// side and Newcombe for the difference, at the effective sample sizes. A summary without the
 /// per-run sums (a version 1 file) gives the estimates and no interval, saying why.
 fn failure_rate(p: &str, baseline: &Summary, candidate: &Summary, z: Option<f64>) -> Metric {

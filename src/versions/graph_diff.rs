@@ -406,7 +406,7 @@ fn finding_key(doc: &GraphDoc, d: &Diagnostic) -> (String, Option<String>, Strin
 }
 
 /// The findings NEW introduces and those it resolves: OLD's and NEW's diagnostics matched as
-/// multisets of [`finding_key`].
+/// multisets of `finding_key`.
 pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Finding>) {
     type Key = (String, Option<String>, String, String, String);
     let mut old_left: BTreeMap<Key, Vec<&Diagnostic>> = BTreeMap::new();
