@@ -84,6 +84,7 @@ pub(super) fn gate(old: &DiffSide, new: &DiffSide, paths: &[PathBuf]) -> Result<
             diagnostic.related = new_errors
                 .iter()
                 .map(|d| Related {
+                    file: None,
                     pointer: d.pointer.clone(),
                     message: format!("{}: {}", d.code, d.message),
                     line: Some(d.line),

@@ -1,0 +1,1 @@
+//! P821 placeholder

@@ -1,0 +1,1 @@
+//! P822 placeholder

@@ -1,0 +1,1 @@
+//! P823 placeholder

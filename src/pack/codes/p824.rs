@@ -1,0 +1,1 @@
+//! P824 placeholder

@@ -1,0 +1,1 @@
+//! P825 placeholder

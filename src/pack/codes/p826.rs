@@ -1,0 +1,1 @@
+//! P826 placeholder

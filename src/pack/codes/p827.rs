@@ -1,0 +1,1 @@
+//! P827 placeholder

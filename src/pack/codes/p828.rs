@@ -1,0 +1,1 @@
+//! P828 placeholder
