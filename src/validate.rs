@@ -455,6 +455,41 @@ fn without_pack_primitives(
         .collect()
 }
 
+/// The expanded document of a graph (SPEC §9.3, `primgraph graph expand`): the graph itself when
+/// it uses no fragment, else its expansion. `Err`: the report of a document that does not parse,
+/// or whose fragment uses cannot be expanded (the boundary findings, located).
+pub fn expand_source(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+) -> Result<serde_json::Value, FileReport> {
+    let parsed = match crate::json::parse(bytes, &options.limits) {
+        Ok(parsed) => parsed,
+        Err(_) => return Err(check_source(file, bytes, registry, options)),
+    };
+    if !crate::pack::fragment_expand::has_uses(&parsed.value) {
+        return Ok(parsed.value);
+    }
+    match expand_fragments(file, &parsed.value, &parsed, registry, options) {
+        Ok(expansion) => Ok(expansion.value),
+        Err(mut diagnostics) => {
+            crate::diagnostic::resolve(&mut diagnostics, &parsed);
+            crate::pack::fragment_map::sort_by_file(&mut diagnostics);
+            Err(FileReport {
+                file: file.to_string(),
+                graph: parsed
+                    .value
+                    .get("graph")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string),
+                diagnostics,
+                source: parsed.source_arc(),
+            })
+        }
+    }
+}
+
 /// Read and check one file. Only a regular file is read, and one over `options.limits.max_bytes`
 /// is a G001 finding without being read (its size comes from the metadata).
 pub fn check_file(

@@ -75,11 +75,19 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
             match &diag.file {
                 // In another file (a pack's): located by its resolved line and column.
                 Some(other) => {
+                    // A fragment file's text rides along on the diagnostic (SPEC §9.3).
+                    let text = diag
+                        .sources
+                        .iter()
+                        .find(|(f, _)| f == other)
+                        .map(|(_, t)| &**t);
+                    let other_parsed = text.and_then(reparse);
+                    let other_lines = text.map(LineIndex::new);
                     let elsewhere = FileLocator {
                         uri: artifact_uri(other),
-                        source: "",
-                        parsed: None,
-                        lines: &empty_lines,
+                        source: text.unwrap_or(""),
+                        parsed: other_parsed.as_ref(),
+                        lines: other_lines.as_ref().unwrap_or(&empty_lines),
                         node_ids: Default::default(),
                     };
                     results.push(elsewhere.result(diag, rule_index));
@@ -257,10 +265,25 @@ impl FileLocator<'_> {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let span = self.span(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0));
+                let (line, column) = (r.line.unwrap_or(0), r.column.unwrap_or(0));
+                // A related location in another file (a fragment's use site) names its artifact.
+                let location = match r.file.as_deref().map(artifact_uri).filter(|u| *u != self.uri) {
+                    Some(uri) => {
+                        let empty = LineIndex::new("");
+                        let other = FileLocator {
+                            uri,
+                            source: "",
+                            parsed: None,
+                            lines: &empty,
+                            node_ids: Default::default(),
+                        };
+                        other.physical_location(other.span(&r.pointer, line, column))
+                    }
+                    None => self.physical_location(self.span(&r.pointer, line, column)),
+                };
                 json!({
                     "id": i + 1,
-                    "physicalLocation": self.physical_location(span),
+                    "physicalLocation": location,
                     "message": {"text": non_empty(&r.message, &r.pointer)},
                 })
             })

@@ -1118,7 +1118,7 @@ pub fn chain_related(graph_file: &str, graph: &Parsed, chain: &[UseSite]) -> Vec
             };
             let span = anchor_span(parsed, &site.pointer);
             Related {
-                file: site.in_fragment.as_ref().map(|f| f.file.clone()),
+                file: Some(file.to_string()),
                 pointer: site.pointer.clone(),
                 message: format!(
                     "in fragment `{}`, used at {file}:{}:{}",

@@ -96,6 +96,7 @@ fn map_one(mut d: Diagnostic, expansion: &Expansion, graph_file: &str, graph: &P
             for r in related.iter_mut() {
                 if r.file.is_none() {
                     let span = anchor_span(graph, &r.pointer);
+                    r.file = Some(graph_file.to_string());
                     r.line = Some(span.line);
                     r.column = Some(span.column);
                 }
