@@ -152,9 +152,10 @@ fn check_source_inner(
         }
     };
     if let Some(expansion) = &expansion {
-        diagnostics.extend(expansion.warnings.iter().cloned());
         diagnostics =
             crate::pack::fragment_map::map_back(diagnostics, expansion, file, &parsed);
+        // The boundary's warnings are located in what the user wrote already.
+        diagnostics.extend(expansion.warnings.iter().cloned());
         crate::diagnostic::resolve(&mut diagnostics, &parsed);
         crate::pack::fragment_map::sort_by_file(&mut diagnostics);
     } else {

@@ -74,18 +74,23 @@ fn a_verifier_bypass_inside_a_fragment_is_found_through_the_use_site() {
     println!("{:#?}", report.diagnostics);
 }
 
-/// A report rendered by every renderer, with the paths as the user typed them (relative).
-fn rendered(name: &str) -> (String, String, String, String) {
-    let options = Options {
+/// Options with the pack path as a user types it (relative to the crate root, the tests' working
+/// directory), so reported file names are stable.
+fn relative_options() -> Options {
+    Options {
         packs: Some(Arc::new(Composer::new(
             Base::Builtin,
             PackPath::scan(&[PathBuf::from("tests/fixtures/fragments/path")]),
             ComposerOptions::default(),
         ))),
         ..Options::default()
-    };
+    }
+}
+
+/// A report rendered by every renderer, with the paths as the user typed them (relative).
+fn rendered(name: &str) -> (String, String, String, String) {
     let path = PathBuf::from("tests/fixtures/fragments").join(name);
-    let report = validate::check_file(&path, Registry::builtin(), &options).expect("readable");
+    let report = validate::check_file(&path, Registry::builtin(), &relative_options()).expect("readable");
     let reports = [report];
     let human = primgraph::diagnostic::human::render(&reports, false);
     let json = primgraph::diagnostic::json::render(&reports);
@@ -94,9 +99,57 @@ fn rendered(name: &str) -> (String, String, String, String) {
     (human, json, sarif, github)
 }
 
+/// Every fixture of the fragment codes, rendered by every renderer: pinned (`insta`), so a change
+/// in a message, a location, a related use site or a witness shows in review.
 #[test]
-fn snapshot_unchecked() {
-    let (human, json, sarif, github) = rendered("unchecked.graph.json");
-    println!("{human}\n{json}\n{github}");
-    let _ = sarif;
+fn every_fixture_renders_in_every_format() {
+    for name in [
+        "unchecked", "p801-fragment", "p821", "p822", "p823", "p824", "p825", "p826", "p827", "p828",
+    ] {
+        let (human, json, sarif, github) = rendered(&format!("{name}.graph.json"));
+        insta::assert_snapshot!(format!("{name}_human"), human);
+        insta::assert_snapshot!(format!("{name}_json"), json);
+        insta::assert_snapshot!(format!("{name}_sarif"), sarif);
+        insta::assert_snapshot!(format!("{name}_github"), github);
+    }
 }
+
+/// Each P82x code's documented example really fires at the line it says, in the file it says.
+#[test]
+fn every_fragment_code_doc_example_fires_where_it_says() {
+    for code in ["P821", "P822", "P823", "P824", "P825", "P826", "P827", "P828"] {
+        let row = primgraph::codes::find(code).unwrap_or_else(|| panic!("{code}: a row"));
+        let doc = row.doc();
+        for heading in ["## What it checks", "## Why it matters", "## Example", "## Fix", "## Implements"] {
+            assert!(doc.contains(heading), "{code}: {heading}");
+        }
+        let example = &doc[doc.find("Fixture `").expect("names its fixture")..];
+        let fixture = example["Fixture `".len()..].split('`').next().unwrap();
+        let name = fixture.rsplit('/').next().unwrap();
+        let rest = &example[example.find(&format!("reports {code} at line ")).expect("says the line")..];
+        let line: u32 = rest[format!("reports {code} at line ").len()..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let file = rest
+            .split_once(" of `")
+            .filter(|(before, _)| !before.contains('\n'))
+            .map(|(_, f)| f.split('`').next().unwrap().to_string());
+        let path = PathBuf::from("tests/fixtures/fragments").join(name);
+        let report = validate::check_file(&path, Registry::builtin(), &relative_options()).unwrap();
+        let hit = report.diagnostics.iter().any(|d| {
+            d.code == code
+                && d.line == line
+                && d.file.as_deref() == file.as_deref()
+        });
+        assert!(hit, "{code}: {fixture} does not report it at line {line} of {file:?}: {:#?}", report.diagnostics);
+        // The excerpt stands in the file, at that line.
+        let text = std::fs::read_to_string(file.as_deref().unwrap_or(fixture)).unwrap();
+        let excerpt = doc.split("```json\n").nth(1).unwrap().split("\n```").next().unwrap();
+        let at = text.lines().nth(line as usize - 1).unwrap();
+        assert_eq!(at.trim(), excerpt.trim(), "{code}: the excerpt is line {line}");
+    }
+}
+

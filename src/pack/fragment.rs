@@ -224,6 +224,7 @@ pub fn load_source(
     crate::diagnostic::resolve(&mut errors, &parsed);
     for d in &mut errors {
         d.file = Some(file.to_string());
+        d.sources.push((file.to_string(), parsed.source_arc()));
     }
     crate::diagnostic::sort(&mut errors);
     Err(errors)
@@ -253,7 +254,11 @@ const USE_FIELDS: [&str; 5] = ["id", "fragment", "with", "inputs", "exits"];
 
 impl Shape {
     fn error(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
-        self.errors.push(codes::P801.at(pointer, message));
+        self.errors.push(
+            codes::P801
+                .at(pointer, message)
+                .with_help("see SPEC §9.3 for the members of a fragment and its nodes"),
+        );
     }
 
     fn unknown(&mut self, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) {

@@ -135,7 +135,8 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
     }
     let mut ok_depth: HashMap<String, usize> = HashMap::new();
     for (i, f) in &graph_uses {
-        let path = vec![(None, format!("/nodes/{i}"), f.clone())];
+        let id = nodes[*i].get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+        let path = vec![(None, format!("/nodes/{i}"), id, f.clone())];
         if !ex.nesting(f, 1, &path, &mut ok_depth) {
             return Err(ex.diags);
         }
@@ -172,6 +173,11 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
         for (k, v) in top {
             if k == "nodes" {
                 doc.insert(k.clone(), Value::Array(std::mem::take(&mut ex.out)));
+            } else if k == "entry"
+                && let Some(entry) = v.as_str().and_then(|e| ex.graph_target(e))
+            {
+                // An entry that names a use starts at the use's entry.
+                doc.insert(k.clone(), Value::String(entry));
             } else {
                 doc.insert(k.clone(), v.clone());
             }
@@ -228,7 +234,9 @@ struct Expander<'c, 'a> {
     input: Option<Value>,
 }
 
-type PathStep = (Option<Arc<Fragment>>, String, Arc<Fragment>);
+/// One use on a nesting-check path: (the fragment it is written in, its pointer, its ID, the
+/// fragment it uses).
+type PathStep = (Option<Arc<Fragment>>, String, String, Arc<Fragment>);
 
 impl Expander<'_, '_> {
     fn has_errors(&self) -> bool {
@@ -245,6 +253,14 @@ impl Expander<'_, '_> {
             d.line = span.line;
             d.column = span.column;
             d.file = Some(f.file.clone());
+            d.sources.push((f.file.clone(), f.parsed.source_arc()));
+        }
+        for site in chain {
+            if let Some(f) = &site.in_fragment
+                && !d.sources.iter().any(|(file, _)| *file == f.file)
+            {
+                d.sources.push((f.file.clone(), f.parsed.source_arc()));
+            }
         }
         d.related.extend(chain_related(self.cx.file, self.cx.parsed, chain));
         self.diags.push(d);
@@ -461,10 +477,10 @@ impl Expander<'_, '_> {
             let Some(inner) = self.resolve(Some(f), &at, &text, &chain) else {
                 continue;
             };
-            if let Some(pos) = path.iter().position(|(_, _, g)| g.key() == inner.key()) {
+            if let Some(pos) = path.iter().position(|(_, _, _, g)| g.key() == inner.key()) {
                 let cycle: Vec<String> = path[pos..]
                     .iter()
-                    .map(|(_, _, g)| g.key())
+                    .map(|(_, _, _, g)| g.key())
                     .chain(std::iter::once(inner.key()))
                     .collect();
                 let d = codes::P828
@@ -487,8 +503,9 @@ impl Expander<'_, '_> {
                 self.report(Some(f), d, &chain);
                 return false;
             }
+            let id = f.nodes()[j].get("id").and_then(Value::as_str).unwrap_or_default().to_string();
             let mut next = path.to_vec();
-            next.push((Some(f.clone()), at, inner.clone()));
+            next.push((Some(f.clone()), at, id, inner.clone()));
             if !self.nesting(&inner, depth + 1, &next, ok_depth) {
                 return false;
             }
@@ -1135,15 +1152,12 @@ pub fn chain_related(graph_file: &str, graph: &Parsed, chain: &[UseSite]) -> Vec
 fn path_chain(path: &[PathStep]) -> Vec<UseSite> {
     let mut prefix = String::new();
     let mut chain = Vec::new();
-    for (in_fragment, pointer, _) in path {
-        let id = in_fragment
-            .as_ref()
-            .and_then(|f| {
-                let i: usize = pointer.strip_prefix("/nodes/")?.parse().ok()?;
-                f.nodes().get(i)?.get("id")?.as_str().map(str::to_string)
-            })
-            .unwrap_or_else(|| format!("#{}", pointer.trim_start_matches("/nodes/")));
-        prefix = if prefix.is_empty() { id } else { format!("{prefix}/{id}") };
+    for (in_fragment, pointer, id, _) in path {
+        prefix = if prefix.is_empty() {
+            id.clone()
+        } else {
+            format!("{prefix}/{id}")
+        };
         chain.push(UseSite {
             id: prefix.clone(),
             in_fragment: in_fragment.clone(),
