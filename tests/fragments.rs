@@ -153,3 +153,29 @@ fn every_fragment_code_doc_example_fires_where_it_says() {
     }
 }
 
+
+/// Replay and simulate take the expanded graph: a simulated run records expanded node IDs
+/// (`ship/test`) and replays faithful against the graph that uses the fragment.
+#[test]
+fn simulated_runs_record_expanded_ids_and_replay_faithful() {
+    use primgraph::replay::simulate::{SimOptions, simulate_run};
+    use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+    let path = fixtures().join("ship.graph.json");
+    let bytes = std::fs::read(&path).unwrap();
+    let registry = Registry::builtin();
+    let graph = ReplayGraph::load_with_options("ship.graph.json", &bytes, registry, &options())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(graph.doc.nodes.iter().any(|n| n.id == "ship/test"));
+    let replayer = Replayer::new(registry, graph, ReplayOptions::default());
+    let mut seen_expanded = false;
+    for i in 0..8 {
+        let run = simulate_run(&replayer, &SimOptions::default(), i).expect("a faithful run");
+        let text = String::from_utf8(run.trace.clone()).unwrap();
+        seen_expanded |= text.contains("\"ship/gate\"");
+        let report = replayer.replay_slice("run", &run.trace);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+    assert!(seen_expanded, "traces record expanded node IDs");
+    // Without the pack path the graph is refused, with its findings, not misread.
+    assert!(ReplayGraph::load("ship.graph.json", &bytes, registry).is_err());
+}

@@ -268,17 +268,15 @@ impl FileLocator<'_> {
                 let (line, column) = (r.line.unwrap_or(0), r.column.unwrap_or(0));
                 // A related location in another file (a fragment's use site) names its artifact.
                 let location = match r.file.as_deref().map(artifact_uri).filter(|u| *u != self.uri) {
-                    Some(uri) => {
-                        let empty = LineIndex::new("");
-                        let other = FileLocator {
-                            uri,
-                            source: "",
-                            parsed: None,
-                            lines: &empty,
-                            node_ids: Default::default(),
-                        };
-                        other.physical_location(other.span(&r.pointer, line, column))
-                    }
+                    Some(uri) => json!({
+                        "artifactLocation": {"uri": uri},
+                        "region": {
+                            "startLine": line.max(1),
+                            "startColumn": column.max(1),
+                            "endLine": line.max(1),
+                            "endColumn": column.max(1) + 1,
+                        },
+                    }),
                     None => self.physical_location(self.span(&r.pointer, line, column)),
                 };
                 json!({
