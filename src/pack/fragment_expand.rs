@@ -809,11 +809,15 @@ impl Expander<'_, '_> {
                 } else {
                     format!("{}{path}", push(&at, "with"))
                 };
-                found.push(
-                    codes::P822
-                        .at(pointer, format!("`with` fails fragment `{}`'s `params`: {e}", f.key()))
-                        .with_witness(Witness::Value(instance.clone())),
+                let mut d = codes::P822.at(
+                    pointer,
+                    format!("`with` fails fragment `{}`'s `params`: {}", f.key(), short(&e.to_string())),
                 );
+                // The parameters as checked, when they are small enough to read.
+                if short(&instance.to_string()).len() == instance.to_string().len() {
+                    d = d.with_witness(Witness::Value(instance.clone()));
+                }
+                found.push(d);
                 if found.len() >= 8 {
                     break;
                 }
@@ -1062,12 +1066,15 @@ impl Expander<'_, '_> {
                 if let Ok(validator) = jsonschema::validator_for(&check.schema)
                     && !validator.is_valid(v)
                 {
-                    let why = validator.iter_errors(v).next().map(|e| e.to_string()).unwrap_or_default();
-                    located(
-                        codes::P824
-                            .at(check.pointer.clone(), format!("the constant bound to port `{}` is not admitted by the port's schema: {why}", check.port))
-                            .with_witness(Witness::Value(v.clone())),
+                    let why = validator.iter_errors(v).next().map(|e| short(&e.to_string())).unwrap_or_default();
+                    let mut d = codes::P824.at(
+                        check.pointer.clone(),
+                        format!("the constant bound to port `{}` is not admitted by the port's schema: {why}", check.port),
                     );
+                    if v.to_string().len() <= 1024 {
+                        d = d.with_witness(Witness::Value(v.clone()));
+                    }
+                    located(d);
                 }
                 continue;
             }
@@ -1166,6 +1173,15 @@ fn path_chain(path: &[PathStep]) -> Vec<UseSite> {
     }
     chain.reverse();
     chain
+}
+
+/// A message part cut to 200 characters (a 10 MB parameter is not repeated in full).
+fn short(text: &str) -> String {
+    const MAX: usize = 200;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
 }
 
 /// `/port/rest…` → (`port`, `/rest…`).
