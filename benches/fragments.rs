@@ -32,7 +32,11 @@ fn pack(dir: &std::path::Path) {
                "branches": {"pass": "t0", "fail": {"exit": "failed"}}, "on_error": {"*": {"exit": "failed"}}}),
     ];
     for k in 0..7 {
-        let pass = if k == 6 { json!({"exit": "landed"}) } else { json!(format!("t{}", k + 1)) };
+        let pass = if k == 6 {
+            json!({"exit": "landed"})
+        } else {
+            json!(format!("t{}", k + 1))
+        };
         nodes.push(json!({"id": format!("t{k}"), "primitive": "ver.run_target_tests",
             "max_visits": {"param": "attempts"}, "inputs": {"test_ids": {"from": "$in", "at": "/tests"}},
             "branches": {"pass": pass, "fail": {"exit": "failed"}}, "on_error": {"*": {"exit": "failed"}}}));
@@ -54,7 +58,11 @@ fn graph() -> Vec<u8> {
         json!({"id": "draft", "primitive": "synth.patch", "inputs": {"paths": {"from": "intake", "at": "/paths"}, "test_ids": {"from": "intake", "at": "/test_ids"}}, "next": "u0", "on_error": {"*": "give_up"}}),
     ];
     for k in 0..USES {
-        let next = if k + 1 == USES { "done".to_string() } else { format!("u{}", k + 1) };
+        let next = if k + 1 == USES {
+            "done".to_string()
+        } else {
+            format!("u{}", k + 1)
+        };
         nodes.push(json!({"id": format!("u{k}"), "fragment": "benchkit/land", "with": {"attempts": 2},
             "inputs": {"patch": {"from": "draft", "at": "/patch"}, "tests": {"from": "intake", "at": "/test_ids"}},
             "exits": {"landed": next, "failed": "give_up"}}));
@@ -86,7 +94,10 @@ fn bench_fragments(c: &mut Criterion) {
     let uses = graph();
     let expanded = expand_source("bench.graph.json", &uses, registry, &options)
         .unwrap_or_else(|r| panic!("the bench graph expands: {:?}", r.diagnostics));
-    assert_eq!(expanded["nodes"].as_array().map(Vec::len), Some(4 + 10 * USES));
+    assert_eq!(
+        expanded["nodes"].as_array().map(Vec::len),
+        Some(4 + 10 * USES)
+    );
     let expanded = serde_json::to_vec_pretty(&expanded).unwrap();
     for (name, bytes) in [("uses", &uses), ("expanded", &expanded)] {
         let report = check_source("bench.graph.json", bytes, registry, &options);
@@ -95,7 +106,10 @@ fn bench_fragments(c: &mut Criterion) {
             .iter()
             .filter(|d| d.severity == primgraph::diagnostic::Severity::Error)
             .collect();
-        assert!(errors.is_empty(), "the {name} graph validates clean: {errors:#?}");
+        assert!(
+            errors.is_empty(),
+            "the {name} graph validates clean: {errors:#?}"
+        );
     }
     let mut group = c.benchmark_group("fragments");
     group.sample_size(20);

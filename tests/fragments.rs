@@ -58,19 +58,39 @@ fn a_clean_use_expands_and_validates_clean() {
 #[test]
 fn a_verifier_bypass_inside_a_fragment_is_found_through_the_use_site() {
     let report = validate("unchecked.graph.json");
-    let a407: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "A407").collect();
+    let a407: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "A407")
+        .collect();
     assert_eq!(a407.len(), 1, "{:#?}", report.diagnostics);
     let d = a407[0];
-    assert!(d.file.as_deref().unwrap().ends_with("land-unchecked.fragment.json"));
+    assert!(
+        d.file
+            .as_deref()
+            .unwrap()
+            .ends_with("land-unchecked.fragment.json")
+    );
     assert!(d.pointer.starts_with("/nodes/1"), "{}", d.pointer);
     let last = d.related.last().expect("the use site");
     assert!(
-        last.file.as_deref().unwrap().ends_with("unchecked.graph.json"),
+        last.file
+            .as_deref()
+            .unwrap()
+            .ends_with("unchecked.graph.json"),
         "the use site is in the graph"
     );
     assert_eq!(last.pointer, "/nodes/2");
-    assert!(last.message.starts_with("in fragment `ship`, used at "), "{}", last.message);
-    assert!(last.message.ends_with("unchecked.graph.json:12:5"), "{}", last.message);
+    assert!(
+        last.message.starts_with("in fragment `ship`, used at "),
+        "{}",
+        last.message
+    );
+    assert!(
+        last.message.ends_with("unchecked.graph.json:12:5"),
+        "{}",
+        last.message
+    );
     println!("{:#?}", report.diagnostics);
 }
 
@@ -90,7 +110,8 @@ fn relative_options() -> Options {
 /// A report rendered by every renderer, with the paths as the user typed them (relative).
 fn rendered(name: &str) -> (String, String, String, String) {
     let path = PathBuf::from("tests/fixtures/fragments").join(name);
-    let report = validate::check_file(&path, Registry::builtin(), &relative_options()).expect("readable");
+    let report =
+        validate::check_file(&path, Registry::builtin(), &relative_options()).expect("readable");
     let reports = [report];
     let human = primgraph::diagnostic::human::render(&reports, false);
     let json = primgraph::diagnostic::json::render(&reports);
@@ -104,7 +125,16 @@ fn rendered(name: &str) -> (String, String, String, String) {
 #[test]
 fn every_fixture_renders_in_every_format() {
     for name in [
-        "unchecked", "p801-fragment", "p821", "p822", "p823", "p824", "p825", "p826", "p827", "p828",
+        "unchecked",
+        "p801-fragment",
+        "p821",
+        "p822",
+        "p823",
+        "p824",
+        "p825",
+        "p826",
+        "p827",
+        "p828",
     ] {
         let (human, json, sarif, github) = rendered(&format!("{name}.graph.json"));
         insta::assert_snapshot!(format!("{name}_human"), human);
@@ -117,16 +147,26 @@ fn every_fixture_renders_in_every_format() {
 /// Each P82x code's documented example really fires at the line it says, in the file it says.
 #[test]
 fn every_fragment_code_doc_example_fires_where_it_says() {
-    for code in ["P821", "P822", "P823", "P824", "P825", "P826", "P827", "P828"] {
+    for code in [
+        "P821", "P822", "P823", "P824", "P825", "P826", "P827", "P828",
+    ] {
         let row = primgraph::codes::find(code).unwrap_or_else(|| panic!("{code}: a row"));
         let doc = row.doc();
-        for heading in ["## What it checks", "## Why it matters", "## Example", "## Fix", "## Implements"] {
+        for heading in [
+            "## What it checks",
+            "## Why it matters",
+            "## Example",
+            "## Fix",
+            "## Implements",
+        ] {
             assert!(doc.contains(heading), "{code}: {heading}");
         }
         let example = &doc[doc.find("Fixture `").expect("names its fixture")..];
         let fixture = example["Fixture `".len()..].split('`').next().unwrap();
         let name = fixture.rsplit('/').next().unwrap();
-        let rest = &example[example.find(&format!("reports {code} at line ")).expect("says the line")..];
+        let rest = &example[example
+            .find(&format!("reports {code} at line "))
+            .expect("says the line")..];
         let line: u32 = rest[format!("reports {code} at line ").len()..]
             .split(|c: char| !c.is_ascii_digit())
             .next()
@@ -139,20 +179,32 @@ fn every_fragment_code_doc_example_fires_where_it_says() {
             .map(|(_, f)| f.split('`').next().unwrap().to_string());
         let path = PathBuf::from("tests/fixtures/fragments").join(name);
         let report = validate::check_file(&path, Registry::builtin(), &relative_options()).unwrap();
-        let hit = report.diagnostics.iter().any(|d| {
-            d.code == code
-                && d.line == line
-                && d.file.as_deref() == file.as_deref()
-        });
-        assert!(hit, "{code}: {fixture} does not report it at line {line} of {file:?}: {:#?}", report.diagnostics);
+        let hit = report
+            .diagnostics
+            .iter()
+            .any(|d| d.code == code && d.line == line && d.file.as_deref() == file.as_deref());
+        assert!(
+            hit,
+            "{code}: {fixture} does not report it at line {line} of {file:?}: {:#?}",
+            report.diagnostics
+        );
         // The excerpt stands in the file, at that line.
         let text = std::fs::read_to_string(file.as_deref().unwrap_or(fixture)).unwrap();
-        let excerpt = doc.split("```json\n").nth(1).unwrap().split("\n```").next().unwrap();
+        let excerpt = doc
+            .split("```json\n")
+            .nth(1)
+            .unwrap()
+            .split("\n```")
+            .next()
+            .unwrap();
         let at = text.lines().nth(line as usize - 1).unwrap();
-        assert_eq!(at.trim(), excerpt.trim(), "{code}: the excerpt is line {line}");
+        assert_eq!(
+            at.trim(),
+            excerpt.trim(),
+            "{code}: the excerpt is line {line}"
+        );
     }
 }
-
 
 /// Replay and simulate take the expanded graph: a simulated run records expanded node IDs
 /// (`ship/test`) and replays faithful against the graph that uses the fragment.

@@ -70,13 +70,26 @@ fn nesting_nine_deep_is_p828_at_the_ninth_use_and_eight_is_fine() {
     let opts = options(&[dir.path().to_path_buf()]);
     let nine = graph_using(json!({"deep": "^1"}), "deep/d1");
     let report = validate::check_source("nine.graph.json", &nine, Registry::builtin(), &opts);
-    let p828: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "P828").collect();
+    let p828: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "P828")
+        .collect();
     assert_eq!(p828.len(), 1, "{:#?}", report.diagnostics);
-    assert!(p828[0].file.as_deref().unwrap().ends_with("d8.fragment.json"));
+    assert!(
+        p828[0]
+            .file
+            .as_deref()
+            .unwrap()
+            .ends_with("d8.fragment.json")
+    );
     assert_eq!(p828[0].pointer, "/nodes/0/fragment");
     // Every use site on the way, outermost (the graph) last.
     assert_eq!(p828[0].related.len(), 8, "{:#?}", p828[0].related);
-    assert_eq!(p828[0].related.last().unwrap().file.as_deref(), Some("nine.graph.json"));
+    assert_eq!(
+        p828[0].related.last().unwrap().file.as_deref(),
+        Some("nine.graph.json")
+    );
     let eight = graph_using(json!({"deep": "^1"}), "deep/d2");
     let report = validate::check_source("eight.graph.json", &eight, Registry::builtin(), &opts);
     assert!(
@@ -119,7 +132,9 @@ fn a_use_cycle_within_one_pack_is_p828_with_the_cycle_as_witness() {
     pack(dir.path(), "loop", json!({}));
     for (name, next) in [("a", "b"), ("b", "c"), ("c", "a")] {
         write(
-            &dir.path().join("loop").join(format!("{name}.fragment.json")),
+            &dir.path()
+                .join("loop")
+                .join(format!("{name}.fragment.json")),
             &json!({"fragment": name, "exits": ["out"], "entry": "n",
                     "nodes": [{"id": "n", "fragment": format!("loop/{next}"), "exits": {"out": {"exit": "out"}}}]}),
         );
@@ -127,9 +142,19 @@ fn a_use_cycle_within_one_pack_is_p828_with_the_cycle_as_witness() {
     let opts = options(&[dir.path().to_path_buf()]);
     let bytes = graph_using(json!({"loop": "^1"}), "loop/a");
     let report = validate::check_source("cycle.graph.json", &bytes, Registry::builtin(), &opts);
-    let p828: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "P828").collect();
+    let p828: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "P828")
+        .collect();
     assert_eq!(p828.len(), 1, "{:#?}", report.diagnostics);
-    assert!(p828[0].file.as_deref().unwrap().ends_with("c.fragment.json"));
+    assert!(
+        p828[0]
+            .file
+            .as_deref()
+            .unwrap()
+            .ends_with("c.fragment.json")
+    );
     assert_eq!(
         p828[0].witness.as_ref().unwrap().describe(),
         "loop/a → loop/b → loop/c → loop/a"
@@ -147,7 +172,11 @@ fn many_uses(uses: usize, with: serde_json::Value) -> Vec<u8> {
         json!({"id": "draft", "primitive": "synth.patch", "inputs": {"paths": {"from": "intake", "at": "/paths"}, "test_ids": {"from": "intake", "at": "/test_ids"}}, "next": "u0", "on_error": {"*": "give_up"}}),
     ];
     for k in 0..uses {
-        let next = if k + 1 == uses { "done".to_string() } else { format!("u{}", k + 1) };
+        let next = if k + 1 == uses {
+            "done".to_string()
+        } else {
+            format!("u{}", k + 1)
+        };
         nodes.push(json!({"id": format!("u{k}"), "fragment": "shipkit/land", "with": with,
             "inputs": {"patch": {"from": "draft", "at": "/patch"}, "tests": {"from": "intake", "at": "/test_ids"}},
             "exits": {"landed": next, "failed": "give_up"}}));
@@ -169,10 +198,17 @@ fn a_fragment_used_ten_thousand_times_expands_and_validates() {
     let bytes = many_uses(10_000, json!({"attempts": 1}));
     let expanded = validate::expand_source("many.graph.json", &bytes, Registry::builtin(), &opts)
         .expect("expands");
-    assert_eq!(expanded["nodes"].as_array().unwrap().len(), 2 + 4 * 10_000 + 2);
+    assert_eq!(
+        expanded["nodes"].as_array().unwrap().len(),
+        2 + 4 * 10_000 + 2
+    );
     let report = validate::check_source("many.graph.json", &bytes, Registry::builtin(), &opts);
     // Every finding is located, in the graph or in the fragment file.
-    assert!(report.diagnostics.iter().all(|d| d.line > 0), "{:#?}", &report.diagnostics[..3.min(report.diagnostics.len())]);
+    assert!(
+        report.diagnostics.iter().all(|d| d.line > 0),
+        "{:#?}",
+        &report.diagnostics[..3.min(report.diagnostics.len())]
+    );
 }
 
 #[test]
@@ -181,9 +217,17 @@ fn a_ten_megabyte_parameter_is_p822_at_the_value_without_repeating_it() {
     let big = "x".repeat(10 * 1024 * 1024);
     let bytes = many_uses(1, json!({"attempts": big}));
     let report = validate::check_source("big.graph.json", &bytes, Registry::builtin(), &opts);
-    let p822: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "P822").collect();
+    let p822: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "P822")
+        .collect();
     assert_eq!(p822.len(), 1, "{:#?}", report.diagnostics.len());
     assert_eq!(p822[0].pointer, "/nodes/2/with/attempts");
-    assert!(p822[0].message.len() < 1000, "the message is cut: {} bytes", p822[0].message.len());
+    assert!(
+        p822[0].message.len() < 1000,
+        "the message is cut: {} bytes",
+        p822[0].message.len()
+    );
     assert!(p822[0].witness.is_none());
 }

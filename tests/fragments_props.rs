@@ -17,8 +17,9 @@ fn options() -> &'static Options {
     OPTIONS.get_or_init(|| Options {
         packs: Some(Arc::new(Composer::new(
             Base::Builtin,
-            PackPath::scan(&[PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/fragments/path")]),
+            PackPath::scan(&[
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fragments/path")
+            ]),
             ComposerOptions::default(),
         ))),
         ..Options::default()
@@ -46,24 +47,44 @@ fn case() -> impl Strategy<Value = Case> {
     (
         prop::sample::select(vec!["land", "land-unchecked"]),
         prop::option::of(prop::sample::select(vec![0i64, 1, 3])),
-        prop::sample::select(vec![("draft", "/patch"), ("intake", "/summary"), ("draft", "/rationale")]),
+        prop::sample::select(vec![
+            ("draft", "/patch"),
+            ("intake", "/summary"),
+            ("draft", "/rationale"),
+        ]),
         prop::sample::select(vec!["give_up", "done"]),
-        prop::option::of(prop::sample::select(vec!["mut.apply_patch", "ver.run_target_tests", "ctl.authorize_patch"])),
-        prop::option::of(prop::sample::select(vec!["/result/log", "/result/passed", "/result/failed"])),
+        prop::option::of(prop::sample::select(vec![
+            "mut.apply_patch",
+            "ver.run_target_tests",
+            "ctl.authorize_patch",
+        ])),
+        prop::option::of(prop::sample::select(vec![
+            "/result/log",
+            "/result/passed",
+            "/result/failed",
+        ])),
     )
-        .prop_map(|(fragment, attempts, patch_from, failed_to, dropped_capability, reads_output)| Case {
-            fragment,
-            attempts,
-            patch_from,
-            failed_to,
-            dropped_capability,
-            reads_output,
-        })
+        .prop_map(
+            |(fragment, attempts, patch_from, failed_to, dropped_capability, reads_output)| Case {
+                fragment,
+                attempts,
+                patch_from,
+                failed_to,
+                dropped_capability,
+                reads_output,
+            },
+        )
 }
 
 const CAPABILITIES: [&str; 8] = [
-    "intake.parse_issue", "synth.patch", "ctl.authorize_patch", "mut.apply_patch",
-    "ver.check_workspace_clean", "ver.run_target_tests", "done.finish_success", "done.report_failure",
+    "intake.parse_issue",
+    "synth.patch",
+    "ctl.authorize_patch",
+    "mut.apply_patch",
+    "ver.check_workspace_clean",
+    "ver.run_target_tests",
+    "done.finish_success",
+    "done.report_failure",
 ];
 
 /// The graph that uses the fragment at node 2 (`ship`).
@@ -74,7 +95,11 @@ fn graph(case: &Case) -> Value {
     }
     let mut done = json!({"id": "done", "primitive": "done.finish_success"});
     if let Some(at) = case.reads_output {
-        let input = if at == "/result/failed" { "test_ids" } else { "summary" };
+        let input = if at == "/result/failed" {
+            "test_ids"
+        } else {
+            "summary"
+        };
         done["inputs"] = json!({ input: {"from": "ship", "at": at} });
     }
     json!({
@@ -108,7 +133,10 @@ fn hand_expanded(case: &Case) -> (Value, usize) {
         }
     };
     let param = |name: &str| -> Value {
-        use_node["with"].get(name).cloned().unwrap_or_else(|| f["params"]["properties"][name]["default"].clone())
+        use_node["with"]
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| f["params"]["properties"][name]["default"].clone())
     };
     let mut expanded = Vec::new();
     for n in f["nodes"].as_array().unwrap() {
@@ -118,7 +146,9 @@ fn hand_expanded(case: &Case) -> (Value, usize) {
             for b in inputs.values_mut() {
                 if b["from"] == "$in" {
                     let at = b["at"].as_str().unwrap();
-                    let (port, rest) = at[1..].split_once('/').map_or((&at[1..], String::new()), |(p, r)| (p, format!("/{r}")));
+                    let (port, rest) = at[1..]
+                        .split_once('/')
+                        .map_or((&at[1..], String::new()), |(p, r)| (p, format!("/{r}")));
                     let bound = &use_node["inputs"][port];
                     *b = json!({"from": bound["from"], "at": format!("{}{rest}", bound["at"].as_str().unwrap())});
                 } else if let Some(from) = b.get("from").and_then(Value::as_str) {
@@ -136,7 +166,11 @@ fn hand_expanded(case: &Case) -> (Value, usize) {
                 }
             }
         }
-        if let Some(p) = n.get("max_visits").and_then(|m| m.get("param")).and_then(Value::as_str) {
+        if let Some(p) = n
+            .get("max_visits")
+            .and_then(|m| m.get("param"))
+            .and_then(Value::as_str)
+        {
             n["max_visits"] = param(p);
         }
         expanded.push(n);
@@ -148,7 +182,11 @@ fn hand_expanded(case: &Case) -> (Value, usize) {
     if let Some(b) = nodes[3].get_mut("inputs").and_then(Value::as_object_mut) {
         for b in b.values_mut() {
             // `/result/X` through the output port `result` = `{"from": "test", "at": ""}`.
-            let at = b["at"].as_str().unwrap().trim_start_matches("/result").to_string();
+            let at = b["at"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("/result")
+                .to_string();
             *b = json!({"from": "ship/test", "at": at});
         }
     }
@@ -161,7 +199,13 @@ fn hand_expanded(case: &Case) -> (Value, usize) {
 type Found = (String, String, String, String, String);
 
 fn found(d: &primgraph::diagnostic::Diagnostic, file: String, pointer: String) -> Found {
-    (file, pointer, d.code.as_str().to_string(), d.message.clone(), d.witness.as_ref().map(|w| w.describe()).unwrap_or_default())
+    (
+        file,
+        pointer,
+        d.code.as_str().to_string(),
+        d.message.clone(),
+        d.witness.as_ref().map(|w| w.describe()).unwrap_or_default(),
+    )
 }
 
 proptest! {

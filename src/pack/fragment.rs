@@ -74,7 +74,8 @@ impl Fragment {
 
     /// Whether the node with this ID uses a fragment.
     pub fn is_use(&self, id: &str) -> bool {
-        self.node(id).is_some_and(|(_, n)| n.get("fragment").is_some())
+        self.node(id)
+            .is_some_and(|(_, n)| n.get("fragment").is_some())
     }
 
     /// The default of a parameter, from `params.properties.NAME.default`.
@@ -169,7 +170,10 @@ pub fn load_all(pack: &Pack) -> PackFragments {
                 &file,
                 codes::P801.at(
                     "",
-                    format!("a second fragment file named `{stem}` in pack `{}`", pack.name),
+                    format!(
+                        "a second fragment file named `{stem}` in pack `{}`",
+                        pack.name
+                    ),
                 ),
             );
             out.by_name.insert(stem, Err(Arc::new(vec![d])));
@@ -203,12 +207,14 @@ pub fn load_source(
     let parsed = match crate::json::parse(bytes, &LIMITS) {
         Ok(parsed) => parsed,
         Err(error) => {
-            let mut d = crate::diagnostic::duplicate_key(&codes::P801, &error).unwrap_or_else(|| {
-                let mut d = codes::P801.at("", format!("the fragment file is not valid JSON: {error}"));
-                d.line = error.span.line;
-                d.column = error.span.column;
-                d
-            });
+            let mut d =
+                crate::diagnostic::duplicate_key(&codes::P801, &error).unwrap_or_else(|| {
+                    let mut d =
+                        codes::P801.at("", format!("the fragment file is not valid JSON: {error}"));
+                    d.line = error.span.line;
+                    d.column = error.span.column;
+                    d
+                });
             d.file = Some(file.to_string());
             return Err(vec![d]);
         }
@@ -319,7 +325,10 @@ impl Shape {
         let name = match top.get("fragment") {
             Some(Value::String(s)) => {
                 if !is_fragment_name(s) {
-                    self.error("/fragment", format!("fragment name {s:?} must match ^[a-z][a-z0-9-]*$"));
+                    self.error(
+                        "/fragment",
+                        format!("fragment name {s:?} must match ^[a-z][a-z0-9-]*$"),
+                    );
                 } else if s != stem {
                     self.error(
                         "/fragment",
@@ -333,7 +342,10 @@ impl Shape {
                 String::new()
             }
             None => {
-                self.error("", "missing required field `fragment` (the fragment's name)");
+                self.error(
+                    "",
+                    "missing required field `fragment` (the fragment's name)",
+                );
                 String::new()
             }
         };
@@ -359,13 +371,19 @@ impl Shape {
                 for (port, schema) in ports {
                     let at = push("/inputs", port);
                     if !crate::graph::load::is_node_id(port) {
-                        self.error(at.clone(), format!("port name {port:?} must match ^[a-z][a-z0-9_]*$"));
+                        self.error(
+                            at.clone(),
+                            format!("port name {port:?} must match ^[a-z][a-z0-9_]*$"),
+                        );
                     }
                     self.schema(&at, &format!("port `{port}`"), schema);
                     inputs.insert(port.clone(), schema.clone());
                 }
             }
-            Some(_) => self.error("/inputs", "`inputs` must be an object: port name → JSON Schema"),
+            Some(_) => self.error(
+                "/inputs",
+                "`inputs` must be an object: port name → JSON Schema",
+            ),
         }
         let mut outputs = BTreeMap::new();
         match top.get("outputs") {
@@ -374,23 +392,34 @@ impl Shape {
                 for (port, binding) in ports {
                     let at = push("/outputs", port);
                     if !crate::graph::load::is_node_id(port) {
-                        self.error(at.clone(), format!("port name {port:?} must match ^[a-z][a-z0-9_]*$"));
+                        self.error(
+                            at.clone(),
+                            format!("port name {port:?} must match ^[a-z][a-z0-9_]*$"),
+                        );
                     }
                     let Value::Object(b) = binding else {
-                        self.error(at, "an output port must be `{\"from\": NODE, \"at\": POINTER}`");
+                        self.error(
+                            at,
+                            "an output port must be `{\"from\": NODE, \"at\": POINTER}`",
+                        );
                         continue;
                     };
                     self.unknown(&at, b, &["from", "at"]);
                     let from = match b.get("from") {
                         Some(Value::String(s)) => s.clone(),
                         _ => {
-                            self.error(at.clone(), "an output port needs `from` (a node of the fragment)");
+                            self.error(
+                                at.clone(),
+                                "an output port needs `from` (a node of the fragment)",
+                            );
                             continue;
                         }
                     };
                     let pointer = match b.get("at") {
                         None => String::new(),
-                        Some(Value::String(p)) if crate::graph::load::is_json_pointer(p) => p.clone(),
+                        Some(Value::String(p)) if crate::graph::load::is_json_pointer(p) => {
+                            p.clone()
+                        }
                         Some(_) => {
                             self.error(push(&at, "at"), "`at` must be a JSON pointer");
                             continue;
@@ -399,7 +428,10 @@ impl Shape {
                     outputs.insert(port.clone(), OutputPort { from, at: pointer });
                 }
             }
-            Some(_) => self.error("/outputs", "`outputs` must be an object: port name → `{\"from\", \"at\"}`"),
+            Some(_) => self.error(
+                "/outputs",
+                "`outputs` must be an object: port name → `{\"from\", \"at\"}`",
+            ),
         }
         let mut exits = Vec::new();
         match top.get("exits") {
@@ -409,11 +441,17 @@ impl Shape {
                     match item {
                         Value::String(s) if crate::graph::load::is_node_id(s) => {
                             if exits.contains(s) {
-                                self.error(format!("/exits/{i}"), format!("exit `{s}` is declared twice"));
+                                self.error(
+                                    format!("/exits/{i}"),
+                                    format!("exit `{s}` is declared twice"),
+                                );
                             }
                             exits.push(s.clone());
                         }
-                        _ => self.error(format!("/exits/{i}"), "an exit is a name matching ^[a-z][a-z0-9_]*$"),
+                        _ => self.error(
+                            format!("/exits/{i}"),
+                            "an exit is a name matching ^[a-z][a-z0-9_]*$",
+                        ),
                     }
                 }
             }
@@ -447,7 +485,10 @@ impl Shape {
             None => self.error("", "missing required field `nodes`"),
         }
         if !entry.is_empty() && !index.is_empty() && !index.contains_key(&entry) {
-            self.error("/entry", format!("`entry` names no node of the fragment: `{entry}`"));
+            self.error(
+                "/entry",
+                format!("`entry` names no node of the fragment: `{entry}`"),
+            );
         }
         let (pack, file) = (pack.to_string(), file.to_string());
         Some(move |parsed| Fragment {
@@ -496,15 +537,27 @@ impl Shape {
                 self.binding(&push(&push(at, "inputs"), name), binding, is_use);
             }
         } else if let Some(other) = object.get("inputs") {
-            self.error(push(at, "inputs"), format!("`inputs` must be an object, found {}", crate::graph::load::type_name(other)));
+            self.error(
+                push(at, "inputs"),
+                format!(
+                    "`inputs` must be an object, found {}",
+                    crate::graph::load::type_name(other)
+                ),
+            );
         }
         if is_use {
             if !matches!(object.get("fragment"), Some(Value::String(_))) {
-                self.error(push(at, "fragment"), "`fragment` must be a string `PACK/NAME`");
+                self.error(
+                    push(at, "fragment"),
+                    "`fragment` must be a string `PACK/NAME`",
+                );
             }
             match object.get("with") {
                 None | Some(Value::Object(_)) => {}
-                Some(_) => self.error(push(at, "with"), "`with` must be an object of parameter values"),
+                Some(_) => self.error(
+                    push(at, "with"),
+                    "`with` must be an object of parameter values",
+                ),
             }
             match object.get("exits") {
                 None => {}
@@ -513,7 +566,10 @@ impl Shape {
                         self.successor(&push(&push(at, "exits"), name), target);
                     }
                 }
-                Some(_) => self.error(push(at, "exits"), "`exits` must be an object: exit name → node ID or `{\"exit\": NAME}`"),
+                Some(_) => self.error(
+                    push(at, "exits"),
+                    "`exits` must be an object: exit name → node ID or `{\"exit\": NAME}`",
+                ),
             }
             return id;
         }
@@ -539,8 +595,13 @@ impl Shape {
         match object.get("max_visits") {
             None => {}
             Some(Value::Object(p)) => self.param_ref(&push(at, "max_visits"), p),
-            Some(v) if v.as_u64().is_some_and(|n| n >= 1 && n <= u64::from(u32::MAX)) => {}
-            Some(_) => self.error(push(at, "max_visits"), "`max_visits` must be a positive integer or `{\"param\": NAME}`"),
+            Some(v)
+                if v.as_u64()
+                    .is_some_and(|n| n >= 1 && n <= u64::from(u32::MAX)) => {}
+            Some(_) => self.error(
+                push(at, "max_visits"),
+                "`max_visits` must be a positive integer or `{\"param\": NAME}`",
+            ),
         }
         match object.get("workspace") {
             None | Some(Value::String(_)) => {}
@@ -579,25 +640,39 @@ impl Shape {
             .filter(|k| object.contains_key(**k))
             .count();
         if kinds != 1 {
-            self.error(at, "a binding has exactly one of `from` (with an optional `at`), `const` or `param`");
+            self.error(
+                at,
+                "a binding has exactly one of `from` (with an optional `at`), `const` or `param`",
+            );
             return;
         }
         if object.contains_key("from") {
             self.unknown(at, object, &["from", "at"]);
             if !matches!(object.get("from"), Some(Value::String(_))) {
-                self.error(push(at, "from"), "`from` must be a node ID, `$in` or `$input`");
+                self.error(
+                    push(at, "from"),
+                    "`from` must be a node ID, `$in` or `$input`",
+                );
             }
             match object.get("at") {
                 None => {}
                 Some(Value::String(p)) if crate::graph::load::is_json_pointer(p) => {
                     if object.get("from").and_then(Value::as_str) == Some("$in") && p.len() < 2 {
-                        self.error(push(at, "at"), "a `$in` binding's `at` starts with the port name (`/patch/diff`)");
+                        self.error(
+                            push(at, "at"),
+                            "a `$in` binding's `at` starts with the port name (`/patch/diff`)",
+                        );
                     }
                 }
                 Some(_) => self.error(push(at, "at"), "`at` must be a JSON pointer"),
             }
-            if object.get("from").and_then(Value::as_str) == Some("$in") && !object.contains_key("at") {
-                self.error(at, "a `$in` binding needs `at`, starting with the port name (`/patch/diff`)");
+            if object.get("from").and_then(Value::as_str) == Some("$in")
+                && !object.contains_key("at")
+            {
+                self.error(
+                    at,
+                    "a `$in` binding needs `at`, starting with the port name (`/patch/diff`)",
+                );
             }
         } else if object.contains_key("param") {
             self.param_ref(at, object);

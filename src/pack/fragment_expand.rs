@@ -94,10 +94,9 @@ fn is_use(node: &Value) -> bool {
 /// `file: None` and unresolved lines, those in fragment files are located.
 pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnostic>> {
     let Some(nodes) = value.get("nodes").and_then(Value::as_array) else {
-        return Err(vec![codes::G003.at(
-            "/nodes",
-            "`nodes` must be an array of node objects",
-        )]);
+        return Err(vec![
+            codes::G003.at("/nodes", "`nodes` must be an array of node objects"),
+        ]);
     };
     let mut ex = Expander {
         cx,
@@ -135,7 +134,11 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
     }
     let mut ok_depth: HashMap<String, usize> = HashMap::new();
     for (i, f) in &graph_uses {
-        let id = nodes[*i].get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+        let id = nodes[*i]
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         let path = vec![(None, format!("/nodes/{i}"), id, f.clone())];
         if !ex.nesting(f, 1, &path, &mut ok_depth) {
             return Err(ex.diags);
@@ -262,7 +265,8 @@ impl Expander<'_, '_> {
                 d.sources.push((f.file.clone(), f.parsed.source_arc()));
             }
         }
-        d.related.extend(chain_related(self.cx.file, self.cx.parsed, chain));
+        d.related
+            .extend(chain_related(self.cx.file, self.cx.parsed, chain));
         self.diags.push(d);
     }
 
@@ -298,7 +302,9 @@ impl Expander<'_, '_> {
                 push(at, "id"),
                 "the ID of a node that uses a fragment must match ^[a-z][a-z0-9_]*$",
             )),
-            None => self.diags.push(codes::G003.at(at, "missing required field `id`")),
+            None => self
+                .diags
+                .push(codes::G003.at(at, "missing required field `id`")),
         }
         if !matches!(object.get("fragment"), Some(Value::String(_))) {
             self.diags.push(codes::G003.at(
@@ -373,9 +379,10 @@ impl Expander<'_, '_> {
             return Some(f.clone());
         }
         let pointer = push(at, "fragment");
-        let Some((pack_name, name)) = text.split_once('/').filter(|(p, n)| {
-            super::is_pack_name(p) && fragment::is_fragment_name(n)
-        }) else {
+        let Some((pack_name, name)) = text
+            .split_once('/')
+            .filter(|(p, n)| super::is_pack_name(p) && fragment::is_fragment_name(n))
+        else {
             let d = codes::P821.at(
                 pointer,
                 format!("`{text}` is not a fragment reference: write `PACK/NAME`"),
@@ -431,7 +438,8 @@ impl Expander<'_, '_> {
                 if self.reported.insert(file_key) {
                     for e in errors.iter() {
                         let mut e = e.clone();
-                        e.related.extend(chain_related(self.cx.file, self.cx.parsed, chain));
+                        e.related
+                            .extend(chain_related(self.cx.file, self.cx.parsed, chain));
                         self.diags.push(e);
                     }
                     let d = codes::P801.at(
@@ -447,7 +455,9 @@ impl Expander<'_, '_> {
                 let near = crate::diagnostic::suggest::nearest(name, names.iter().copied(), 1);
                 let mut d = codes::P821.at(
                     pointer,
-                    format!("unknown fragment `{text}`: pack `{pack_name}` has no fragment `{name}`"),
+                    format!(
+                        "unknown fragment `{text}`: pack `{pack_name}` has no fragment `{name}`"
+                    ),
                 );
                 if let Some(n) = near.first() {
                     d = d.with_help(format!("did you mean `{pack_name}/{n}`?"));
@@ -503,7 +513,11 @@ impl Expander<'_, '_> {
                 self.report(Some(f), d, &chain);
                 return false;
             }
-            let id = f.nodes()[j].get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+            let id = f.nodes()[j]
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             let mut next = path.to_vec();
             next.push((Some(f.clone()), at, id, inner.clone()));
             if !self.nesting(&inner, depth + 1, &next, ok_depth) {
@@ -527,12 +541,20 @@ impl Expander<'_, '_> {
     /// The fragment a node of `f` uses, when it uses one.
     fn nested(&self, f: &Fragment, node: &Value) -> Option<Arc<Fragment>> {
         let text = node.get("fragment")?.as_str()?;
-        self.refs.get(&(Some(f.pack.clone()), text.to_string())).cloned()
+        self.refs
+            .get(&(Some(f.pack.clone()), text.to_string()))
+            .cloned()
     }
 
     /// An output port of the use `prefix` of `f`, with `rest` appended: the expanded node and
     /// pointer it reads. `None` when the port does not exist or does not resolve.
-    fn output_of(&self, prefix: &str, f: &Fragment, port: &str, rest: &str) -> Option<(String, String)> {
+    fn output_of(
+        &self,
+        prefix: &str,
+        f: &Fragment,
+        port: &str,
+        rest: &str,
+    ) -> Option<(String, String)> {
         let out = f.outputs.get(port)?;
         let at = format!("{}{rest}", out.at);
         let (_, node) = f.node(&out.from)?;
@@ -579,12 +601,7 @@ impl Expander<'_, '_> {
 
     /// A binding written in `scope` (in a node's `inputs`, or a use's port binding), resolved
     /// to expanded IDs. `Err(())` when it cannot be (reported).
-    fn binding(
-        &mut self,
-        scope: &Scope,
-        at: &str,
-        binding: &Value,
-    ) -> Result<Value, ()> {
+    fn binding(&mut self, scope: &Scope, at: &str, binding: &Value) -> Result<Value, ()> {
         let Value::Object(b) = binding else {
             return Ok(binding.clone());
         };
@@ -612,9 +629,7 @@ impl Expander<'_, '_> {
             return Ok(compose(bound, rest).ok_or(()).or_else(|()| {
                 let d = codes::T304.at(
                     at,
-                    format!(
-                        "port `{port}` is bound to a constant that has nothing at `{rest}`"
-                    ),
+                    format!("port `{port}` is bound to a constant that has nothing at `{rest}`"),
                 );
                 self.report(scope.fragment.as_ref(), d, &scope.chain);
                 Err(())
@@ -662,7 +677,10 @@ impl Expander<'_, '_> {
         let Some(site) = scope.chain.first() else {
             return;
         };
-        if !self.missing_params.insert((site.id.clone(), name.to_string())) {
+        if !self
+            .missing_params
+            .insert((site.id.clone(), name.to_string()))
+        {
             return;
         }
         let d = codes::P822.at(
@@ -700,12 +718,18 @@ impl Expander<'_, '_> {
                     }
                     other => other.clone(),
                 },
-                "next" => self.target(scope, value).map_or_else(|| value.clone(), Value::String),
+                "next" => self
+                    .target(scope, value)
+                    .map_or_else(|| value.clone(), Value::String),
                 "branches" | "on_error" => match value {
                     Value::Object(map) => Value::Object(
                         map.iter()
                             .map(|(k, t)| {
-                                (k.clone(), self.target(scope, t).map_or_else(|| t.clone(), Value::String))
+                                (
+                                    k.clone(),
+                                    self.target(scope, t)
+                                        .map_or_else(|| t.clone(), Value::String),
+                                )
                             })
                             .collect(),
                     ),
@@ -734,8 +758,14 @@ impl Expander<'_, '_> {
         let Some(use_id) = node.get("id").and_then(Value::as_str) else {
             return false;
         };
-        let text = node.get("fragment").and_then(Value::as_str).unwrap_or_default();
-        let key = (scope.fragment.as_ref().map(|f| f.pack.clone()), text.to_string());
+        let text = node
+            .get("fragment")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let key = (
+            scope.fragment.as_ref().map(|f| f.pack.clone()),
+            text.to_string(),
+        );
         let Some(f) = self.refs.get(&key).cloned() else {
             return false;
         };
@@ -756,7 +786,10 @@ impl Expander<'_, '_> {
         if let Some(Value::Object(w)) = node.get("with") {
             for (name, v) in w {
                 let v = match v.get("param").and_then(Value::as_str) {
-                    Some(p) if v.as_object().is_some_and(|o| o.len() == 1) && scope.fragment.is_some() => {
+                    Some(p)
+                        if v.as_object().is_some_and(|o| o.len() == 1)
+                            && scope.fragment.is_some() =>
+                    {
                         match scope.params.get(p) {
                             Some(value) => value.clone(),
                             None => {
@@ -776,7 +809,9 @@ impl Expander<'_, '_> {
                     );
                     d = match near.first() {
                         Some(n) => d.with_help(format!("did you mean `{n}`?")),
-                        None if names.is_empty() => d.with_help(format!("fragment `{}` takes no parameters", f.key())),
+                        None if names.is_empty() => {
+                            d.with_help(format!("fragment `{}` takes no parameters", f.key()))
+                        }
                         None => d.with_help(format!("its parameters: {}", names.join(", "))),
                     };
                     self.report(scope.fragment.as_ref(), d, &scope.chain);
@@ -811,7 +846,11 @@ impl Expander<'_, '_> {
                 };
                 let mut d = codes::P822.at(
                     pointer,
-                    format!("`with` fails fragment `{}`'s `params`: {}", f.key(), short(&e.to_string())),
+                    format!(
+                        "`with` fails fragment `{}`'s `params`: {}",
+                        f.key(),
+                        short(&e.to_string())
+                    ),
                 );
                 // The parameters as checked, when they are small enough to read.
                 if short(&instance.to_string()).len() == instance.to_string().len() {
@@ -834,8 +873,15 @@ impl Expander<'_, '_> {
             for (port, b) in bound {
                 let bat = push(&push(&at, "inputs"), port);
                 let Some(schema) = f.inputs.get(port) else {
-                    let near = crate::diagnostic::suggest::nearest(port, f.inputs.keys().map(String::as_str), 1);
-                    let mut d = codes::P823.at(bat, format!("fragment `{}` has no input port `{port}`", f.key()));
+                    let near = crate::diagnostic::suggest::nearest(
+                        port,
+                        f.inputs.keys().map(String::as_str),
+                        1,
+                    );
+                    let mut d = codes::P823.at(
+                        bat,
+                        format!("fragment `{}` has no input port `{port}`", f.key()),
+                    );
                     if let Some(n) = near.first() {
                         d = d.with_help(format!("did you mean `{n}`?"));
                     }
@@ -858,7 +904,11 @@ impl Expander<'_, '_> {
         for port in f.inputs.keys() {
             if bound.is_none_or(|b| !b.contains_key(port)) {
                 let d = codes::P823.at(
-                    if bound.is_some() { push(&at, "inputs") } else { at.clone() },
+                    if bound.is_some() {
+                        push(&at, "inputs")
+                    } else {
+                        at.clone()
+                    },
                     format!("input port `{port}` of fragment `{}` is not bound", f.key()),
                 );
                 self.report(scope.fragment.as_ref(), d, &scope.chain);
@@ -871,7 +921,11 @@ impl Expander<'_, '_> {
         if let Some(wired) = wired {
             for (name, target) in wired {
                 if !f.exits.contains(name) {
-                    let near = crate::diagnostic::suggest::nearest(name, f.exits.iter().map(String::as_str), 1);
+                    let near = crate::diagnostic::suggest::nearest(
+                        name,
+                        f.exits.iter().map(String::as_str),
+                        1,
+                    );
                     let mut d = codes::P826.at(
                         push(&push(&at, "exits"), name),
                         format!("fragment `{}` has no exit `{name}`", f.key()),
@@ -890,7 +944,11 @@ impl Expander<'_, '_> {
         for name in &f.exits {
             if wired.is_none_or(|w| !w.contains_key(name)) {
                 let d = codes::P826.at(
-                    if wired.is_some() { push(&at, "exits") } else { at.clone() },
+                    if wired.is_some() {
+                        push(&at, "exits")
+                    } else {
+                        at.clone()
+                    },
                     format!("exit `{name}` of fragment `{}` is not wired", f.key()),
                 );
                 self.report(scope.fragment.as_ref(), d, &scope.chain);
@@ -974,12 +1032,18 @@ impl Expander<'_, '_> {
                     }
                 }
             }
-            if let Some(p) = node.get("max_visits").and_then(|m| m.get("param")).and_then(Value::as_str)
+            if let Some(p) = node
+                .get("max_visits")
+                .and_then(|m| m.get("param"))
+                .and_then(Value::as_str)
                 && !f.declares_param(p)
             {
                 found.push(codes::P822.at(
                     push(&at, "max_visits"),
-                    format!("`{p}` is not a parameter of fragment `{}` (declare it in `params`)", f.key()),
+                    format!(
+                        "`{p}` is not a parameter of fragment `{}` (declare it in `params`)",
+                        f.key()
+                    ),
                 ));
             }
             let mut targets: Vec<(String, &Value)> = Vec::new();
@@ -1009,7 +1073,10 @@ impl Expander<'_, '_> {
             let Some((_, node)) = f.node(&out.from) else {
                 found.push(codes::P827.at(
                     push(&pointer, "from"),
-                    format!("output port `{port}` names `{}`, which is no node of the fragment", out.from),
+                    format!(
+                        "output port `{port}` names `{}`, which is no node of the fragment",
+                        out.from
+                    ),
                 ));
                 continue;
             };
@@ -1061,12 +1128,17 @@ impl Expander<'_, '_> {
         let checker = self.cx.registry.schema_checker();
         let mut found = Vec::new();
         for check in &ports {
-            let mut located = |d: Diagnostic| found.push((check.fragment.clone(), d, check.chain.clone()));
+            let mut located =
+                |d: Diagnostic| found.push((check.fragment.clone(), d, check.chain.clone()));
             if let Some(v) = check.binding.get("const") {
                 if let Ok(validator) = jsonschema::validator_for(&check.schema)
                     && !validator.is_valid(v)
                 {
-                    let why = validator.iter_errors(v).next().map(|e| short(&e.to_string())).unwrap_or_default();
+                    let why = validator
+                        .iter_errors(v)
+                        .next()
+                        .map(|e| short(&e.to_string()))
+                        .unwrap_or_default();
                     let mut d = codes::P824.at(
                         check.pointer.clone(),
                         format!("the constant bound to port `{}` is not admitted by the port's schema: {why}", check.port),
@@ -1080,7 +1152,11 @@ impl Expander<'_, '_> {
             }
             let (Some(from), at) = (
                 check.binding.get("from").and_then(Value::as_str),
-                check.binding.get("at").and_then(Value::as_str).unwrap_or(""),
+                check
+                    .binding
+                    .get("at")
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
             ) else {
                 continue;
             };
@@ -1088,7 +1164,10 @@ impl Expander<'_, '_> {
             let root: &Value = if from == "$input" {
                 input_schema.as_ref().unwrap_or(&default_input)
             } else {
-                let Some(prim) = primitives.get(from).and_then(|p| self.cx.registry.lookup(p)) else {
+                let Some(prim) = primitives
+                    .get(from)
+                    .and_then(|p| self.cx.registry.lookup(p))
+                else {
                     continue;
                 };
                 &prim.outputs
@@ -1120,7 +1199,10 @@ impl Expander<'_, '_> {
                 }
                 crate::schema::CompatVerdict::Unknown { reason } => located(codes::P825.at(
                     check.pointer.clone(),
-                    format!("whether `{from}` at `{at}` fits port `{}` is undecided: {reason}", check.port),
+                    format!(
+                        "whether `{from}` at `{at}` fits port `{}` is undecided: {reason}",
+                        check.port
+                    ),
                 )),
             }
         }

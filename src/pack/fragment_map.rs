@@ -60,7 +60,12 @@ fn add_source(d: &mut Diagnostic, file: &str, parsed: &Parsed) {
     }
 }
 
-fn map_one(mut d: Diagnostic, expansion: &Expansion, graph_file: &str, graph: &Parsed) -> Diagnostic {
+fn map_one(
+    mut d: Diagnostic,
+    expansion: &Expansion,
+    graph_file: &str,
+    graph: &Parsed,
+) -> Diagnostic {
     if d.file.is_some() {
         return d;
     }
@@ -84,7 +89,12 @@ fn map_one(mut d: Diagnostic, expansion: &Expansion, graph_file: &str, graph: &P
     }
     match place(expansion, &d.pointer) {
         Place::Graph(p) => d.pointer = p,
-        Place::Fragment(Origin::Fragment { fragment, chain, .. }, p) => {
+        Place::Fragment(
+            Origin::Fragment {
+                fragment, chain, ..
+            },
+            p,
+        ) => {
             let span = anchor_span(&fragment.parsed, &p);
             d.file = Some(fragment.file.clone());
             d.line = span.line;
