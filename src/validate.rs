@@ -152,8 +152,7 @@ fn check_source_inner(
         }
     };
     if let Some(expansion) = &expansion {
-        diagnostics =
-            crate::pack::fragment_map::map_back(diagnostics, expansion, file, &parsed);
+        diagnostics = crate::pack::fragment_map::map_back(diagnostics, expansion, file, &parsed);
         // The boundary's warnings are located in what the user wrote already.
         diagnostics.extend(expansion.warnings.iter().cloned());
         crate::diagnostic::resolve(&mut diagnostics, &parsed);
@@ -199,7 +198,11 @@ fn pack_requests(
             )),
         }
     }
-    if out.is_empty() { Ok(requests) } else { Err(out) }
+    if out.is_empty() {
+        Ok(requests)
+    } else {
+        Err(out)
+    }
 }
 
 /// Expand the fragment uses of a graph document against the composition of the packs it
@@ -255,11 +258,11 @@ pub fn expand_fragments(
         }
         _ => None,
     };
-    let (effective, loaded): (&Registry, &[std::sync::Arc<crate::pack::Pack>]) =
-        match &composition {
-            Some(c) => (&c.registry, &c.packs),
-            None => (registry, &[]),
-        };
+    let (effective, loaded): (&Registry, &[std::sync::Arc<crate::pack::Pack>]) = match &composition
+    {
+        Some(c) => (&c.registry, &c.packs),
+        None => (registry, &[]),
+    };
     let cx = Context {
         file,
         parsed,

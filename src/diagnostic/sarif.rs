@@ -267,7 +267,12 @@ impl FileLocator<'_> {
             .map(|(i, r)| {
                 let (line, column) = (r.line.unwrap_or(0), r.column.unwrap_or(0));
                 // A related location in another file (a fragment's use site) names its artifact.
-                let location = match r.file.as_deref().map(artifact_uri).filter(|u| *u != self.uri) {
+                let location = match r
+                    .file
+                    .as_deref()
+                    .map(artifact_uri)
+                    .filter(|u| *u != self.uri)
+                {
                     Some(uri) => json!({
                         "artifactLocation": {"uri": uri},
                         "region": {
