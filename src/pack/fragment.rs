@@ -124,11 +124,13 @@ impl PackFragments {
     }
 }
 
+/// The process-wide cache of loaded fragments: (pack folder, digest) → the pack's fragments.
+type Cache = Mutex<HashMap<(std::path::PathBuf, String), Arc<PackFragments>>>;
+
 /// The loaded fragments of a pack, cached by (pack folder, digest): every graph validated in a
 /// process reads a pack's fragment files once.
 pub fn fragments_of(pack: &Pack) -> Arc<PackFragments> {
-    static CACHE: OnceLock<Mutex<HashMap<(std::path::PathBuf, String), Arc<PackFragments>>>> =
-        OnceLock::new();
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let key = (pack.dir.clone(), pack.digest.clone());
     if let Ok(map) = cache.lock()
@@ -165,7 +167,7 @@ pub fn load_all(pack: &Pack) -> PackFragments {
             Ok(f) => Ok(Arc::new(f)),
             Err(e) => Err(Arc::new(e)),
         };
-        if out.by_name.contains_key(&stem) {
+        if let Some(slot) = out.by_name.get_mut(&stem) {
             let d = whole_file(
                 &file,
                 codes::P801.at(
@@ -176,7 +178,7 @@ pub fn load_all(pack: &Pack) -> PackFragments {
                     ),
                 ),
             );
-            out.by_name.insert(stem, Err(Arc::new(vec![d])));
+            *slot = Err(Arc::new(vec![d]));
             continue;
         }
         out.by_name.insert(stem, entry);
@@ -656,14 +658,17 @@ impl Shape {
             }
             match object.get("at") {
                 None => {}
-                Some(Value::String(p)) if crate::graph::load::is_json_pointer(p) => {
-                    if object.get("from").and_then(Value::as_str) == Some("$in") && p.len() < 2 {
-                        self.error(
-                            push(at, "at"),
-                            "a `$in` binding's `at` starts with the port name (`/patch/diff`)",
-                        );
-                    }
+                Some(Value::String(p))
+                    if crate::graph::load::is_json_pointer(p)
+                        && object.get("from").and_then(Value::as_str) == Some("$in")
+                        && p.len() < 2 =>
+                {
+                    self.error(
+                        push(at, "at"),
+                        "a `$in` binding's `at` starts with the port name (`/patch/diff`)",
+                    );
                 }
+                Some(Value::String(p)) if crate::graph::load::is_json_pointer(p) => {}
                 Some(_) => self.error(push(at, "at"), "`at` must be a JSON pointer"),
             }
             if object.get("from").and_then(Value::as_str) == Some("$in")

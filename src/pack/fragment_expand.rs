@@ -626,14 +626,19 @@ impl Expander<'_, '_> {
                 // Unknown or unbound port: P823 at the fragment or the use site.
                 return Err(());
             };
-            return Ok(compose(bound, rest).ok_or(()).or_else(|()| {
-                let d = codes::T304.at(
-                    at,
-                    format!("port `{port}` is bound to a constant that has nothing at `{rest}`"),
-                );
-                self.report(scope.fragment.as_ref(), d, &scope.chain);
-                Err(())
-            })?);
+            return match compose(bound, rest) {
+                Some(resolved) => Ok(resolved),
+                None => {
+                    let d = codes::T304.at(
+                        at,
+                        format!(
+                            "port `{port}` is bound to a constant that has nothing at `{rest}`"
+                        ),
+                    );
+                    self.report(scope.fragment.as_ref(), d, &scope.chain);
+                    Err(())
+                }
+            };
         }
         if from == "$input" {
             return Ok(binding.clone());
