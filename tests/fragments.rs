@@ -231,3 +231,48 @@ fn simulated_runs_record_expanded_ids_and_replay_faithful() {
     // Without the pack path the graph is refused, with its findings, not misread.
     assert!(ReplayGraph::load("ship.graph.json", &bytes, registry).is_err());
 }
+
+/// A use inside a fragment: IDs `ship/inner/…`, parameters passed through, the output port
+/// read through the nested use; a finding in the innermost fragment names both use sites,
+/// innermost first and the graph's last.
+#[test]
+fn nested_uses_expand_with_both_use_sites_related() {
+    let report = validate("nested.graph.json");
+    assert_eq!(found(&report), vec![], "{:#?}", report.diagnostics);
+    let bytes = std::fs::read(fixtures().join("nested.graph.json")).unwrap();
+    let expanded =
+        validate::expand_source("nested.graph.json", &bytes, Registry::builtin(), &options())
+            .unwrap_or_else(|r| panic!("{:#?}", r.diagnostics));
+    let nodes = expanded["nodes"].as_array().unwrap();
+    let test = nodes.iter().find(|n| n["id"] == "ship/inner/test").expect("nested IDs");
+    assert_eq!(test["max_visits"], 2, "the parameter passed through `with`");
+    assert_eq!(test["inputs"]["test_ids"], serde_json::json!({"from": "intake", "at": "/test_ids"}));
+    let draft = nodes.iter().find(|n| n["id"] == "draft").unwrap();
+    assert_eq!(draft["next"], "ship/inner/gate", "an edge into the use goes to its entry");
+    let done = nodes.iter().find(|n| n["id"] == "done").unwrap();
+    assert_eq!(
+        done["inputs"]["summary"],
+        serde_json::json!({"from": "ship/inner/test", "at": "/log"}),
+        "the output port read through the nested use"
+    );
+
+    let report = validate("nested-unchecked.graph.json");
+    let a407: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "A407").collect();
+    assert_eq!(a407.len(), 1, "{:#?}", report.diagnostics);
+    let d = a407[0];
+    assert!(d.file.as_deref().unwrap().ends_with("land-unchecked.fragment.json"));
+    let sites: Vec<(&str, &str)> = d
+        .related
+        .iter()
+        .map(|r| (r.file.as_deref().unwrap().rsplit('/').next().unwrap(), r.message.as_str()))
+        .collect();
+    assert_eq!(sites.len(), 2, "{sites:#?}");
+    assert_eq!(sites[0].0, "twice-unchecked.fragment.json");
+    assert!(sites[0].1.starts_with("in fragment `ship/inner`, used at "), "{}", sites[0].1);
+    assert_eq!(sites[1].0, "nested-unchecked.graph.json");
+    assert!(sites[1].1.starts_with("in fragment `ship`, used at "), "{}", sites[1].1);
+    // Both files are quoted in the human output.
+    let (human, ..) = rendered("nested-unchecked.graph.json");
+    assert!(human.contains("twice-unchecked.fragment.json:9:5"), "{human}");
+    assert!(human.contains("nested-unchecked.graph.json:12:5"), "{human}");
+}
