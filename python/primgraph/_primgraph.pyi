@@ -1,7 +1,7 @@
 """Type stubs of the native module; the public names are re-exported by :mod:`primgraph`."""
 
 import os
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 JSON = Any
@@ -66,6 +66,16 @@ def validate(
     file: Optional[str] = None,
 ) -> ValidationReport:
     """Validate one graph, from a path or from ``text``."""
+
+def expand(
+    path: PathLike,
+    *,
+    packs: Optional[Sequence[PathLike]] = None,
+    registry: Optional[Registry] = None,
+) -> Dict[str, JSON]:
+    """The expanded graph document: every fragment use replaced by the fragment's nodes (IDs
+    ``use/node``), with ``packs`` as the pack path. Raises ``GraphError`` when a use does not
+    expand (its first error's code and location)."""
 
 class TraceWriter:
     """Records one run to a ``*.trace.jsonl`` file (SPEC §4.1)."""
