@@ -276,3 +276,4 @@ fn nested_uses_expand_with_both_use_sites_related() {
     assert!(human.contains("twice-unchecked.fragment.json:9:5"), "{human}");
     assert!(human.contains("nested-unchecked.graph.json:12:5"), "{human}");
 }
+
