@@ -244,11 +244,20 @@ fn nested_uses_expand_with_both_use_sites_related() {
         validate::expand_source("nested.graph.json", &bytes, Registry::builtin(), &options())
             .unwrap_or_else(|r| panic!("{:#?}", r.diagnostics));
     let nodes = expanded["nodes"].as_array().unwrap();
-    let test = nodes.iter().find(|n| n["id"] == "ship/inner/test").expect("nested IDs");
+    let test = nodes
+        .iter()
+        .find(|n| n["id"] == "ship/inner/test")
+        .expect("nested IDs");
     assert_eq!(test["max_visits"], 2, "the parameter passed through `with`");
-    assert_eq!(test["inputs"]["test_ids"], serde_json::json!({"from": "intake", "at": "/test_ids"}));
+    assert_eq!(
+        test["inputs"]["test_ids"],
+        serde_json::json!({"from": "intake", "at": "/test_ids"})
+    );
     let draft = nodes.iter().find(|n| n["id"] == "draft").unwrap();
-    assert_eq!(draft["next"], "ship/inner/gate", "an edge into the use goes to its entry");
+    assert_eq!(
+        draft["next"], "ship/inner/gate",
+        "an edge into the use goes to its entry"
+    );
     let done = nodes.iter().find(|n| n["id"] == "done").unwrap();
     assert_eq!(
         done["inputs"]["summary"],
@@ -257,23 +266,103 @@ fn nested_uses_expand_with_both_use_sites_related() {
     );
 
     let report = validate("nested-unchecked.graph.json");
-    let a407: Vec<_> = report.diagnostics.iter().filter(|d| d.code == "A407").collect();
+    let a407: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "A407")
+        .collect();
     assert_eq!(a407.len(), 1, "{:#?}", report.diagnostics);
     let d = a407[0];
-    assert!(d.file.as_deref().unwrap().ends_with("land-unchecked.fragment.json"));
+    assert!(
+        d.file
+            .as_deref()
+            .unwrap()
+            .ends_with("land-unchecked.fragment.json")
+    );
     let sites: Vec<(&str, &str)> = d
         .related
         .iter()
-        .map(|r| (r.file.as_deref().unwrap().rsplit('/').next().unwrap(), r.message.as_str()))
+        .map(|r| {
+            (
+                r.file.as_deref().unwrap().rsplit('/').next().unwrap(),
+                r.message.as_str(),
+            )
+        })
         .collect();
     assert_eq!(sites.len(), 2, "{sites:#?}");
     assert_eq!(sites[0].0, "twice-unchecked.fragment.json");
-    assert!(sites[0].1.starts_with("in fragment `ship/inner`, used at "), "{}", sites[0].1);
+    assert!(
+        sites[0].1.starts_with("in fragment `ship/inner`, used at "),
+        "{}",
+        sites[0].1
+    );
     assert_eq!(sites[1].0, "nested-unchecked.graph.json");
-    assert!(sites[1].1.starts_with("in fragment `ship`, used at "), "{}", sites[1].1);
+    assert!(
+        sites[1].1.starts_with("in fragment `ship`, used at "),
+        "{}",
+        sites[1].1
+    );
     // Both files are quoted in the human output.
     let (human, ..) = rendered("nested-unchecked.graph.json");
-    assert!(human.contains("twice-unchecked.fragment.json:9:5"), "{human}");
-    assert!(human.contains("nested-unchecked.graph.json:12:5"), "{human}");
+    assert!(
+        human.contains("twice-unchecked.fragment.json:9:5"),
+        "{human}"
+    );
+    assert!(
+        human.contains("nested-unchecked.graph.json:12:5"),
+        "{human}"
+    );
 }
 
+/// `primgraph graph expand`: the expanded document on stdout (exit 0); a use that does not
+/// expand is exit 1 with its findings on stderr, located.
+#[test]
+fn graph_expand_prints_the_expansion_or_the_findings() {
+    let bin = env!("CARGO_BIN_EXE_primgraph");
+    let out = std::process::Command::new(bin)
+        .args([
+            "graph",
+            "expand",
+            "tests/fixtures/fragments/ship.graph.json",
+            "--pack",
+            "tests/fixtures/fragments/path",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["nodes"][2]["id"], "ship/gate");
+    // The expansion validates as itself.
+    let again = validate::check_source(
+        "expanded.graph.json",
+        &out.stdout,
+        Registry::builtin(),
+        &options(),
+    );
+    assert_eq!(found(&again), vec![], "{:#?}", again.diagnostics);
+    let out = std::process::Command::new(bin)
+        .args([
+            "graph",
+            "expand",
+            "tests/fixtures/fragments/p821.graph.json",
+            "--pack",
+            "tests/fixtures/fragments/path",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[P821]"), "{stderr}");
+    assert!(
+        stderr.contains("tests/fixtures/fragments/p821.graph.json:12:20"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
