@@ -366,3 +366,26 @@ fn graph_expand_prints_the_expansion_or_the_findings() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// Editors check graphs against `graphs/graph.schema.json`: a graph with fragment uses and its
+/// expansion (IDs `ship/gate`) both satisfy it.
+#[test]
+fn the_editor_schema_accepts_uses_and_expanded_ids() {
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root().join("graphs/graph.schema.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for name in ["ship.graph.json", "nested.graph.json"] {
+        let bytes = std::fs::read(fixtures().join(name)).unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        let expanded =
+            validate::expand_source(name, &bytes, Registry::builtin(), &options()).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&expanded)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name} expanded: {errors:#?}");
+    }
+}
