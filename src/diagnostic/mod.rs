@@ -119,6 +119,11 @@ pub struct Diagnostic {
     /// fragment file, SPEC §9.3), so a renderer can quote them: (file, text). Not serialized.
     #[serde(skip)]
     pub sources: Vec<(String, std::sync::Arc<str>)>,
+    /// Where each step of a path witness is, when the path crosses files (nodes expanded from a
+    /// fragment, SPEC §9.3): (file, line, column) of the step's node `id`, by step; empty when
+    /// every step is a node of the report's file. Not serialized (SARIF code flows read it).
+    #[serde(skip)]
+    pub steps: Vec<Option<(String, u32, u32)>>,
 }
 
 /// What a `primgraph.toml` severity override can set a code to.
@@ -226,6 +231,7 @@ impl Diagnostic {
             seq: None,
             overridden_by: None,
             sources: Vec::new(),
+            steps: Vec::new(),
         }
     }
 

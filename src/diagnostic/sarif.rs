@@ -332,7 +332,10 @@ impl FileLocator<'_> {
             && let Some(path) = witness.nodes()
             && !path.is_empty()
         {
-            result.insert("codeFlows".into(), json!([self.code_flow(witness, path)]));
+            result.insert(
+                "codeFlows".into(),
+                json!([self.code_flow(witness, path, &diag.steps)]),
+            );
         }
         if let Some(by) = diag.overridden_by.as_ref().filter(|_| diag.is_suppressed()) {
             result.insert(
@@ -356,7 +359,12 @@ impl FileLocator<'_> {
 impl FileLocator<'_> {
     /// A witness path as one thread flow: each step a location at its node's `id` (a step that
     /// names no node of the file, such as `$input`, is a location with only a message).
-    fn code_flow(&self, witness: &super::Witness, path: &[String]) -> Value {
+    fn code_flow(
+        &self,
+        witness: &super::Witness,
+        path: &[String],
+        steps: &[Option<(String, u32, u32)>],
+    ) -> Value {
         let edges = match witness {
             super::Witness::Route { edges, .. } => edges.as_slice(),
             _ => &[],
@@ -374,7 +382,21 @@ impl FileLocator<'_> {
                     None => name.clone(),
                 };
                 let mut location = Map::new();
-                if let Some(&index) = self.node_ids.get(name) {
+                // A step in another file (a node expanded from a fragment, SPEC §9.3).
+                if let Some(Some((file, line, column))) = steps.get(step) {
+                    location.insert(
+                        "physicalLocation".into(),
+                        json!({
+                            "artifactLocation": {"uri": artifact_uri(file)},
+                            "region": {
+                                "startLine": (*line).max(1),
+                                "startColumn": (*column).max(1),
+                                "endLine": (*line).max(1),
+                                "endColumn": (*column).max(1) + 1,
+                            },
+                        }),
+                    );
+                } else if let Some(&index) = self.node_ids.get(name) {
                     let pointer = format!("/nodes/{index}/id");
                     let span = self.span(&pointer, 0, 0);
                     location.insert("physicalLocation".into(), self.physical_location(span));

@@ -59,6 +59,8 @@ pub struct Expansion {
     pub value: Value,
     /// One per expanded node, in `value["nodes"]` order.
     pub origins: Vec<Origin>,
+    /// The expanded node IDs, in the same order (for witness paths, which name nodes by ID).
+    pub ids: Vec<String>,
     /// Warnings found at the boundary (P825), located.
     pub warnings: Vec<Diagnostic>,
 }
@@ -171,6 +173,16 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
     if ex.has_errors() {
         return Err(ex.diags);
     }
+    let ids: Vec<String> = ex
+        .out
+        .iter()
+        .map(|n| {
+            n.get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
     let mut doc = Map::new();
     if let Value::Object(top) = value {
         for (k, v) in top {
@@ -189,6 +201,7 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
     Ok(Expansion {
         value: Value::Object(doc),
         origins: ex.origins,
+        ids,
         warnings: ex.diags,
     })
 }

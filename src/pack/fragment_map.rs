@@ -48,10 +48,57 @@ pub fn map_back(
     graph_file: &str,
     graph: &Parsed,
 ) -> Vec<Diagnostic> {
+    let index: std::collections::HashMap<&str, usize> = expansion
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(k, id)| (id.as_str(), k))
+        .collect();
     diags
         .into_iter()
-        .map(|d| map_one(d, expansion, graph_file, graph))
+        .map(|d| {
+            let mut d = map_one(d, expansion, graph_file, graph);
+            steps(&mut d, expansion, &index, graph_file, graph);
+            d
+        })
         .collect()
+}
+
+/// The file, line and column of every step of a path witness that crosses into a fragment.
+fn steps(
+    d: &mut Diagnostic,
+    expansion: &Expansion,
+    index: &std::collections::HashMap<&str, usize>,
+    graph_file: &str,
+    graph: &Parsed,
+) {
+    let Some(path) = d.witness.as_ref().and_then(|w| w.nodes()) else {
+        return;
+    };
+    let located: Vec<Option<(String, u32, u32, bool)>> = path
+        .iter()
+        .map(|id| {
+            let origin = expansion.origins.get(*index.get(id.as_str())?)?;
+            Some(match origin {
+                Origin::Graph(i) => {
+                    let span = anchor_span(graph, &format!("/nodes/{i}/id"));
+                    (graph_file.to_string(), span.line, span.column, false)
+                }
+                Origin::Fragment {
+                    fragment, index, ..
+                } => {
+                    let span = anchor_span(&fragment.parsed, &format!("/nodes/{index}/id"));
+                    (fragment.file.clone(), span.line, span.column, true)
+                }
+            })
+        })
+        .collect();
+    if located.iter().flatten().any(|(.., elsewhere)| *elsewhere) {
+        d.steps = located
+            .into_iter()
+            .map(|l| l.map(|(file, line, column, _)| (file, line, column)))
+            .collect();
+    }
 }
 
 fn add_source(d: &mut Diagnostic, file: &str, parsed: &Parsed) {
