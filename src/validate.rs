@@ -263,12 +263,18 @@ pub fn expand_fragments(
         Some(c) => (&c.registry, &c.packs),
         None => (registry, &[]),
     };
+    let on_path: Vec<String> = options
+        .packs
+        .as_deref()
+        .map(|c| c.path().names().map(str::to_string).collect())
+        .unwrap_or_default();
     let cx = Context {
         file,
         parsed,
         registry: effective,
         packs: loaded,
         declared: &declared,
+        on_path: &on_path,
     };
     expand(value, &cx)
 }

@@ -389,3 +389,37 @@ fn the_editor_schema_accepts_uses_and_expanded_ids() {
         assert!(errors.is_empty(), "{name} expanded: {errors:#?}");
     }
 }
+
+/// A fragment of a pack on the pack path that the graph does not declare is P811, with the
+/// `packs` entry to add; a pack nowhere is P821.
+#[test]
+fn a_fragment_of_an_undeclared_pack_is_p811() {
+    let bytes = std::fs::read(fixtures().join("ship.graph.json")).unwrap();
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replace("\"packs\": {\"shipkit\": \"^1.0\"},", "");
+    let report = validate::check_source(
+        "u.graph.json",
+        text.as_bytes(),
+        Registry::builtin(),
+        &options(),
+    );
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["P811"], "{:#?}", report.diagnostics);
+    assert!(
+        report.diagnostics[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("\"shipkit\"")
+    );
+    let text = text.replace("shipkit/land", "nowhere/land");
+    let report = validate::check_source(
+        "u.graph.json",
+        text.as_bytes(),
+        Registry::builtin(),
+        &options(),
+    );
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["P821"], "{:#?}", report.diagnostics);
+}

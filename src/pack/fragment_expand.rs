@@ -77,6 +77,8 @@ pub struct Context<'a> {
     pub packs: &'a [Arc<Pack>],
     /// The pack names the graph declares in `packs`.
     pub declared: &'a [String],
+    /// The pack names on the pack path (a fragment of one the graph does not declare is P811).
+    pub on_path: &'a [String],
 }
 
 /// Whether a graph document has any node that uses a fragment.
@@ -425,6 +427,16 @@ impl Expander<'_, '_> {
                         format!("fragment `{text}` is in pack `{pack_name}`, which this graph does not declare"),
                     )
                     .with_help(format!("add `\"{pack_name}\"` with a range to the graph's `packs`")),
+                (None, false) if self.cx.on_path.iter().any(|p| p == pack_name) => codes::P811
+                    .at(
+                        pointer,
+                        format!(
+                            "fragment `{text}` is in pack `{pack_name}`, which this graph does not declare"
+                        ),
+                    )
+                    .with_help(format!(
+                        "add `\"{pack_name}\"` with a range to the graph's `packs`"
+                    )),
                 (None, false) => codes::P821.at(
                     pointer,
                     format!("unknown fragment `{text}`: the graph declares no pack `{pack_name}`"),
