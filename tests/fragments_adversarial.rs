@@ -231,3 +231,43 @@ fn a_ten_megabyte_parameter_is_p822_at_the_value_without_repeating_it() {
     );
     assert!(p822[0].witness.is_none());
 }
+
+#[test]
+fn a_port_pointer_into_a_ref_cycle_ends_in_a_located_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    pack(dir.path(), "refs", json!({}));
+    let list = json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}, "v": {"type": "string"}}}},
+                      "$ref": "#/$defs/n"});
+    write(
+        &dir.path().join("refs").join("f.fragment.json"),
+        &json!({"fragment": "f", "inputs": {"list": list}, "exits": ["out"], "entry": "n",
+                "nodes": [{"id": "n", "primitive": "done.report_failure",
+                           "inputs": {"reason": {"const": "other"}, "summary": {"from": "$in", "at": "/list/next/next/next/v"}}}]}),
+    );
+    let opts = options(&[dir.path().to_path_buf()]);
+    let mut input = json!({"type": "object", "properties": {"a": list.clone()}});
+    input["properties"]["a"]["$defs"]["n"]["properties"]["v"] = json!({"type": "integer"});
+    let bytes = serde_json::to_vec(&json!({
+        "graph": "refs", "abi": "1.0.0", "packs": {"refs": "^1"}, "capabilities": ["done.*"],
+        "input": input, "entry": "use",
+        "nodes": [{"id": "use", "fragment": "refs/f", "inputs": {"list": {"from": "$input", "at": "/a/next/next"}},
+                   "exits": {"out": "use"}}]
+    }))
+    .unwrap();
+    let report = validate::check_source("refs.graph.json", &bytes, Registry::builtin(), &opts);
+    assert!(!report.diagnostics.is_empty());
+    assert!(
+        report.diagnostics.iter().all(|d| d.line > 0),
+        "{:#?}",
+        report.diagnostics
+    );
+    // The source's `v` is an integer, the port's a string: a witness, or an undecided warning.
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "P824" || d.code == "P825"),
+        "{:#?}",
+        report.diagnostics
+    );
+}
