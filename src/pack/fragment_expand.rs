@@ -1157,6 +1157,10 @@ impl Expander<'_, '_> {
         let input_schema = self.input.clone();
         let checker = self.cx.registry.schema_checker();
         let mut found = Vec::new();
+        // One verdict per distinct (source primitive or `$input`, pointer, port schema): a
+        // fragment used 200 times from the same sources is checked once.
+        let mut verdicts: HashMap<(String, String, String), crate::schema::CompatVerdict> =
+            HashMap::new();
         for check in &ports {
             let mut located =
                 |d: Diagnostic| found.push((check.fragment.clone(), d, check.chain.clone()));
@@ -1191,6 +1195,15 @@ impl Expander<'_, '_> {
                 continue;
             };
             let default_input = serde_json::json!({"type": "object"});
+            let source_key = if from == "$input" {
+                "$input".to_string()
+            } else {
+                match primitives.get(from) {
+                    Some(p) => (*p).to_string(),
+                    None => continue,
+                }
+            };
+            let key = (source_key, at.to_string(), check.schema.to_string());
             let root: &Value = if from == "$input" {
                 input_schema.as_ref().unwrap_or(&default_input)
             } else {
@@ -1206,7 +1219,11 @@ impl Expander<'_, '_> {
                 continue;
             };
             let source = crate::schema::walk::standalone(root, &selected.schema);
-            match checker.verdict(&source, &check.schema) {
+            let verdict = verdicts
+                .entry(key)
+                .or_insert_with(|| checker.verdict(&source, &check.schema))
+                .clone();
+            match verdict {
                 crate::schema::CompatVerdict::Yes => {}
                 crate::schema::CompatVerdict::No { witness, reason } => {
                     let admitted = jsonschema::is_valid(&source, &witness);
