@@ -441,6 +441,22 @@ table! {
         help "declare the effect on the primitive, or drop it from the command";
     P811 Error "pack/codes/p811.rs" "a graph uses a primitive or fragment of a pack it does not declare (help: the `packs` entry to add)"
         help "declare the pack in the graph's `packs`";
+    P821 Error "pack/codes/p821.rs" "an unknown fragment (did you mean)"
+        help "name a fragment of a pack the graph declares: `PACK/NAME`";
+    P822 Error "pack/codes/p822.rs" "`with` fails the fragment's `params` schema"
+        help "pass the parameters the fragment's `params` declares, with values its schema admits";
+    P823 Error "pack/codes/p823.rs" "an input port unbound, bound twice, or unknown"
+        help "bind every input port the fragment declares, once, and no other";
+    P824 Error "pack/codes/p824.rs" "a port binding's source schema is not within the port's (witness)"
+        help "bind the port from a value its schema admits, or narrow the source";
+    P825 Warning "pack/codes/p825.rs" "a port binding's compatibility is undecided"
+        help "simplify the source or port schema so the checker can decide, or check the binding by hand";
+    P826 Error "pack/codes/p826.rs" "an exit unwired, unknown, or targeted inside the fragment but not declared"
+        help "wire every exit the fragment declares in the use's `exits`, and only those";
+    P827 Error "pack/codes/p827.rs" "an output port naming a missing node or an undeclared pointer"
+        help "name a node of the fragment and a pointer its primitive's output schema declares";
+    P828 Error "pack/codes/p828.rs" "fragment uses in a cycle, or nested deeper than 8"
+        help "break the cycle, or flatten the nesting to at most 8 levels";
     P840 Error "pack_rules/codes/p840.rs" "an invalid rule (kind, selector field, bound)"
         help "write the rule as SPEC §9.4 shows: the kind's members, known selector fields, a positive bound";
     P841 Warning "pack_rules/codes/p841.rs" "a rule selector that matches no primitive"

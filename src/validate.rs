@@ -120,6 +120,25 @@ fn check_source_inner(
     // Loading consumes the value tree node by node, so that a large graph is never held twice
     // (as values and as the loaded document); spans are found without it.
     let value = std::mem::take(&mut parsed.value);
+    // Fragment uses are expanded before anything is checked (SPEC §9.3); every check then runs
+    // on the expanded document and its findings are mapped back to what the user wrote.
+    let (value, expansion) = if crate::pack::fragment_expand::has_uses(&value) {
+        match expand_fragments(file, &value, &parsed, registry, options) {
+            Ok(expansion) => {
+                let mut expansion = expansion;
+                let expanded = std::mem::take(&mut expansion.value);
+                (expanded, Some(expansion))
+            }
+            Err(mut diagnostics) => {
+                crate::diagnostic::resolve(&mut diagnostics, &parsed);
+                crate::pack::fragment_map::sort_by_file(&mut diagnostics);
+                report.diagnostics = diagnostics;
+                return (report, Some(parsed));
+            }
+        }
+    } else {
+        (value, None)
+    };
     let mut diagnostics = match crate::graph::load::load_owned(value) {
         Err(errors) => errors
             .iter()
@@ -132,10 +151,95 @@ fn check_source_inner(
             check_with_packs(file, &doc, registry, options)
         }
     };
-    crate::diagnostic::resolve(&mut diagnostics, &parsed);
-    sort_diagnostics(&mut diagnostics);
+    if let Some(expansion) = &expansion {
+        diagnostics = crate::pack::fragment_map::map_back(diagnostics, expansion, file, &parsed);
+        // The boundary's warnings are located in what the user wrote already.
+        diagnostics.extend(expansion.warnings.iter().cloned());
+        crate::diagnostic::resolve(&mut diagnostics, &parsed);
+        crate::pack::fragment_map::sort_by_file(&mut diagnostics);
+    } else {
+        crate::diagnostic::resolve(&mut diagnostics, &parsed);
+        sort_diagnostics(&mut diagnostics);
+    }
     report.diagnostics = diagnostics;
     (report, Some(parsed))
+}
+
+/// Expand the fragment uses of a graph document against the composition of the packs it
+/// declares (SPEC §9.3). `Err`: the findings that stop expansion (a composition that cannot be
+/// built, an unknown fragment, a boundary that does not hold), located.
+pub fn expand_fragments(
+    file: &str,
+    value: &serde_json::Value,
+    parsed: &crate::json::Parsed,
+    registry: &Registry,
+    options: &Options,
+) -> Result<crate::pack::fragment_expand::Expansion, Vec<Diagnostic>> {
+    use crate::pack::fragment_expand::{Context, expand};
+    let mut packs = crate::graph::doc::SmallMap::new();
+    if let Some(serde_json::Value::Object(members)) = value.get("packs") {
+        for (name, range) in members {
+            if let Some(range) = range.as_str() {
+                packs.insert(name.clone(), range.to_string());
+            }
+        }
+    }
+    let declared: Vec<String> = packs.keys().cloned().collect();
+    let composition = match options.packs.as_deref() {
+        Some(composer) if !packs.is_empty() => {
+            let (requests, malformed) = requests_of(&packs);
+            if !malformed.is_empty() {
+                return Err(malformed);
+            }
+            match composer.compose(file, &requests) {
+                Ok(c) => Some(c),
+                Err(errors) => {
+                    return Err(errors
+                        .into_iter()
+                        .map(|located| {
+                            let mut d = located.diagnostic;
+                            d.file = located.file;
+                            d
+                        })
+                        .collect());
+                }
+            }
+        }
+        None if !packs.is_empty() => {
+            return Err(packs
+                .iter()
+                .map(|(name, range)| {
+                    codes::P804.at(
+                        crate::json::pointer::push("/packs", name),
+                        format!(
+                            "pack `{name}` ({range:?}) is not on the pack path: no pack path is \
+                             given (pass --pack DIR, or set `packs` in primgraph.toml)"
+                        ),
+                    )
+                })
+                .collect());
+        }
+        _ => None,
+    };
+    let (effective, loaded): (&Registry, &[std::sync::Arc<crate::pack::Pack>]) = match &composition
+    {
+        Some(c) => (&c.registry, &c.packs),
+        None => (registry, &[]),
+    };
+    let on_path: Vec<String> = options
+        .packs
+        .as_deref()
+        .map(|c| c.path().names().map(str::to_string).collect())
+        .unwrap_or_default();
+    let cx = Context {
+        file,
+        parsed,
+        registry: effective,
+        packs: loaded,
+        declared: &declared,
+        on_path: &on_path,
+    };
+    expand(value, &cx)
 }
 
 /// Run the rules on a loaded document against its effective registry (SPEC §9.2): the base
@@ -230,9 +334,17 @@ fn check_with_packs(
 pub fn pack_requests(
     doc: &crate::graph::doc::GraphDoc,
 ) -> (Vec<(String, crate::pack::Range)>, Vec<Diagnostic>) {
+    requests_of(&doc.packs)
+}
+
+/// `packs` entries (name → range as written) as resolution requests, with G003 for a bad name
+/// or range: the graph's before expansion and after.
+fn requests_of(
+    packs: &crate::graph::doc::SmallMap<String>,
+) -> (Vec<(String, crate::pack::Range)>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut requests = Vec::new();
-    for (name, text) in doc.packs.iter() {
+    for (name, text) in packs.iter() {
         let pointer = crate::json::pointer::push("/packs", name);
         if !crate::pack::is_pack_name(name) {
             out.push(codes::G003.at(
@@ -373,6 +485,41 @@ fn without_pack_primitives(
             !name.contains('.') || registry.families().iter().any(|f| f.prefix == root)
         })
         .collect()
+}
+
+/// The expanded document of a graph (SPEC §9.3, `primgraph graph expand`): the graph itself when
+/// it uses no fragment, else its expansion. `Err`: the report of a document that does not parse,
+/// or whose fragment uses cannot be expanded (the boundary findings, located).
+pub fn expand_source(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+) -> Result<serde_json::Value, FileReport> {
+    let parsed = match crate::json::parse(bytes, &options.limits) {
+        Ok(parsed) => parsed,
+        Err(_) => return Err(check_source(file, bytes, registry, options)),
+    };
+    if !crate::pack::fragment_expand::has_uses(&parsed.value) {
+        return Ok(parsed.value);
+    }
+    match expand_fragments(file, &parsed.value, &parsed, registry, options) {
+        Ok(expansion) => Ok(expansion.value),
+        Err(mut diagnostics) => {
+            crate::diagnostic::resolve(&mut diagnostics, &parsed);
+            crate::pack::fragment_map::sort_by_file(&mut diagnostics);
+            Err(FileReport {
+                file: file.to_string(),
+                graph: parsed
+                    .value
+                    .get("graph")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string),
+                diagnostics,
+                source: parsed.source_arc(),
+            })
+        }
+    }
 }
 
 /// Read and check one file. Only a regular file is read, and one over `options.limits.max_bytes`

@@ -20,6 +20,7 @@ from ._primgraph import (
     replay as replay,
     replay_corpus as replay_corpus,
     validate as validate,
+    expand as expand,
 )
 
 __version__: str

@@ -76,6 +76,16 @@ def validate(
 ) -> ValidationReport:
     """Validate one graph, from a path or from ``text``."""
 
+def expand(
+    path: PathLike,
+    *,
+    packs: Optional[Sequence[PathLike]] = None,
+    registry: Optional[Registry] = None,
+) -> Dict[str, JSON]:
+    """The expanded graph document: every fragment use replaced by the fragment's nodes (IDs
+    ``use/node``), with ``packs`` as the pack path. Raises ``GraphError`` when a use does not
+    expand (its first error's code and location)."""
+
 class TraceWriter:
     """Records one run to a ``*.trace.jsonl`` file (SPEC §4.1)."""
 

@@ -27,6 +27,7 @@ fn _primgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<replay::PyRunReport>()?;
     m.add_class::<summary::PySummary>()?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
+    m.add_function(wrap_pyfunction!(validate::expand, m)?)?;
     m.add_function(wrap_pyfunction!(replay::replay, m)?)?;
     m.add(
         "replay_corpus",

@@ -164,3 +164,71 @@ pub fn validate(
     });
     Ok(PyValidationReport { report })
 }
+
+/// The expanded document of a graph (SPEC §9.3, `primgraph graph expand`): every fragment use
+/// replaced by the fragment's nodes (IDs `use/node`). `packs` is the pack path (folders: a pack,
+/// or a folder of packs). Returns the document as Python values (a graph without uses comes
+/// back as it is); raises `GraphError` (with the first error's code and location, in the
+/// fragment file when it is there) when a use does not expand, `InputError` when the path
+/// cannot be read.
+#[pyfunction]
+#[pyo3(signature = (path, *, packs = None, registry = None))]
+pub fn expand<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    packs: Option<&Bound<'py, PyAny>>,
+    registry: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+    use primgraph::pack::path::PackPath;
+    let registry = registry::resolve(registry)?;
+    let path = convert::to_path("path", path)?;
+    let packs = match packs.filter(|p| !p.is_none()) {
+        Some(p) => convert::to_paths("packs", p)?,
+        None => Vec::new(),
+    };
+    let bytes = primgraph::input::read_capped(&path, primgraph::json::Limits::default().max_bytes)
+        .map_err(|e| errors::input(py, &path, &e))?;
+    let file = path.display().to_string();
+    let reg = registry.get();
+    let base_of = |r: &registry::RegistryRef| match r {
+        registry::RegistryRef::Loaded(r) => Base::Loaded(r.clone()),
+        _ => Base::Builtin,
+    };
+    // A registry made `with_packs` brings its pack path; `packs=` names one explicitly.
+    let composer = match (&registry, packs.is_empty()) {
+        (registry::RegistryRef::Packs(set), true) => set.composer.clone(),
+        (registry::RegistryRef::Packs(set), false) => std::sync::Arc::new(Composer::new(
+            base_of(&set.base),
+            PackPath::scan(&packs),
+            ComposerOptions::default(),
+        )),
+        (r, _) => std::sync::Arc::new(Composer::new(
+            base_of(r),
+            PackPath::scan(&packs),
+            ComposerOptions::default(),
+        )),
+    };
+    let result = py.detach(|| {
+        let options = primgraph::validate::Options {
+            packs: Some(composer),
+            ..primgraph::validate::Options::default()
+        };
+        primgraph::validate::expand_source(&file, &bytes, reg, &options)
+    });
+    match result {
+        Ok(value) => convert::to_py(py, &value),
+        Err(report) => {
+            let first = report
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .or(report.diagnostics.first());
+            let located = match first {
+                Some(d) => errors::Located::of_diagnostic(d, d.file.as_deref().unwrap_or(&file)),
+                None => errors::Located::new(format!("{file} does not expand")).in_file(&file),
+            };
+            Err(errors::raise(py, "GraphError", located))
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! `primgraph graph diff OLD NEW [--runs PATH…]` compares two versions (SPEC §6.2,
 //! `primgraph::versions::graph_diff`; exit 0 no regression, 1 NEW introduces an error or breaks a run
 //! faithful under OLD, 2 either graph does not load).
+//! `primgraph graph expand FILE [--pack DIR]…` prints the expanded document (SPEC §9.3).
 //! Exit 0: the picture (or graph) was printed, whatever the diagnostics say; 1: the document does
 //! not load (its diagnostics go to stderr); 2: the command could not run.
 
@@ -29,6 +30,21 @@ pub enum GraphCommand {
     Generate(GenerateArgs),
     /// Compare two versions of a graph: structure, input schema, findings, and recorded runs.
     Diff(DiffArgs),
+    /// Print the expanded graph: every fragment use replaced by the fragment's nodes (SPEC §9.3).
+    Expand(ExpandArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExpandArgs {
+    /// The graph file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// A pack, or a folder whose sub-folders are packs (repeatable): the pack path.
+    #[arg(long = "pack", value_name = "DIR")]
+    pub packs: Vec<PathBuf>,
+    /// A registry file instead of the embedded Kernel ABI 1.0.0.
+    #[arg(long, value_name = "FILE")]
+    pub registry: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -101,6 +117,54 @@ pub fn run(args: GraphArgs) -> ExitCode {
         GraphCommand::Mermaid(a) => draw(a, Format::Mermaid),
         GraphCommand::Generate(a) => generate(a),
         GraphCommand::Diff(a) => diff(a),
+        GraphCommand::Expand(a) => expand(a),
+    }
+}
+
+/// `graph expand`: exit 0 and the expanded document on stdout; 1 when the graph does not expand
+/// (its findings on stderr); 2 when the command could not run.
+fn expand(args: ExpandArgs) -> ExitCode {
+    use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+    use primgraph::pack::path::PackPath;
+    let registry = match super::load_registry(&args.registry) {
+        Ok(r) => r,
+        Err(e) => return super::usage_error(e),
+    };
+    let base = match &args.registry {
+        None => Base::Builtin,
+        Some(path) => match primgraph::registry::Registry::from_path(path) {
+            Ok(r) => Base::Loaded(std::sync::Arc::new(r)),
+            Err(e) => return super::usage_error(e),
+        },
+    };
+    let bytes =
+        match super::io::read_input(&args.file, primgraph::json::Limits::default().max_bytes) {
+            Ok(b) => b,
+            Err(e) => return super::usage_error(e),
+        };
+    let options = primgraph::validate::Options {
+        packs: Some(std::sync::Arc::new(Composer::new(
+            base,
+            PackPath::scan(&args.packs),
+            ComposerOptions::default(),
+        ))),
+        ..Default::default()
+    };
+    let file = args.file.display().to_string();
+    match primgraph::validate::expand_source(&file, &bytes, registry, &options) {
+        Ok(value) => {
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+            super::io::print(&text);
+            ExitCode::SUCCESS
+        }
+        Err(report) => {
+            eprint!(
+                "{}",
+                diagnostic::human::render(&[report], super::io::color_stderr())
+            );
+            eprintln!("error: {file} does not expand: nothing to print");
+            ExitCode::from(1)
+        }
     }
 }
 

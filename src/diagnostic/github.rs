@@ -60,6 +60,10 @@ pub fn annotation(file: &str, diag: &Diagnostic) -> String {
     }
     properties.push(format!("title={}", escape_property(&diag.code)));
     let mut message = diag.message.clone();
+    // Related locations in another file (a fragment's use sites, SPEC §9.3) say where they are.
+    for r in diag.related.iter().filter(|r| r.file.is_some()) {
+        let _ = write!(message, "\n{}", r.message);
+    }
     if let Some(witness) = &diag.witness {
         let _ = write!(message, "\nwitness: {}", witness.describe());
     }

@@ -49,32 +49,69 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
     let mut out = String::new();
     let no_lines = LineIndex::new("");
     for diag in report.diagnostics.iter().filter(|d| !d.is_suppressed()) {
-        // A diagnostic in another file (a pack's) is shown by its location, not quoted.
+        // The other files this diagnostic quotes (a fragment file, SPEC §9.3), parsed here.
+        let quoted: Vec<(&str, &str, Option<Parsed>, LineIndex)> = diag
+            .sources
+            .iter()
+            .map(|(f, text)| (f.as_str(), &**text, reparse(text), LineIndex::new(text)))
+            .collect();
+        let view_of = |key: Option<&str>| -> Option<FileView<'_>> {
+            match key.filter(|k| *k != report.file) {
+                None => Some(FileView {
+                    key: None,
+                    report_file: &report.file,
+                    file: &report.file,
+                    source,
+                    parsed: parsed.as_ref(),
+                    lines: &lines,
+                }),
+                Some(f) => quoted.iter().find(|q| q.0 == f).map(|q| FileView {
+                    key: Some(q.0),
+                    report_file: &report.file,
+                    file: q.0,
+                    source: q.1,
+                    parsed: q.2.as_ref(),
+                    lines: &q.3,
+                }),
+            }
+        };
+        // A diagnostic in another file (a pack's) without its text is shown by its location,
+        // not quoted.
         let elsewhere = diag
             .file
             .as_ref()
             .map(|f| format!("{f}:{}:{}", diag.line, diag.column));
-        let view = match &elsewhere {
-            Some(file) => FileView {
+        let quoted_view = diag.file.as_deref().and_then(|f| view_of(Some(f)));
+        let view = match (quoted_view, &elsewhere) {
+            (Some(view), _) => view,
+            (None, Some(file)) => FileView {
+                key: diag.file.as_deref(),
+                report_file: &report.file,
                 file,
                 source: "",
                 parsed: None,
                 lines: &no_lines,
             },
-            None => FileView {
+            (None, None) => FileView {
+                key: None,
+                report_file: &report.file,
                 file: &report.file,
                 source,
                 parsed: parsed.as_ref(),
                 lines: &lines,
             },
         };
-        out.push_str(&renderer.render(&view.groups(diag)));
+        out.push_str(&renderer.render(&view.groups(diag, &view_of)));
         out.push_str("\n\n");
     }
     out
 }
 
 struct FileView<'a> {
+    /// The related locations' `file` that means this file (`None`: the report's own).
+    key: Option<&'a str>,
+    /// The report's own file (a related location naming it is in the `None` view).
+    report_file: &'a str,
     file: &'a str,
     source: &'a str,
     parsed: Option<&'a Parsed>,
@@ -93,6 +130,11 @@ struct Located {
 }
 
 impl<'a> FileView<'a> {
+    /// A related location's `file`, with the report's own file as `None`.
+    fn norm<'f>(&self, file: Option<&'f str>) -> Option<&'f str> {
+        file.filter(|f| *f != self.report_file)
+    }
+
     /// Where `pointer` is, from the parsed source, else from a resolved line/column.
     fn locate(&self, pointer: &str, line: u32, column: u32) -> Option<Located> {
         if let Some(span) = self
@@ -115,7 +157,11 @@ impl<'a> FileView<'a> {
         })
     }
 
-    fn groups(&self, diag: &'a Diagnostic) -> Vec<Group<'a>> {
+    fn groups(
+        &self,
+        diag: &'a Diagnostic,
+        view_of: &dyn Fn(Option<&str>) -> Option<FileView<'a>>,
+    ) -> Vec<Group<'a>> {
         let level = match diag.severity {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
@@ -128,6 +174,7 @@ impl<'a> FileView<'a> {
         let related: Vec<(Option<Located>, &'a super::Related)> = diag
             .related
             .iter()
+            .filter(|r| self.norm(r.file.as_deref()) == self.key)
             .map(|r| {
                 let located = self.locate(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0));
                 (located, r)
@@ -190,6 +237,41 @@ impl<'a> FileView<'a> {
             if located.is_none() {
                 group =
                     group.element(Level::NOTE.message(format!("{} (at {})", r.message, r.pointer)));
+            }
+        }
+        // Related locations in other files (a fragment's use sites): one snippet per location,
+        // in order (innermost first, outermost last), as rustc shows a macro's call site.
+        for r in diag
+            .related
+            .iter()
+            .filter(|r| self.norm(r.file.as_deref()) != self.key)
+        {
+            let other = view_of(self.norm(r.file.as_deref()));
+            let located = other.as_ref().and_then(|v| {
+                v.locate(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0))
+                    .map(|l| (v, l))
+            });
+            match located {
+                Some((v, l)) => {
+                    let window = v.window(l.line, l.line);
+                    let start = l.range.start.clamp(window.start, window.end) - window.start;
+                    let end = l.range.end.clamp(window.start, window.end) - window.start;
+                    let text = v.source.get(window.clone()).unwrap_or_default();
+                    group = group.element(
+                        Snippet::source(text)
+                            .line_start(l.line as usize)
+                            .path(v.file)
+                            .fold(true)
+                            .annotation(
+                                AnnotationKind::Context
+                                    .span(start..end.max(start))
+                                    .label(r.message.as_str()),
+                            ),
+                    );
+                }
+                None => {
+                    group = group.element(Level::NOTE.message(r.message.as_str()));
+                }
             }
         }
         if primary.is_none() && !diag.pointer.is_empty() {

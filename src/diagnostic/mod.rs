@@ -19,6 +19,11 @@ use serde_json::Value;
 /// A second location a diagnostic points at.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Related {
+    /// The file it is in when that is not the diagnostic's own file's report (SPEC §3.1, §9.3:
+    /// a fragment's use site in the graph, or an enclosing fragment's file); such a location
+    /// is resolved already.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub pointer: String,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,6 +115,15 @@ pub struct Diagnostic {
     /// or the original one when the override turned the diagnostic off.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub overridden_by: Option<Box<Override>>,
+    /// The text of the other files this diagnostic or its related locations point into (a
+    /// fragment file, SPEC §9.3), so a renderer can quote them: (file, text). Not serialized.
+    #[serde(skip)]
+    pub sources: Vec<(String, std::sync::Arc<str>)>,
+    /// Where each step of a path witness is, when the path crosses files (nodes expanded from a
+    /// fragment, SPEC §9.3): (file, line, column) of the step's node `id`, by step; empty when
+    /// every step is a node of the report's file. Not serialized (SARIF code flows read it).
+    #[serde(skip)]
+    pub steps: Vec<Option<(String, u32, u32)>>,
 }
 
 /// What a `primgraph.toml` severity override can set a code to.
@@ -216,6 +230,8 @@ impl Diagnostic {
             help: None,
             seq: None,
             overridden_by: None,
+            sources: Vec::new(),
+            steps: Vec::new(),
         }
     }
 
@@ -239,6 +255,7 @@ impl Diagnostic {
 
     pub fn with_related(mut self, pointer: impl Into<String>, message: impl Into<String>) -> Self {
         self.related.push(Related {
+            file: None,
             pointer: pointer.into(),
             message: message.into(),
             line: None,
@@ -298,13 +315,25 @@ pub fn highlight_span(parsed: &Parsed, pointer: &str) -> Span {
 pub fn resolve(diags: &mut [Diagnostic], parsed: &Parsed) {
     for diag in diags.iter_mut() {
         if diag.file.is_some() {
-            // Located in its own file already.
+            // Located in its own file already; a related location in the report's file not
+            // yet located (a fragment's use site in the graph) is located here.
+            for related in diag.related.iter_mut() {
+                if related.file.is_none() && related.line.is_none() {
+                    let span = anchor_span(parsed, &related.pointer);
+                    related.line = Some(span.line);
+                    related.column = Some(span.column);
+                }
+            }
             continue;
         }
         let span = anchor_span(parsed, &diag.pointer);
         diag.line = span.line;
         diag.column = span.column;
         for related in diag.related.iter_mut() {
+            if related.file.is_some() {
+                // In another file, located already.
+                continue;
+            }
             let span = anchor_span(parsed, &related.pointer);
             related.line = Some(span.line);
             related.column = Some(span.column);
@@ -456,6 +485,7 @@ pub fn duplicate_key(code: &'static Code, error: &crate::json::JsonError) -> Opt
     d.line = error.span.line;
     d.column = error.span.column;
     d.related.push(Related {
+        file: None,
         pointer: pointer.clone(),
         message: format!("`{key}` first defined here"),
         line: Some(first.line),

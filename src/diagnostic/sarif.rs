@@ -75,11 +75,19 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
             match &diag.file {
                 // In another file (a pack's): located by its resolved line and column.
                 Some(other) => {
+                    // A fragment file's text rides along on the diagnostic (SPEC §9.3).
+                    let text = diag
+                        .sources
+                        .iter()
+                        .find(|(f, _)| f == other)
+                        .map(|(_, t)| &**t);
+                    let other_parsed = text.and_then(reparse);
+                    let other_lines = text.map(LineIndex::new);
                     let elsewhere = FileLocator {
                         uri: artifact_uri(other),
-                        source: "",
-                        parsed: None,
-                        lines: &empty_lines,
+                        source: text.unwrap_or(""),
+                        parsed: other_parsed.as_ref(),
+                        lines: other_lines.as_ref().unwrap_or(&empty_lines),
                         node_ids: Default::default(),
                     };
                     results.push(elsewhere.result(diag, rule_index));
@@ -257,10 +265,28 @@ impl FileLocator<'_> {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let span = self.span(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0));
+                let (line, column) = (r.line.unwrap_or(0), r.column.unwrap_or(0));
+                // A related location in another file (a fragment's use site) names its artifact.
+                let location = match r
+                    .file
+                    .as_deref()
+                    .map(artifact_uri)
+                    .filter(|u| *u != self.uri)
+                {
+                    Some(uri) => json!({
+                        "artifactLocation": {"uri": uri},
+                        "region": {
+                            "startLine": line.max(1),
+                            "startColumn": column.max(1),
+                            "endLine": line.max(1),
+                            "endColumn": column.max(1) + 1,
+                        },
+                    }),
+                    None => self.physical_location(self.span(&r.pointer, line, column)),
+                };
                 json!({
                     "id": i + 1,
-                    "physicalLocation": self.physical_location(span),
+                    "physicalLocation": location,
                     "message": {"text": non_empty(&r.message, &r.pointer)},
                 })
             })
@@ -306,7 +332,10 @@ impl FileLocator<'_> {
             && let Some(path) = witness.nodes()
             && !path.is_empty()
         {
-            result.insert("codeFlows".into(), json!([self.code_flow(witness, path)]));
+            result.insert(
+                "codeFlows".into(),
+                json!([self.code_flow(witness, path, &diag.steps)]),
+            );
         }
         if let Some(by) = diag.overridden_by.as_ref().filter(|_| diag.is_suppressed()) {
             result.insert(
@@ -330,7 +359,12 @@ impl FileLocator<'_> {
 impl FileLocator<'_> {
     /// A witness path as one thread flow: each step a location at its node's `id` (a step that
     /// names no node of the file, such as `$input`, is a location with only a message).
-    fn code_flow(&self, witness: &super::Witness, path: &[String]) -> Value {
+    fn code_flow(
+        &self,
+        witness: &super::Witness,
+        path: &[String],
+        steps: &[Option<(String, u32, u32)>],
+    ) -> Value {
         let edges = match witness {
             super::Witness::Route { edges, .. } => edges.as_slice(),
             _ => &[],
@@ -348,7 +382,21 @@ impl FileLocator<'_> {
                     None => name.clone(),
                 };
                 let mut location = Map::new();
-                if let Some(&index) = self.node_ids.get(name) {
+                // A step in another file (a node expanded from a fragment, SPEC §9.3).
+                if let Some(Some((file, line, column))) = steps.get(step) {
+                    location.insert(
+                        "physicalLocation".into(),
+                        json!({
+                            "artifactLocation": {"uri": artifact_uri(file)},
+                            "region": {
+                                "startLine": (*line).max(1),
+                                "startColumn": (*column).max(1),
+                                "endLine": (*line).max(1),
+                                "endColumn": (*column).max(1) + 1,
+                            },
+                        }),
+                    );
+                } else if let Some(&index) = self.node_ids.get(name) {
                     let pointer = format!("/nodes/{index}/id");
                     let span = self.span(&pointer, 0, 0);
                     location.insert("physicalLocation".into(), self.physical_location(span));

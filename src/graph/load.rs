@@ -52,6 +52,13 @@ pub fn is_node_id(id: &str) -> bool {
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// Whether `id` matches `^[a-z][a-z0-9_]*(/[a-z][a-z0-9_]*)*$`: a node ID of an expanded graph
+/// (SPEC §9.3: a fragment's node `test` used at `ship` is `ship/test`). A graph's own nodes may
+/// carry such IDs too, so that the document `graph expand` prints validates as itself.
+pub fn is_expanded_node_id(id: &str) -> bool {
+    id.split('/').all(is_node_id)
+}
+
 /// Whether `abi` is `MAJOR.MINOR.PATCH` with decimal parts and, as semver requires, no leading
 /// zero (`01.0.0` is refused, as `graph.schema.json` refuses it); returns the parts.
 pub fn parse_version(abi: &str) -> Option<(u64, u64, u64)> {
@@ -376,7 +383,7 @@ impl Loader {
         ] = self.fields(pointer, object, &FIELDS, &FIELDS);
         let id = self.string_member(pointer, id, "id", true);
         if let Some(id) = &id
-            && !is_node_id(id)
+            && !is_expanded_node_id(id)
         {
             self.error(
                 child(pointer, "id"),

@@ -61,23 +61,63 @@ impl Source<'_> {
                 by.describe()
             ));
         }
-        let related: Vec<DiagnosticRelatedInformation> = diag
+        // A diagnostic in another file (inside a fragment, SPEC §9.3): shown in this document at
+        // the outermost use site written here, the fragment's place as related information.
+        let mut related: Vec<DiagnosticRelatedInformation> = diag
             .related
             .iter()
-            .map(|r| DiagnosticRelatedInformation {
-                location: Location::new(
-                    self.uri.clone(),
-                    self.range(&r.pointer, r.line.unwrap_or(1), r.column.unwrap_or(1)),
-                ),
-                message: if r.message.is_empty() {
-                    r.pointer.clone()
-                } else {
-                    r.message.clone()
-                },
+            .filter_map(|r| {
+                let elsewhere = r
+                    .file
+                    .as_deref()
+                    .filter(|f| diag.file.is_some() && !self.is_this(f));
+                let location = match elsewhere {
+                    None => Location::new(
+                        self.uri.clone(),
+                        self.range(&r.pointer, r.line.unwrap_or(1), r.column.unwrap_or(1)),
+                    ),
+                    Some(file) => Location::new(
+                        file_uri(file)?,
+                        point(r.line.unwrap_or(1), r.column.unwrap_or(1)),
+                    ),
+                };
+                Some(DiagnosticRelatedInformation {
+                    location,
+                    message: if r.message.is_empty() {
+                        r.pointer.clone()
+                    } else {
+                        r.message.clone()
+                    },
+                })
             })
             .collect();
+        let mut range = self.range(&diag.pointer, diag.line, diag.column);
+        if let Some(file) = &diag.file {
+            // The outermost use site is the last related location, in this document.
+            let site = diag
+                .related
+                .iter()
+                .rev()
+                .find(|r| r.file.as_deref().is_none_or(|f| self.is_this(f)));
+            if let Some(site) = site {
+                range = self.range(
+                    &site.pointer,
+                    site.line.unwrap_or(1),
+                    site.column.unwrap_or(1),
+                );
+            }
+            if let Some(uri) = file_uri(file) {
+                related.insert(
+                    0,
+                    DiagnosticRelatedInformation {
+                        location: Location::new(uri, point(diag.line, diag.column)),
+                        message: format!("{}:{}:{}: {}", file, diag.line, diag.column, diag.code),
+                    },
+                );
+            }
+        }
         lsp_types::Diagnostic {
-            range: self.range(&diag.pointer, diag.line, diag.column),
+            range,
             severity: Some(severity(diag.severity)),
             code: Some(NumberOrString::String(diag.code.to_string())),
             code_description: None,
@@ -89,6 +129,12 @@ impl Source<'_> {
         }
     }
 
+    /// Whether a related location's `file` names this document.
+    fn is_this(&self, file: &str) -> bool {
+        super::settings::uri_to_path(self.uri)
+            .is_some_and(|p| p == std::path::Path::new(file) || p.ends_with(file))
+    }
+
     /// Every published diagnostic (suppressed ones left out).
     pub fn convert_all(&self, diags: &[Diagnostic]) -> Vec<lsp_types::Diagnostic> {
         diags
@@ -96,5 +142,88 @@ impl Source<'_> {
             .filter(|d| !d.is_suppressed())
             .map(|d| self.convert(d))
             .collect()
+    }
+}
+
+/// A one-character range at a 1-based line and column (UTF-16 positions approximated by the
+/// column: another file's text is not at hand).
+fn point(line: u32, column: u32) -> Range {
+    let start = lsp_types::Position::new(line.saturating_sub(1), column.saturating_sub(1));
+    let end = lsp_types::Position::new(line.saturating_sub(1), column);
+    Range::new(start, end)
+}
+
+/// The `file://` URI of a file name as reported (made absolute against the working directory).
+fn file_uri(file: &str) -> Option<Uri> {
+    let path = std::path::Path::new(file);
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(path)
+    };
+    let mut text = String::from("file://");
+    for b in absolute.to_str()?.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            text.push(b as char);
+        } else {
+            text.push_str(&format!("%{b:02X}"));
+        }
+    }
+    text.parse().ok()
+}
+
+#[cfg(test)]
+mod fragment_tests {
+    use super::*;
+
+    /// In an editor, a finding inside a fragment (SPEC §9.3) is shown at the use site in the
+    /// open graph, with the fragment's place (its file, line and column) as related information.
+    #[test]
+    fn a_fragment_finding_is_shown_at_the_use_site() {
+        use crate::pack::compose::{Base, Composer, ComposerOptions};
+        use crate::pack::path::PackPath;
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fragments");
+        let options = crate::validate::Options {
+            packs: Some(std::sync::Arc::new(Composer::new(
+                Base::Builtin,
+                PackPath::scan(&[root.join("path")]),
+                ComposerOptions::default(),
+            ))),
+            ..Default::default()
+        };
+        let path = root.join("unchecked.graph.json");
+        let report =
+            crate::validate::check_file(&path, crate::registry::Registry::builtin(), &options)
+                .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parsed = crate::json::parse(text.as_bytes(), &Default::default()).unwrap();
+        let lines = LineMap::new(&text);
+        let uri = file_uri(&path.display().to_string()).unwrap();
+        let source = Source {
+            uri: &uri,
+            text: &text,
+            lines: &lines,
+            parsed: Some(&parsed),
+        };
+        let a407 = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "A407")
+            .unwrap();
+        let shown = source.convert(a407);
+        assert_eq!(shown.range.start.line, 11, "the use site, line 12");
+        let related = shown.related_information.expect("related");
+        assert!(
+            related[0]
+                .location
+                .uri
+                .as_str()
+                .ends_with("land-unchecked.fragment.json")
+        );
+        assert_eq!(
+            related[0].location.range.start.line, 13,
+            "the fragment's line 14"
+        );
     }
 }

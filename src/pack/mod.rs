@@ -14,6 +14,10 @@
 pub mod codes;
 pub mod compose;
 pub mod digest;
+// Fragments (SPEC §9.3): loading, expansion before every check, diagnostics mapped back.
+pub mod fragment;
+pub mod fragment_expand;
+pub mod fragment_map;
 pub mod lock;
 pub mod manifest;
 pub mod path;

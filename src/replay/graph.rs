@@ -124,12 +124,47 @@ impl ReplayGraph {
         bytes: &[u8],
         registry: &Registry,
     ) -> Result<ReplayGraph, GraphLoadError> {
-        let report: FileReport = crate::validate::check_source(
-            file,
-            bytes,
-            registry,
-            &crate::validate::Options::default(),
-        );
+        ReplayGraph::load_with_options(file, bytes, registry, &crate::validate::Options::default())
+    }
+
+    /// [`ReplayGraph::load`] with validation options (the pack path): a graph that uses
+    /// fragments is replayed as its expansion (SPEC §9.3: traces record expanded IDs such as
+    /// `ship/test`, and the digest is the expanded document's); a use that does not expand
+    /// refuses the graph with its boundary findings.
+    pub fn load_with_options(
+        file: &str,
+        bytes: &[u8],
+        registry: &Registry,
+        options: &crate::validate::Options,
+    ) -> Result<ReplayGraph, GraphLoadError> {
+        let report: FileReport = crate::validate::check_source(file, bytes, registry, options);
+        let expands = crate::json::parse(bytes, &options.limits)
+            .is_ok_and(|p| crate::pack::fragment_expand::has_uses(&p.value));
+        if expands {
+            return match crate::validate::expand_source(file, bytes, registry, options) {
+                Ok(value) => {
+                    let blocking: Vec<Diagnostic> = report
+                        .diagnostics
+                        .into_iter()
+                        .filter(|d| {
+                            d.severity == Severity::Error
+                                && (d.code.starts_with('G') || d.code == "R101")
+                        })
+                        .collect();
+                    if !blocking.is_empty() {
+                        return Err(GraphLoadError::Refused(blocking));
+                    }
+                    ReplayGraph::from_value(value, registry)
+                }
+                Err(report) => Err(GraphLoadError::Refused(
+                    report
+                        .diagnostics
+                        .into_iter()
+                        .filter(|d| d.severity == Severity::Error)
+                        .collect(),
+                )),
+            };
+        }
         let blocking: Vec<Diagnostic> = report
             .diagnostics
             .into_iter()

@@ -13,3 +13,12 @@ pub mod p807;
 pub mod p808;
 pub mod p809;
 pub mod p811;
+// Fragments (SPEC §9.3).
+pub mod p821;
+pub mod p822;
+pub mod p823;
+pub mod p824;
+pub mod p825;
+pub mod p826;
+pub mod p827;
+pub mod p828;

@@ -231,6 +231,7 @@ impl RunState<'_, '_> {
                 )
                 .related
                 .push(crate::diagnostic::Related {
+                    file: None,
                     pointer: related,
                     message: "the node the graph selects".into(),
                     line: None,

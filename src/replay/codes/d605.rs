@@ -237,6 +237,7 @@ impl RunState<'_, '_> {
         )
         .related
         .push(crate::diagnostic::Related {
+            file: None,
             pointer: related,
             message: "the bindings that compute the input".into(),
             line: None,

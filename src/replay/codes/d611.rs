@@ -57,6 +57,7 @@ impl RunState<'_, '_> {
             )
             .related
             .push(crate::diagnostic::Related {
+                file: None,
                 pointer: format!("/nodes/{node}/max_visits"),
                 message: "the bound".into(),
                 line: None,

@@ -117,6 +117,7 @@ pub(crate) fn gate_by(
             diagnostic.related = new_errors
                 .iter()
                 .map(|d| Related {
+                    file: None,
                     pointer: d.pointer.clone(),
                     message: format!("{}: {}", d.code, d.message),
                     line: Some(d.line),

@@ -1,0 +1,425 @@
+//! Fragments as a user meets them (SPEC §9.3): graphs under `tests/fixtures/fragments/` that use
+//! the fragments of the `shipkit` test pack, validated through the library with the pack path
+//! `tests/fixtures/fragments/path`: expansion before every check, the boundary codes P821–P828,
+//! and diagnostics inside a fragment mapped back to the fragment file with the use sites related.
+
+use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+use primgraph::pack::path::PackPath;
+use primgraph::registry::Registry;
+use primgraph::validate::{self, Options};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixtures() -> PathBuf {
+    root().join("tests/fixtures/fragments")
+}
+
+fn options() -> Options {
+    Options {
+        packs: Some(Arc::new(Composer::new(
+            Base::Builtin,
+            PackPath::scan(&[fixtures().join("path")]),
+            ComposerOptions::default(),
+        ))),
+        ..Options::default()
+    }
+}
+
+fn validate(name: &str) -> primgraph::FileReport {
+    validate::check_file(&fixtures().join(name), Registry::builtin(), &options()).expect("readable")
+}
+
+/// (file name or "", code, line) of every diagnostic.
+fn found(report: &primgraph::FileReport) -> Vec<(String, String, u32)> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let file = d
+                .file
+                .as_deref()
+                .map(|f| f.rsplit('/').next().unwrap_or(f).to_string())
+                .unwrap_or_default();
+            (file, d.code.as_str().to_string(), d.line)
+        })
+        .collect()
+}
+
+#[test]
+fn a_clean_use_expands_and_validates_clean() {
+    let report = validate("ship.graph.json");
+    assert_eq!(found(&report), vec![], "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn a_verifier_bypass_inside_a_fragment_is_found_through_the_use_site() {
+    let report = validate("unchecked.graph.json");
+    let a407: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "A407")
+        .collect();
+    assert_eq!(a407.len(), 1, "{:#?}", report.diagnostics);
+    let d = a407[0];
+    assert!(
+        d.file
+            .as_deref()
+            .unwrap()
+            .ends_with("land-unchecked.fragment.json")
+    );
+    assert!(d.pointer.starts_with("/nodes/1"), "{}", d.pointer);
+    let last = d.related.last().expect("the use site");
+    assert!(
+        last.file
+            .as_deref()
+            .unwrap()
+            .ends_with("unchecked.graph.json"),
+        "the use site is in the graph"
+    );
+    assert_eq!(last.pointer, "/nodes/2");
+    assert!(
+        last.message.starts_with("in fragment `ship`, used at "),
+        "{}",
+        last.message
+    );
+    assert!(
+        last.message.ends_with("unchecked.graph.json:12:5"),
+        "{}",
+        last.message
+    );
+    println!("{:#?}", report.diagnostics);
+}
+
+/// Options with the pack path as a user types it (relative to the crate root, the tests' working
+/// directory), so reported file names are stable.
+fn relative_options() -> Options {
+    Options {
+        packs: Some(Arc::new(Composer::new(
+            Base::Builtin,
+            PackPath::scan(&[PathBuf::from("tests/fixtures/fragments/path")]),
+            ComposerOptions::default(),
+        ))),
+        ..Options::default()
+    }
+}
+
+/// A report rendered by every renderer, with the paths as the user typed them (relative).
+fn rendered(name: &str) -> (String, String, String, String) {
+    let path = PathBuf::from("tests/fixtures/fragments").join(name);
+    let report =
+        validate::check_file(&path, Registry::builtin(), &relative_options()).expect("readable");
+    let reports = [report];
+    let human = primgraph::diagnostic::human::render(&reports, false);
+    let json = primgraph::diagnostic::json::render(&reports);
+    let sarif = primgraph::diagnostic::sarif::render(&reports, primgraph::codes::ALL);
+    let github = primgraph::diagnostic::github::render_reports(&reports);
+    (human, json, sarif, github)
+}
+
+/// Every fixture of the fragment codes, rendered by every renderer: pinned (`insta`), so a change
+/// in a message, a location, a related use site or a witness shows in review.
+#[test]
+fn every_fixture_renders_in_every_format() {
+    for name in [
+        "unchecked",
+        "p801-fragment",
+        "p821",
+        "p822",
+        "p823",
+        "p824",
+        "p825",
+        "p826",
+        "p827",
+        "p828",
+    ] {
+        let (human, json, sarif, github) = rendered(&format!("{name}.graph.json"));
+        insta::assert_snapshot!(format!("{name}_human"), human);
+        insta::assert_snapshot!(format!("{name}_json"), json);
+        insta::assert_snapshot!(format!("{name}_sarif"), sarif);
+        insta::assert_snapshot!(format!("{name}_github"), github);
+    }
+}
+
+/// Each P82x code's documented example really fires at the line it says, in the file it says.
+#[test]
+fn every_fragment_code_doc_example_fires_where_it_says() {
+    for code in [
+        "P821", "P822", "P823", "P824", "P825", "P826", "P827", "P828",
+    ] {
+        let row = primgraph::codes::find(code).unwrap_or_else(|| panic!("{code}: a row"));
+        let doc = row.doc();
+        for heading in [
+            "## What it checks",
+            "## Why it matters",
+            "## Example",
+            "## Fix",
+            "## Implements",
+        ] {
+            assert!(doc.contains(heading), "{code}: {heading}");
+        }
+        let example = &doc[doc.find("Fixture `").expect("names its fixture")..];
+        let fixture = example["Fixture `".len()..].split('`').next().unwrap();
+        let name = fixture.rsplit('/').next().unwrap();
+        let rest = &example[example
+            .find(&format!("reports {code} at line "))
+            .expect("says the line")..];
+        let line: u32 = rest[format!("reports {code} at line ").len()..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let file = rest
+            .split_once(" of `")
+            .filter(|(before, _)| !before.contains('\n'))
+            .map(|(_, f)| f.split('`').next().unwrap().to_string());
+        let path = PathBuf::from("tests/fixtures/fragments").join(name);
+        let report = validate::check_file(&path, Registry::builtin(), &relative_options()).unwrap();
+        let hit = report
+            .diagnostics
+            .iter()
+            .any(|d| d.code == code && d.line == line && d.file.as_deref() == file.as_deref());
+        assert!(
+            hit,
+            "{code}: {fixture} does not report it at line {line} of {file:?}: {:#?}",
+            report.diagnostics
+        );
+        // The excerpt stands in the file, at that line.
+        let text = std::fs::read_to_string(file.as_deref().unwrap_or(fixture)).unwrap();
+        let excerpt = doc
+            .split("```json\n")
+            .nth(1)
+            .unwrap()
+            .split("\n```")
+            .next()
+            .unwrap();
+        let at = text.lines().nth(line as usize - 1).unwrap();
+        assert_eq!(
+            at.trim(),
+            excerpt.trim(),
+            "{code}: the excerpt is line {line}"
+        );
+    }
+}
+
+/// Replay and simulate take the expanded graph: a simulated run records expanded node IDs
+/// (`ship/test`) and replays faithful against the graph that uses the fragment.
+#[test]
+fn simulated_runs_record_expanded_ids_and_replay_faithful() {
+    use primgraph::replay::simulate::{SimOptions, simulate_run};
+    use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+    let path = fixtures().join("ship.graph.json");
+    let bytes = std::fs::read(&path).unwrap();
+    let registry = Registry::builtin();
+    let graph = ReplayGraph::load_with_options("ship.graph.json", &bytes, registry, &options())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(graph.doc.nodes.iter().any(|n| n.id == "ship/test"));
+    let replayer = Replayer::new(registry, graph, ReplayOptions::default());
+    let mut seen_expanded = false;
+    for i in 0..8 {
+        let run = simulate_run(&replayer, &SimOptions::default(), i).expect("a faithful run");
+        let text = String::from_utf8(run.trace.clone()).unwrap();
+        seen_expanded |= text.contains("\"ship/gate\"");
+        let report = replayer.replay_slice("run", &run.trace);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+    assert!(seen_expanded, "traces record expanded node IDs");
+    // Without the pack path the graph is refused, with its findings, not misread.
+    assert!(ReplayGraph::load("ship.graph.json", &bytes, registry).is_err());
+}
+
+/// A use inside a fragment: IDs `ship/inner/…`, parameters passed through, the output port
+/// read through the nested use; a finding in the innermost fragment names both use sites,
+/// innermost first and the graph's last.
+#[test]
+fn nested_uses_expand_with_both_use_sites_related() {
+    let report = validate("nested.graph.json");
+    assert_eq!(found(&report), vec![], "{:#?}", report.diagnostics);
+    let bytes = std::fs::read(fixtures().join("nested.graph.json")).unwrap();
+    let expanded =
+        validate::expand_source("nested.graph.json", &bytes, Registry::builtin(), &options())
+            .unwrap_or_else(|r| panic!("{:#?}", r.diagnostics));
+    let nodes = expanded["nodes"].as_array().unwrap();
+    let test = nodes
+        .iter()
+        .find(|n| n["id"] == "ship/inner/test")
+        .expect("nested IDs");
+    assert_eq!(test["max_visits"], 2, "the parameter passed through `with`");
+    assert_eq!(
+        test["inputs"]["test_ids"],
+        serde_json::json!({"from": "intake", "at": "/test_ids"})
+    );
+    let draft = nodes.iter().find(|n| n["id"] == "draft").unwrap();
+    assert_eq!(
+        draft["next"], "ship/inner/gate",
+        "an edge into the use goes to its entry"
+    );
+    let done = nodes.iter().find(|n| n["id"] == "done").unwrap();
+    assert_eq!(
+        done["inputs"]["summary"],
+        serde_json::json!({"from": "ship/inner/test", "at": "/log"}),
+        "the output port read through the nested use"
+    );
+
+    let report = validate("nested-unchecked.graph.json");
+    let a407: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "A407")
+        .collect();
+    assert_eq!(a407.len(), 1, "{:#?}", report.diagnostics);
+    let d = a407[0];
+    assert!(
+        d.file
+            .as_deref()
+            .unwrap()
+            .ends_with("land-unchecked.fragment.json")
+    );
+    let sites: Vec<(&str, &str)> = d
+        .related
+        .iter()
+        .map(|r| {
+            (
+                r.file.as_deref().unwrap().rsplit('/').next().unwrap(),
+                r.message.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(sites.len(), 2, "{sites:#?}");
+    assert_eq!(sites[0].0, "twice-unchecked.fragment.json");
+    assert!(
+        sites[0].1.starts_with("in fragment `ship/inner`, used at "),
+        "{}",
+        sites[0].1
+    );
+    assert_eq!(sites[1].0, "nested-unchecked.graph.json");
+    assert!(
+        sites[1].1.starts_with("in fragment `ship`, used at "),
+        "{}",
+        sites[1].1
+    );
+    // Both files are quoted in the human output.
+    let (human, ..) = rendered("nested-unchecked.graph.json");
+    assert!(
+        human.contains("twice-unchecked.fragment.json:9:5"),
+        "{human}"
+    );
+    assert!(
+        human.contains("nested-unchecked.graph.json:12:5"),
+        "{human}"
+    );
+}
+
+/// `primgraph graph expand`: the expanded document on stdout (exit 0); a use that does not
+/// expand is exit 1 with its findings on stderr, located.
+#[test]
+fn graph_expand_prints_the_expansion_or_the_findings() {
+    let bin = env!("CARGO_BIN_EXE_primgraph");
+    let out = std::process::Command::new(bin)
+        .args([
+            "graph",
+            "expand",
+            "tests/fixtures/fragments/ship.graph.json",
+            "--pack",
+            "tests/fixtures/fragments/path",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["nodes"][2]["id"], "ship/gate");
+    // The expansion validates as itself.
+    let again = validate::check_source(
+        "expanded.graph.json",
+        &out.stdout,
+        Registry::builtin(),
+        &options(),
+    );
+    assert_eq!(found(&again), vec![], "{:#?}", again.diagnostics);
+    let out = std::process::Command::new(bin)
+        .args([
+            "graph",
+            "expand",
+            "tests/fixtures/fragments/p821.graph.json",
+            "--pack",
+            "tests/fixtures/fragments/path",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[P821]"), "{stderr}");
+    assert!(
+        stderr.contains("tests/fixtures/fragments/p821.graph.json:12:20"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// Editors check graphs against `graphs/graph.schema.json`: a graph with fragment uses and its
+/// expansion (IDs `ship/gate`) both satisfy it.
+#[test]
+fn the_editor_schema_accepts_uses_and_expanded_ids() {
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root().join("graphs/graph.schema.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for name in ["ship.graph.json", "nested.graph.json"] {
+        let bytes = std::fs::read(fixtures().join(name)).unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        let expanded =
+            validate::expand_source(name, &bytes, Registry::builtin(), &options()).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&expanded)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name} expanded: {errors:#?}");
+    }
+}
+
+/// A fragment of a pack on the pack path that the graph does not declare is P811, with the
+/// `packs` entry to add; a pack nowhere is P821.
+#[test]
+fn a_fragment_of_an_undeclared_pack_is_p811() {
+    let bytes = std::fs::read(fixtures().join("ship.graph.json")).unwrap();
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replace("\"packs\": {\"shipkit\": \"^1.0\"},", "");
+    let report = validate::check_source(
+        "u.graph.json",
+        text.as_bytes(),
+        Registry::builtin(),
+        &options(),
+    );
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["P811"], "{:#?}", report.diagnostics);
+    assert!(
+        report.diagnostics[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("\"shipkit\"")
+    );
+    let text = text.replace("shipkit/land", "nowhere/land");
+    let report = validate::check_source(
+        "u.graph.json",
+        text.as_bytes(),
+        Registry::builtin(),
+        &options(),
+    );
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["P821"], "{:#?}", report.diagnostics);
+}
