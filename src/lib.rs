@@ -67,6 +67,7 @@ pub mod json;
 pub mod lsp;
 #[doc(hidden)]
 pub mod pack;
+#[doc(hidden)]
 pub mod pack_rules;
 #[doc(hidden)]
 pub mod pack_tools;
@@ -90,6 +91,7 @@ pub mod versions;
 #[doc(hidden)]
 pub mod workers;
 
+pub use codes::CodeName;
 pub use diagnostic::{
     Diagnostic, FileReport, Level as OverrideLevel, Override, Related, Severity, Witness,
 };
@@ -115,8 +117,9 @@ pub use registry::Registry;
 pub use replay::corpus::CorpusError;
 pub use replay::report::{FirstDivergence, RunStats, SealStatus, TraceDiagnostic};
 pub use replay::seal::{SealError, SealKey, TrustedKey};
-pub use replay::summary::{GraphIdentity, SummaryError, TaskCounts};
-pub use replay::trace::{Cost, Evidence, StepError};
+pub use replay::summary::{GraphIdentity, PrimitiveRuns, SummaryError, TaskCounts};
+pub use replay::trace::{Cost, Evidence, Imported, RecordedPack, StepError};
+pub use replay::writer::StepOrigin;
 pub use replay::{
     EndStatus, GraphLoadError, ReplayGraph, ReplayOptions, RunReport, Step, StepResult,
     TraceHeader, Verdict, WriteError,

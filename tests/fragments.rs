@@ -115,7 +115,9 @@ fn rendered(name: &str) -> (String, String, String, String) {
     let reports = [report];
     let human = primgraph::diagnostic::human::render(&reports, false);
     let json = primgraph::diagnostic::json::render(&reports);
-    let sarif = primgraph::diagnostic::sarif::render(&reports, primgraph::codes::ALL);
+    // The rules the results use, as the CLI writes them (a new code elsewhere changes nothing).
+    let rules = primgraph::diagnostic::sarif::rules_used(&reports, primgraph::codes::ALL);
+    let sarif = primgraph::diagnostic::sarif::render(&reports, &rules);
     let github = primgraph::diagnostic::github::render_reports(&reports);
     (human, json, sarif, github)
 }

@@ -94,7 +94,9 @@ pub struct ReplayGraph {
     /// when it declares none.
     pub packs: Vec<crate::replay::trace::RecordedPack>,
     /// The composition whose effective registry the graph was resolved against (its context
-    /// rules are D620's), when it declares packs.
+    /// rules are D620's), when it declares packs. Packs are not part of the embedding API yet
+    /// (the command line and the Python package reach them).
+    #[doc(hidden)]
     pub composition: Option<Arc<crate::pack::compose::Composition>>,
 }
 
@@ -131,6 +133,7 @@ impl ReplayGraph {
     /// fragments is replayed as its expansion (SPEC §9.3: traces record expanded IDs such as
     /// `ship/test`, and the digest is the expanded document's); a use that does not expand
     /// refuses the graph with its boundary findings.
+    #[doc(hidden)]
     pub fn load_with_options(
         file: &str,
         bytes: &[u8],
@@ -185,6 +188,7 @@ impl ReplayGraph {
     /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`). Refused
     /// as `load` refuses, and also when the packs do not compose (P801–P811: the effective
     /// registry would be missing contracts).
+    #[doc(hidden)]
     pub fn load_with(
         file: &str,
         bytes: &[u8],
