@@ -130,11 +130,8 @@ pub fn validate(
             // device is an `InputError` at once), and one over the size limit a G001 finding.
             let p = convert::to_path("path", p)?;
             let checked = py.detach(|| {
-                primgraph::validate::check_file(
-                    &p,
-                    registry.get(),
-                    &primgraph::validate::Options::default(),
-                )
+                // With the registry's pack path (`with_packs`), as text is validated below.
+                primgraph::validate::check_file(&p, registry.get(), &registry.options())
             });
             let mut report = checked.map_err(|e| match e {
                 primgraph::validate::ValidateError::Input(e) => errors::input(py, &p, &e),
