@@ -176,14 +176,7 @@ pub fn expand_fragments(
     options: &Options,
 ) -> Result<crate::pack::fragment_expand::Expansion, Vec<Diagnostic>> {
     use crate::pack::fragment_expand::{Context, expand};
-    let mut packs = crate::graph::doc::SmallMap::new();
-    if let Some(serde_json::Value::Object(members)) = value.get("packs") {
-        for (name, range) in members {
-            if let Some(range) = range.as_str() {
-                packs.insert(name.clone(), range.to_string());
-            }
-        }
-    }
+    let packs = declared_packs(value);
     let declared: Vec<String> = packs.keys().cloned().collect();
     let composition = match options.packs.as_deref() {
         Some(composer) if !packs.is_empty() => {
@@ -337,9 +330,24 @@ pub fn pack_requests(
     requests_of(&doc.packs)
 }
 
+/// The `packs` entries of a graph document as written (name → range), read before the document
+/// is loaded — a graph that uses fragments loads only once expanded, and expansion needs its
+/// packs. A range that is not a string is left to the loader's G003.
+pub fn declared_packs(value: &serde_json::Value) -> crate::graph::doc::SmallMap<String> {
+    let mut packs = crate::graph::doc::SmallMap::new();
+    if let Some(serde_json::Value::Object(members)) = value.get("packs") {
+        for (name, range) in members {
+            if let Some(range) = range.as_str() {
+                packs.insert(name.clone(), range.to_string());
+            }
+        }
+    }
+    packs
+}
+
 /// `packs` entries (name → range as written) as resolution requests, with G003 for a bad name
-/// or range: the graph's before expansion and after.
-fn requests_of(
+/// or range: the graph's before expansion and after, and `pack lock`'s.
+pub fn requests_of(
     packs: &crate::graph::doc::SmallMap<String>,
 ) -> (Vec<(String, crate::pack::Range)>, Vec<Diagnostic>) {
     let mut out = Vec::new();

@@ -491,6 +491,69 @@ fn pack_lock_refuses_to_write_when_a_range_cannot_be_met() {
     assert!(!tmp.path().join("primgraph.lock").exists());
 }
 
+/// A graph that uses fragments (SPEC §9.3) is a graph like any other to `pack lock`: its `packs`
+/// are read before the document loads (it loads only once expanded), and the lock it writes is
+/// the one `validate --locked` then honours.
+#[test]
+fn pack_lock_reads_the_packs_of_a_graph_that_uses_fragments() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("primgraph.toml"), "").unwrap();
+    copy_dir(
+        &root().join("tests/fixtures/fragments/path"),
+        &tmp.path().join("packs"),
+    );
+    std::fs::create_dir_all(tmp.path().join("graphs")).unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/fragments/ship.graph.json"),
+        tmp.path().join("graphs/ship.graph.json"),
+    )
+    .unwrap();
+    let (code, out, err) = primgraph_in(tmp.path(), &["pack", "lock", "graphs", "--pack", "packs"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lock = json(&std::fs::read_to_string(tmp.path().join("primgraph.lock")).unwrap());
+    assert_eq!(lock["packs"][0]["name"], "shipkit", "{lock}");
+    assert_eq!(
+        lock["packs"][0]["requested"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["graphs/ship.graph.json"]
+    );
+    let (code, out, err) = primgraph_in(
+        tmp.path(),
+        &["validate", "graphs", "--pack", "packs", "--locked"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // A `packs` range that is not a string is located, and nothing is written.
+    std::fs::remove_file(tmp.path().join("primgraph.lock")).unwrap();
+    let graph = tmp.path().join("graphs/ship.graph.json");
+    let text = std::fs::read_to_string(&graph).unwrap();
+    let mut value = json(&text);
+    let name = value["packs"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    value["packs"][&name] = serde_json::json!(1);
+    std::fs::write(&graph, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    let (code, out, err) = primgraph_in(
+        tmp.path(),
+        &[
+            "pack", "lock", "graphs", "--pack", "packs", "--format", "json",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(codes_of(&json(&out)), ["G003"]);
+    assert_eq!(
+        json(&out)["files"][0]["diagnostics"][0]["pointer"],
+        format!("/packs/{name}")
+    );
+    assert!(!tmp.path().join("primgraph.lock").exists());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Signatures.
 

@@ -10,7 +10,6 @@ use super::{Findings, ToolError};
 use crate::codes;
 use crate::pack::compose::Composer;
 use crate::pack::lock::LockBuilder;
-use crate::pack::{Range, is_pack_name, parse_range};
 use crate::rules;
 use std::path::{Path, PathBuf};
 
@@ -40,7 +39,7 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
         let shown = file.display().to_string();
         let bytes = crate::input::read_capped(file, crate::json::Limits::default().max_bytes)
             .map_err(|e| ToolError::Input(e.to_string()))?;
-        let mut parsed = match crate::json::parse(&bytes, &crate::json::Limits::default()) {
+        let parsed = match crate::json::parse(&bytes, &crate::json::Limits::default()) {
             Ok(p) => p,
             Err(e) => {
                 let source = std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref());
@@ -52,53 +51,12 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
                 continue;
             }
         };
-        let value = std::mem::take(&mut parsed.value);
-        let doc = match crate::graph::load::load_owned(value) {
-            Ok(doc) => doc,
-            Err(errors) => {
-                let mut ds: Vec<_> = errors
-                    .iter()
-                    .map(rules::g003_document_shape::diagnostic)
-                    .collect();
-                crate::diagnostic::resolve(&mut ds, &parsed);
-                for d in ds {
-                    out.findings.push(&shown, Some(parsed.source_arc()), d);
-                }
-                continue;
-            }
-        };
-        if doc.packs.is_empty() {
-            continue;
-        }
-        out.with_packs += 1;
-        let mut requests = Vec::new();
-        let mut bad = Vec::new();
-        for (name, text) in doc.packs.iter() {
-            let pointer = crate::json::pointer::push("/packs", name);
-            if !is_pack_name(name) {
-                bad.push(codes::G003.at(
-                    pointer,
-                    format!("pack name {name:?} must match ^[a-z][a-z0-9-]*$"),
-                ));
-                continue;
-            }
-            match parse_range(text) {
-                Some(req) => requests.push((
-                    name.clone(),
-                    Range {
-                        text: text.clone(),
-                        req,
-                        pointer,
-                    },
-                )),
-                None => bad.push(codes::G003.at(
-                    pointer,
-                    format!(
-                        "{text:?} is not a semver range (e.g. \"^1.2\", \"~1.2.3\", \">=1.0, <2\")"
-                    ),
-                )),
-            }
-        }
+        // Only `packs` matters here, read before loading: a graph that uses fragments loads
+        // only once expanded, and its other findings are `validate`'s to report.
+        let mut bad = packs_shape(&parsed.value);
+        let (requests, malformed) =
+            crate::validate::requests_of(&crate::validate::declared_packs(&parsed.value));
+        bad.extend(malformed);
         if !bad.is_empty() {
             crate::diagnostic::resolve(&mut bad, &parsed);
             for d in bad {
@@ -106,12 +64,43 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
             }
             continue;
         }
+        if requests.is_empty() {
+            continue;
+        }
+        out.with_packs += 1;
         match composer.resolve(&shown, &requests) {
             Ok(resolution) => out.builder.add(&resolution, lock_dir),
             Err(located) => out.findings.extend_located(located, &shown, Some(&parsed)),
         }
     }
     Ok(out)
+}
+
+/// G003 for a `packs` member that is not an object of strings (SPEC §2).
+fn packs_shape(value: &serde_json::Value) -> Vec<crate::diagnostic::Diagnostic> {
+    match value.get("packs") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Object(members)) => members
+            .iter()
+            .filter(|(_, range)| !range.is_string())
+            .map(|(name, range)| {
+                codes::G003.at(
+                    crate::json::pointer::push("/packs", name),
+                    format!(
+                        "a `packs` range is a string (e.g. \"^1.2\"), not {}",
+                        crate::graph::load::type_name(range)
+                    ),
+                )
+            })
+            .collect(),
+        Some(other) => vec![codes::G003.at(
+            "/packs",
+            format!(
+                "`packs` is an object (pack name → semver range), not {}",
+                crate::graph::load::type_name(other)
+            ),
+        )],
+    }
 }
 
 /// Write `text` to `path` through a temporary file beside it, renamed into place (a reader
