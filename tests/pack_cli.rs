@@ -601,6 +601,25 @@ fn pack_sign_then_trust_pack_accepts_the_signer_and_refuses_others_and_edits() {
         lint(&["--trust-pack", &mallory_pub, "--trust-pack", &alice_pub]),
         (0, vec![])
     );
+    // Validating a graph under an untrusted signer: P807 at the `signer` member of `pack.sig`,
+    // quoted (it was reported at 1:1, with an empty snippet).
+    let (code, out, err) = primgraph_in(
+        tmp.path(),
+        &[
+            "validate",
+            "graphs",
+            "--pack",
+            "packs",
+            "--trust-pack",
+            &mallory_pub,
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(" --> packs/pyrepo/pack.sig:2:13\n")
+            && out.contains(r#"2 |   "signer": "ed25519:"#),
+        "{out}"
+    );
     // An edit after signing: a present signature always verifies, trusted keys or not.
     std::fs::write(pack.join("NOTES.md"), "an edit\n").unwrap();
     assert_eq!(lint(&[]), (1, vec!["P807".to_string()]));

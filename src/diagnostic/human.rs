@@ -137,6 +137,10 @@ impl<'a> FileView<'a> {
 
     /// Where `pointer` is, from the parsed source, else from a resolved line/column.
     fn locate(&self, pointer: &str, line: u32, column: u32) -> Option<Located> {
+        // A file whose text is not at hand (`file:line:column` alone) has nothing to quote.
+        if self.source.is_empty() && self.parsed.is_none() {
+            return None;
+        }
         if let Some(span) = self
             .parsed
             .and_then(|parsed| reparsed_span(parsed, pointer, line, column))

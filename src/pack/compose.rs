@@ -400,15 +400,10 @@ impl Composer {
             let located = match &pack.signature {
                 // No signature: the pack's manifest is where the requirement bites.
                 None => Located::in_pack(&pack, d),
-                Some(_) => {
-                    let mut d = d;
-                    d.line = 1;
-                    d.column = 1;
-                    Located {
-                        file: Some(sig.display().to_string()),
-                        diagnostic: d,
-                    }
-                }
+                Some(_) => Located {
+                    file: Some(sig.display().to_string()),
+                    diagnostic: super::signature::locate_in_file(&candidate.dir, d),
+                },
             };
             return Err(vec![located]);
         }

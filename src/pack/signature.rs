@@ -51,8 +51,7 @@ fn hex_bytes<const N: usize>(text: &str) -> Option<[u8; N]> {
     Some(out)
 }
 
-fn p807(file: &str, line: u32, column: u32, message: String) -> Diagnostic {
-    let _ = file;
+fn p807(line: u32, column: u32, message: String) -> Diagnostic {
     let mut d = codes::P807.at("", message);
     d.line = line.max(1);
     d.column = column.max(1);
@@ -67,32 +66,37 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
     match std::fs::symlink_metadata(&path) {
         Err(_) => return Ok(None),
         Ok(m) if !m.file_type().is_file() => {
-            return Err(p807(
-                &shown,
-                1,
-                1,
-                "`pack.sig` is not a regular file".into(),
-            ));
+            return Err(p807(1, 1, "`pack.sig` is not a regular file".into()));
         }
         Ok(_) => {}
     }
     let bytes = crate::input::read_capped(&path, 4096)
-        .map_err(|e| p807(&shown, 1, 1, format!("cannot read `pack.sig`: {e}")))?;
+        .map_err(|e| p807(1, 1, format!("cannot read `pack.sig`: {e}")))?;
     let parsed = crate::json::parse(&bytes, &super::LIMITS).map_err(|e| {
         p807(
-            &shown,
             e.span.line,
             e.span.column,
             format!("`pack.sig` is not valid JSON: {}", e.kind),
         )
     })?;
+    let text: std::sync::Arc<str> = String::from_utf8_lossy(&bytes).into();
+    verify_parsed(&parsed, pack).map_err(|mut d| {
+        d.sources.push((shown, text));
+        d
+    })
+}
+
+/// The checks of a parsed `pack.sig`: its shape, its key, and the signature over the pack.
+fn verify_parsed(
+    parsed: &crate::json::Parsed,
+    pack: &Pack,
+) -> Result<Option<PackSignature>, Diagnostic> {
     let at = |pointer: &str| {
         let s = parsed.locate_nearest(pointer);
         (s.line, s.column)
     };
     let Value::Object(o) = &parsed.value else {
         return Err(p807(
-            &shown,
             1,
             1,
             "`pack.sig` must be an object {\"signer\", \"sig\"}".into(),
@@ -100,17 +104,11 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
     };
     if let Some(k) = o.keys().find(|k| *k != "signer" && *k != "sig") {
         let (l, c) = at(&format!("/{k}"));
-        return Err(p807(
-            &shown,
-            l,
-            c,
-            format!("unknown field `{k}` in `pack.sig`"),
-        ));
+        return Err(p807(l, c, format!("unknown field `{k}` in `pack.sig`")));
     }
     let field = |name: &str| o.get(name).and_then(Value::as_str).map(str::to_string);
     let (Some(signer), Some(sig)) = (field("signer"), field("sig")) else {
         return Err(p807(
-            &shown,
             1,
             1,
             "`pack.sig` needs the strings `signer` and `sig`".into(),
@@ -119,7 +117,6 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
     let Some(key) = hex_bytes::<32>(&signer).and_then(|b| VerifyingKey::from_bytes(&b).ok()) else {
         let (l, c) = at("/signer");
         return Err(p807(
-            &shown,
             l,
             c,
             "`signer` must be `ed25519:` and 64 lowercase hex digits of a public key".into(),
@@ -128,7 +125,6 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
     let Some(sig_bytes) = hex_bytes::<64>(&sig) else {
         let (l, c) = at("/sig");
         return Err(p807(
-            &shown,
             l,
             c,
             "`sig` must be `ed25519:` and 128 lowercase hex digits".into(),
@@ -139,7 +135,6 @@ pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic
     if key.verify_strict(&msg, &signature).is_err() {
         let (l, c) = at("/sig");
         return Err(p807(
-            &shown,
             l,
             c,
             format!(
@@ -176,4 +171,25 @@ pub fn check_trusted(pack: &Pack, trusted: &[String]) -> Result<(), Diagnostic> 
             ),
         )),
     }
+}
+
+/// A finding about `dir/pack.sig` located at its pointer there, with the file's text to quote
+/// (the untrusted signer of [`check_trusted`], found after the pack loaded).
+pub fn locate_in_file(dir: &Path, mut d: Diagnostic) -> Diagnostic {
+    let path = dir.join(SIGNATURE);
+    d.line = 1;
+    d.column = 1;
+    let Ok(bytes) = crate::input::read_capped(&path, 4096) else {
+        return d;
+    };
+    if let Ok(parsed) = crate::json::parse(&bytes, &super::LIMITS) {
+        let span = parsed.locate_nearest(&d.pointer);
+        d.line = span.line;
+        d.column = span.column;
+        d.sources.push((
+            path.display().to_string(),
+            String::from_utf8_lossy(&bytes).into(),
+        ));
+    }
+    d
 }
