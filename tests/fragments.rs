@@ -217,7 +217,7 @@ fn simulated_runs_record_expanded_ids_and_replay_faithful() {
     let path = fixtures().join("ship.graph.json");
     let bytes = std::fs::read(&path).unwrap();
     let registry = Registry::builtin();
-    let graph = ReplayGraph::load_with_options("ship.graph.json", &bytes, registry, &options())
+    let graph = ReplayGraph::load_with("ship.graph.json", &bytes, registry, &options())
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert!(graph.doc.nodes.iter().any(|n| n.id == "ship/test"));
     let replayer = Replayer::new(registry, graph, ReplayOptions::default());
@@ -424,4 +424,151 @@ fn a_fragment_of_an_undeclared_pack_is_p811() {
     );
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["P821"], "{:#?}", report.diagnostics);
+}
+
+/// The command line a user meets: a graph whose fragment runs the pack's own primitives
+/// (`pyrepo.run_pytest` inside `pyrepo/check`) is simulated, replayed and `pack test`ed through
+/// its expansion against the composed registry. (`simulate`, `replay` and `pack test` loaded the
+/// unexpanded document and refused it as G003 `unknown field fragment`.)
+#[test]
+fn the_cli_simulates_replays_and_pack_tests_a_graph_whose_fragment_runs_pack_primitives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("packs/pyrepo");
+    copy_tree(&root().join("registry/packs/pyrepo"), &pack);
+    let manifest = pack.join("pack.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    doc["fragments"] = serde_json::json!(["fragments/*.fragment.json"]);
+    std::fs::write(&manifest, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    std::fs::create_dir_all(pack.join("fragments")).unwrap();
+    let on_error = serde_json::json!({"*": {"exit": "failed"}});
+    let fragment = serde_json::json!({
+        "fragment": "check", "summary": "Run the target tests and decide.",
+        "inputs": {"targets": {"type": "array", "items": {"type": "string", "minLength": 1}}},
+        "exits": ["passed", "failed"], "entry": "test",
+        "nodes": [
+            {"id": "test", "primitive": "pyrepo.run_pytest", "max_visits": 2,
+             "inputs": {"targets": {"from": "$in", "at": "/targets"}, "timeout_s": {"const": 600}},
+             "next": "verdict", "on_error": on_error},
+            {"id": "verdict", "primitive": "pyrepo.tests_verdict",
+             "inputs": {"report": {"from": "test", "at": "/report"}},
+             "branches": {"pass": {"exit": "passed"}, "fail": {"exit": "failed"}},
+             "on_error": on_error}
+        ]
+    });
+    std::fs::write(
+        pack.join("fragments/check.fragment.json"),
+        serde_json::to_string_pretty(&fragment).unwrap(),
+    )
+    .unwrap();
+    let graph = serde_json::json!({
+        "graph": "checked", "abi": "1.0.0", "packs": {"pyrepo": "^1.0"},
+        "capabilities": ["intake.parse_issue", "pyrepo.*", "done.finish_success", "done.report_failure"],
+        "budget": {"max_steps": 20, "max_spend_usd": 1.0},
+        "input": {"type": "object", "properties": {"issue": {"type": "string"}}, "required": ["issue"]},
+        "entry": "intake",
+        "nodes": [
+            {"id": "intake", "primitive": "intake.parse_issue",
+             "inputs": {"text": {"from": "$input", "at": "/issue"}}, "next": "check",
+             "on_error": {"*": "give_up"}},
+            {"id": "check", "fragment": "pyrepo/check",
+             "inputs": {"targets": {"from": "intake", "at": "/test_ids"}},
+             "exits": {"passed": "done", "failed": "give_up"}},
+            {"id": "done", "primitive": "done.finish_success",
+             "inputs": {"summary": {"from": "intake", "at": "/summary"},
+                        "test_ids": {"from": "intake", "at": "/test_ids"}}},
+            {"id": "give_up", "primitive": "done.report_failure",
+             "inputs": {"reason": {"const": "tests_still_failing"}}}
+        ]
+    });
+    let graph_file = pack.join("fixtures/checked.graph.json");
+    std::fs::write(&graph_file, serde_json::to_string_pretty(&graph).unwrap()).unwrap();
+    let packs = tmp.path().join("packs");
+    let runs = pack.join("fixtures/checked-runs");
+    let p = |path: &Path| path.display().to_string();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_primgraph"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = run(&[
+        "simulate",
+        &p(&graph_file),
+        "--pack",
+        &p(&packs),
+        "--runs",
+        "6",
+        "--seed",
+        "3",
+        "--out",
+        &p(&runs),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let mut expect = serde_json::Map::new();
+    let mut expanded_ids = 0;
+    for entry in std::fs::read_dir(&runs).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(header["packs"][0]["name"], "pyrepo", "{header}");
+        expanded_ids += usize::from(text.contains(r#""node":"check/test""#));
+        expect.insert(
+            header["run"].as_str().unwrap().to_string(),
+            serde_json::json!({"verdict": "faithful"}),
+        );
+    }
+    assert_eq!(
+        expanded_ids, 6,
+        "every run records the expanded `check/test`"
+    );
+    let (code, text) = run(&[
+        "replay",
+        "--graph",
+        &p(&graph_file),
+        "--pack",
+        &p(&packs),
+        &p(&runs),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("faithful 6"), "{text}");
+    // The same runs as a pack fixture: `pack test` replays them through the expansion.
+    std::fs::write(
+        pack.join("fixtures/checked-expect.json"),
+        serde_json::to_string_pretty(&expect).unwrap(),
+    )
+    .unwrap();
+    doc["fixtures"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "graph": "fixtures/checked.graph.json",
+            "runs": "fixtures/checked-runs/",
+            "expect": "fixtures/checked-expect.json"
+        }));
+    std::fs::write(&manifest, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let (code, text) = run(&["pack", "test", &p(&pack), "--pack", &p(&packs)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("2 fixture graph(s), 14 of 14 run(s) as expected"),
+        "{text}"
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }

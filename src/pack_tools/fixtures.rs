@@ -13,10 +13,10 @@ use super::lint::{LintOptions, lint};
 use super::{Findings, ToolError};
 use crate::codes;
 use crate::json::{Parsed, pointer};
+use crate::pack::Pack;
 use crate::pack::compose::{Base, Composer, ComposerOptions};
 use crate::pack::manifest::normalize_relative;
 use crate::pack::path::PackPath;
-use crate::pack::{Pack, Range, is_pack_name, parse_range};
 use crate::replay::{ReplayGraph, ReplayOptions, Replayer, RunReport, Verdict};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -293,14 +293,17 @@ fn run_fixture(
         out.findings
             .push(&expect_file, Some(expect_source.clone()), d);
     };
-    // Replay against the graph's effective registry.
-    let loaded = effective_for(&fixture.graph, base, composer).and_then(|(effective, value)| {
-        ReplayGraph::from_value(value, effective.registry())
-            .map(|graph| (effective, graph))
-            .map_err(|e| e.to_string())
-    });
-    let (effective, graph) = match loaded {
-        Ok(r) => r,
+    // Replay as `replay --pack DIR` would: the expanded graph (SPEC §9.3) against its
+    // effective registry.
+    let loaded = crate::input::read_capped(&fixture.graph, options.limits.max_bytes)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| {
+            let file = fixture.graph.display().to_string();
+            ReplayGraph::load_with(&file, &bytes, base.registry(), &options)
+                .map_err(|e| e.to_string())
+        });
+    let graph = match loaded {
+        Ok(graph) => graph,
         Err(reason) => {
             out.findings.push_in_pack(
                 pack,
@@ -312,7 +315,11 @@ fn run_fixture(
             return;
         }
     };
-    let replayer = Replayer::new(effective.registry(), graph, ReplayOptions::default());
+    let composition = graph.composition.clone();
+    let registry = composition
+        .as_ref()
+        .map_or(base.registry(), |c| &c.registry);
+    let replayer = Replayer::new(registry, graph, ReplayOptions::default());
     let traces = match crate::replay::corpus::collect_traces(std::slice::from_ref(&fixture.runs)) {
         Ok(t) => t,
         Err(e) => {
@@ -586,72 +593,4 @@ fn read_expectations(path: &Path) -> Result<Expectations, Refusal> {
         );
     }
     Ok((file, parsed, out))
-}
-
-/// The registry a fixture graph replays against: the base, or the composition of the packs
-/// it declares (kept alive while its runs replay).
-enum Effective {
-    Builtin,
-    Base(Arc<crate::registry::Registry>),
-    Static(&'static crate::registry::Registry),
-    Composed(Arc<crate::pack::compose::Composition>),
-}
-
-impl Effective {
-    fn registry(&self) -> &crate::registry::Registry {
-        match self {
-            Effective::Builtin => crate::registry::Registry::builtin(),
-            Effective::Base(r) => r,
-            Effective::Static(r) => r,
-            Effective::Composed(c) => &c.registry,
-        }
-    }
-}
-
-/// A fixture graph's document and its effective registry (the packs it declares).
-fn effective_for(
-    graph: &Path,
-    base: &Base,
-    composer: &Composer,
-) -> Result<(Effective, Value), String> {
-    let bytes = crate::input::read_capped(graph, crate::json::Limits::default().max_bytes)
-        .map_err(|e| e.to_string())?;
-    let value: Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-    let mut requests = Vec::new();
-    if let Some(packs) = value.get("packs").and_then(Value::as_object) {
-        for (name, text) in packs {
-            let text = text.as_str().unwrap_or_default();
-            let (true, Some(req)) = (is_pack_name(name), parse_range(text)) else {
-                return Err(format!(
-                    "its `packs` entry `{name}` is not a pack name and range"
-                ));
-            };
-            requests.push((
-                name.clone(),
-                Range {
-                    text: text.to_string(),
-                    req,
-                    pointer: pointer::push("/packs", name),
-                },
-            ));
-        }
-    }
-    if requests.is_empty() {
-        let effective = match base {
-            Base::Builtin => Effective::Builtin,
-            Base::Loaded(r) => Effective::Base(r.clone()),
-            Base::Static(r) => Effective::Static(r),
-        };
-        return Ok((effective, value));
-    }
-    let composition = composer
-        .compose(&graph.display().to_string(), &requests)
-        .map_err(|e| {
-            e.first()
-                .map_or("its packs do not compose".to_string(), |l| {
-                    l.diagnostic.message.clone()
-                })
-        })?;
-    Ok((Effective::Composed(composition), value))
 }

@@ -126,68 +126,16 @@ impl ReplayGraph {
         bytes: &[u8],
         registry: &Registry,
     ) -> Result<ReplayGraph, GraphLoadError> {
-        ReplayGraph::load_with_options(file, bytes, registry, &crate::validate::Options::default())
+        ReplayGraph::load_with(file, bytes, registry, &crate::validate::Options::default())
     }
 
-    /// [`ReplayGraph::load`] with validation options (the pack path): a graph that uses
-    /// fragments is replayed as its expansion (SPEC §9.3: traces record expanded IDs such as
-    /// `ship/test`, and the digest is the expanded document's); a use that does not expand
-    /// refuses the graph with its boundary findings.
-    #[doc(hidden)]
-    pub fn load_with_options(
-        file: &str,
-        bytes: &[u8],
-        registry: &Registry,
-        options: &crate::validate::Options,
-    ) -> Result<ReplayGraph, GraphLoadError> {
-        let report: FileReport = crate::validate::check_source(file, bytes, registry, options);
-        let expands = crate::json::parse(bytes, &options.limits)
-            .is_ok_and(|p| crate::pack::fragment_expand::has_uses(&p.value));
-        if expands {
-            return match crate::validate::expand_source(file, bytes, registry, options) {
-                Ok(value) => {
-                    let blocking: Vec<Diagnostic> = report
-                        .diagnostics
-                        .into_iter()
-                        .filter(|d| {
-                            d.severity == Severity::Error
-                                && (d.code.starts_with('G') || d.code == "R101")
-                        })
-                        .collect();
-                    if !blocking.is_empty() {
-                        return Err(GraphLoadError::Refused(blocking));
-                    }
-                    ReplayGraph::from_value(value, registry)
-                }
-                Err(report) => Err(GraphLoadError::Refused(
-                    report
-                        .diagnostics
-                        .into_iter()
-                        .filter(|d| d.severity == Severity::Error)
-                        .collect(),
-                )),
-            };
-        }
-        let blocking: Vec<Diagnostic> = report
-            .diagnostics
-            .into_iter()
-            .filter(|d| {
-                d.severity == Severity::Error && (d.code.starts_with('G') || d.code == "R101")
-            })
-            .collect();
-        if !blocking.is_empty() {
-            return Err(GraphLoadError::Refused(blocking));
-        }
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| refused(&codes::G001, "", format!("not valid JSON: {e}")))?;
-        ReplayGraph::from_value(value, registry)
-    }
-
-    /// [`ReplayGraph::load`] with the pack path of `options` (SPEC §9.2): a graph that declares
-    /// packs is resolved against their effective registry, which the returned graph keeps
+    /// [`ReplayGraph::load`] with the pack path of `options` (SPEC §9.2, §9.3): a graph that
+    /// uses fragments is replayed as its expansion (traces record expanded IDs such as
+    /// `ship/test`, and the digest is the expanded document's), and a graph that declares packs
+    /// is resolved against their effective registry, which the returned graph keeps
     /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`). Refused
     /// as `load` refuses, and also when the packs do not compose (P801–P811: the effective
-    /// registry would be missing contracts).
+    /// registry would be missing contracts) or a use does not expand (its boundary findings).
     #[doc(hidden)]
     pub fn load_with(
         file: &str,
@@ -209,6 +157,19 @@ impl ReplayGraph {
         }
         let value: Value = serde_json::from_slice(bytes)
             .map_err(|e| refused(&codes::G001, "", format!("not valid JSON: {e}")))?;
+        let value = if crate::pack::fragment_expand::has_uses(&value) {
+            crate::validate::expand_source(file, bytes, registry, options).map_err(|report| {
+                GraphLoadError::Refused(
+                    report
+                        .diagnostics
+                        .into_iter()
+                        .filter(|d| d.severity == Severity::Error)
+                        .collect(),
+                )
+            })?
+        } else {
+            value
+        };
         let doc = GraphDoc::from_value(&value)
             .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
         match crate::validate::composition_of(file, &doc, options) {
