@@ -1,4 +1,5 @@
-//! `primgraph graph dot|mermaid FILE [--diagnostics] [--registry FILE]` draws a graph (see
+//! `primgraph graph dot|mermaid FILE [--diagnostics] [--registry FILE] [--pack DIR]…` draws a
+//! graph, expanded when it uses fragments, each use a labelled cluster (see
 //! `primgraph::graph::render` for what the picture shows), and `primgraph graph generate --nodes N
 //! --seed S` writes a synthetic graph that validates clean (`primgraph::graph::generate`), and
 //! `primgraph graph diff OLD NEW [--runs PATH…]` compares two versions (SPEC §6.2,
@@ -93,6 +94,8 @@ pub struct DrawArgs {
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -306,9 +309,23 @@ fn draw(args: DrawArgs, format: Format) -> ExitCode {
             Ok(b) => b,
             Err(e) => return super::usage_error(e),
         };
+    let options = match args.packs.discover(registry) {
+        Ok(packs) => primgraph::validate::Options {
+            packs,
+            ..Default::default()
+        },
+        Err(e) => return super::usage_error(e),
+    };
     let file = args.file.display().to_string();
     let color = super::io::color_stderr();
-    match primgraph::validate::render_source(&file, &bytes, registry, format, args.diagnostics) {
+    match primgraph::validate::render_source_with(
+        &file,
+        &bytes,
+        registry,
+        &options,
+        format,
+        args.diagnostics,
+    ) {
         Ok(drawing) => {
             super::io::print(&drawing.text);
             if let Some(report) = drawing.report {

@@ -22,6 +22,16 @@
 //!
 //! Nodes outside the default workspace are drawn in one cluster (subgraph) per workspace.
 //!
+//! | group | DOT | Mermaid |
+//! |---|---|---|
+//! | workspace other than `main` | `subgraph cluster_K`, label `workspace: NAME`, rounded grey | `subgraph wsK["workspace: NAME"]` |
+//! | fragment use (SPEC §9.3), nested uses nested | `subgraph cluster_use_K`, label `ship: shipkit/land@1.0.0 (FILE:LINE:COL)`, dashed violet | `subgraph fragK["ship: …"]` |
+//!
+//! A fragment use's cluster sits inside its nodes' workspace cluster; a use whose nodes run in
+//! several workspaces is drawn as one cluster per workspace, each with the use's label. The
+//! groups come from the caller ([`Groups`]: `pack::fragment_map::use_groups` for an expanded
+//! graph), so this module knows nothing about packs.
+//!
 //! With [`Marks`] built from diagnostics, the node a diagnostic is about (its pointer
 //! `/nodes/N…`, else the last node of its witness) is the culprit: drawn red (errors) or orange
 //! (warnings) with the codes in its label. The other nodes of a witness route are only outlined
@@ -66,6 +76,45 @@ pub struct Marks {
     /// the key `next`, `branch:OUTCOME` or `on_error:MODE`, so that of two edges joining the
     /// same nodes only the one a witness took is marked.
     pub edges: BTreeMap<(usize, usize, String), Severity>,
+}
+
+/// One labelled group of nodes, drawn as a cluster (a fragment use).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// What the group is (a use's expanded ID: `ship`, `ship/inner`).
+    pub key: String,
+    /// The cluster's label.
+    pub label: String,
+    /// The enclosing group (a nested use's enclosing use).
+    pub parent: Option<usize>,
+}
+
+/// Labelled, nested groups of nodes: each node in at most one innermost group.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Groups {
+    pub groups: Vec<Group>,
+    /// Per node index, the innermost group the node is in (shorter than the node list: the
+    /// rest are in none).
+    pub of_node: Vec<Option<usize>>,
+}
+
+impl Groups {
+    /// The groups node `i` is in, outermost first.
+    pub fn chain(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut at = self.of_node.get(i).copied().flatten();
+        // A parent index is always an earlier group, so the walk ends; the bound guards a
+        // hand-built cycle.
+        while let Some(g) = at {
+            if out.len() > self.groups.len() {
+                break;
+            }
+            out.push(g);
+            at = self.groups.get(g).and_then(|g| g.parent);
+        }
+        out.reverse();
+        out
+    }
 }
 
 /// The node index a diagnostic pointer is inside of: `/nodes/N` or `/nodes/N/…`.
@@ -339,6 +388,7 @@ impl Category {
 }
 
 const GRANT_COLOR: &str = "#15803d";
+const USE_COLOR: &str = "#7c3aed";
 const ERROR_COLOR: &str = "#dc2626";
 const WARNING_COLOR: &str = "#d97706";
 const ON_ERROR_COLOR: &str = "#c2410c";
@@ -441,10 +491,11 @@ struct Prepared<'a> {
     entry: Option<usize>,
     /// Workspace → node indices, when any node leaves the default workspace.
     clusters: Option<BTreeMap<&'a str, Vec<usize>>>,
+    groups: &'a Groups,
 }
 
 impl<'a> Prepared<'a> {
-    fn new(doc: &'a GraphDoc, registry: &'a Registry) -> Prepared<'a> {
+    fn new(doc: &'a GraphDoc, registry: &'a Registry, groups: &'a Groups) -> Prepared<'a> {
         let mut ids: HashMap<&str, usize> = HashMap::with_capacity(doc.nodes.len());
         for (i, node) in doc.nodes.iter().enumerate() {
             ids.entry(node.id.as_str()).or_insert(i);
@@ -469,6 +520,7 @@ impl<'a> Prepared<'a> {
             edges,
             entry,
             clusters,
+            groups,
         }
     }
 
@@ -481,9 +533,15 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Draw `doc` in `format`.
-pub fn draw(doc: &GraphDoc, registry: &Registry, format: Format, marks: &Marks) -> String {
-    let prepared = Prepared::new(doc, registry);
+/// Draw `doc` in `format`, each of `groups` (fragment uses) as a labelled cluster.
+pub fn draw(
+    doc: &GraphDoc,
+    registry: &Registry,
+    format: Format,
+    marks: &Marks,
+    groups: &Groups,
+) -> String {
+    let prepared = Prepared::new(doc, registry, groups);
     match format {
         Format::Dot => dot(&prepared, marks),
         Format::Mermaid => mermaid(&prepared, marks),
@@ -530,12 +588,22 @@ fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
         }
         format!("{} [{attrs}];", dot_quote(&node.id))
     };
-    write_nodes(&mut out, p, &node_line, "  }\n", &|k, workspace| {
-        format!(
-            "  subgraph \"cluster_{k}\" {{\n    label={}; style=rounded; color=\"#64748b\";\n",
-            dot_quote(&format!("workspace: {workspace}"))
-        )
-    });
+    let opens = Opens {
+        workspace: &|k, workspace| {
+            format!(
+                "subgraph \"cluster_{k}\" {{\n  label={}; style=rounded; color=\"#64748b\";\n",
+                dot_quote(&format!("workspace: {workspace}"))
+            )
+        },
+        group: &|k, group| {
+            format!(
+                "subgraph \"cluster_use_{k}\" {{\n  label={}; style=dashed; color=\"{USE_COLOR}\"; fontcolor=\"{USE_COLOR}\";\n",
+                dot_quote(&group.label)
+            )
+        },
+        close: "}\n",
+    };
+    write_nodes(&mut out, p, &node_line, &opens);
     if let Some(entry) = p.entry {
         let _ = writeln!(
             out,
@@ -616,12 +684,17 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
         let (open, close) = p.category(i).mermaid_brackets();
         format!("n{i}{open}\"{label}\"{close}")
     };
-    write_nodes(&mut out, p, &node_line, "  end\n", &|k, workspace| {
-        format!(
-            "  subgraph ws{k}[{}]\n",
-            mermaid_quote(&format!("workspace: {workspace}"))
-        )
-    });
+    let opens = Opens {
+        workspace: &|k, workspace| {
+            format!(
+                "subgraph ws{k}[{}]\n",
+                mermaid_quote(&format!("workspace: {workspace}"))
+            )
+        },
+        group: &|k, group| format!("subgraph frag{k}[{}]\n", mermaid_quote(&group.label)),
+        close: "end\n",
+    };
+    write_nodes(&mut out, p, &node_line, &opens);
     let mut link_styles: Vec<(usize, String)> = Vec::new();
     let mut link = 0usize;
     if let Some(entry) = p.entry {
@@ -728,28 +801,63 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
     out
 }
 
-/// Every node's line, in one cluster per workspace when any node leaves the default one: the
-/// same grouping for both formats, which differ only in how a cluster opens and closes.
+/// How each format opens and closes a cluster (the text without its indentation).
+struct Opens<'a> {
+    workspace: &'a dyn Fn(usize, &str) -> String,
+    group: &'a dyn Fn(usize, &Group) -> String,
+    close: &'a str,
+}
+
+/// `text`'s lines, each indented by `depth` levels of two spaces.
+fn indented(out: &mut String, depth: usize, text: &str) {
+    for line in text.lines() {
+        let _ = writeln!(out, "{:width$}{line}", "", width = 2 * depth);
+    }
+}
+
+/// Every node's line, in one cluster per workspace when any node leaves the default one, and
+/// within it one (nested) cluster per fragment use: the same grouping for both formats, which
+/// differ only in how a cluster opens and closes. A use's nodes are consecutive in an expanded
+/// graph, so a stack of open groups suffices; a group whose nodes are not consecutive is opened
+/// again (drawn as two clusters with one label), never lost.
 fn write_nodes(
     out: &mut String,
     p: &Prepared<'_>,
     node_line: &dyn Fn(usize) -> String,
-    close: &str,
-    open: &dyn Fn(usize, &str) -> String,
+    opens: &Opens<'_>,
 ) {
-    match &p.clusters {
-        None => {
-            for i in 0..p.doc.nodes.len() {
-                let _ = writeln!(out, "  {}", node_line(i));
+    let mut counter = 0usize;
+    let mut bucket = |out: &mut String, members: &mut dyn Iterator<Item = usize>, base: usize| {
+        let mut open: Vec<usize> = Vec::new();
+        for i in members {
+            let chain = p.groups.chain(i);
+            let keep = open.iter().zip(&chain).take_while(|(a, b)| a == b).count();
+            while open.len() > keep {
+                open.pop();
+                indented(out, base + open.len(), opens.close);
             }
+            for &g in &chain[keep..] {
+                indented(
+                    out,
+                    base + open.len(),
+                    &(opens.group)(counter, &p.groups.groups[g]),
+                );
+                counter += 1;
+                open.push(g);
+            }
+            indented(out, base + open.len(), &node_line(i));
         }
+        while open.pop().is_some() {
+            indented(out, base + open.len(), opens.close);
+        }
+    };
+    match &p.clusters {
+        None => bucket(out, &mut (0..p.doc.nodes.len()), 1),
         Some(clusters) => {
             for (k, (workspace, members)) in clusters.iter().enumerate() {
-                out.push_str(&open(k, workspace));
-                for &i in members {
-                    let _ = writeln!(out, "    {}", node_line(i));
-                }
-                out.push_str(close);
+                indented(out, 1, &(opens.workspace)(k, workspace));
+                bucket(out, &mut members.iter().copied(), 2);
+                indented(out, 1, opens.close);
             }
         }
     }

@@ -63,6 +63,9 @@ pub struct Expansion {
     pub ids: Vec<String>,
     /// Warnings found at the boundary (P825), located.
     pub warnings: Vec<Diagnostic>,
+    /// The version of every pack of the composition, by name (a use site's label names the
+    /// fragment's version: `shipkit/land@1.2.0`).
+    pub versions: BTreeMap<String, String>,
 }
 
 /// What expansion needs besides the document.
@@ -205,6 +208,11 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
         origins: ex.origins,
         ids,
         warnings: ex.diags,
+        versions: cx
+            .packs
+            .iter()
+            .map(|p| (p.name.clone(), p.version.to_string()))
+            .collect(),
     })
 }
 
