@@ -2,7 +2,9 @@
 //! binary run from the repository root so every path in the output is the relative one a user
 //! types: the drawings of an expanded graph (each fragment use a labelled cluster, nested uses
 //! nested, diagnostics marks on expanded IDs), and the library's one account of which expanded
-//! node belongs to which use (`pack::fragment_map::use_groups`).
+//! node belongs to which use (`pack::fragment_map::use_groups`); `graph diff` comparing
+//! expansions (two pack paths holding shipkit 1.0.0 and 1.1.0, the graph file unchanged: the
+//! changed nodes named with the use they came through, findings matched on expanded IDs).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -146,4 +148,162 @@ fn use_groups_give_every_expanded_node_its_innermost_use() {
         };
         assert_eq!(chain, expected, "{id}");
     }
+}
+
+const PATH_NEXT: &str = "tests/fixtures/fragments/path-1.1";
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+#[test]
+fn graph_diff_shows_what_a_fragments_new_version_changes_with_the_graph_unchanged() {
+    let ship = fixture("ship.graph.json");
+    let args = |format: &'static str| -> Vec<String> {
+        [
+            "graph",
+            "diff",
+            &ship,
+            &ship,
+            "--old-pack",
+            PATH,
+            "--pack",
+            PATH_NEXT,
+            "--format",
+            format,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let run = |format| {
+        let a = args(format);
+        primgraph(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let out = run("json");
+    // 1.1.0's failed apply skips the workspace check: an error NEW introduces, exit 1.
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let doc = json(&out);
+    let structure = doc["structure"].as_array().expect("structure");
+    let summary: Vec<(&str, &str)> = structure
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["node"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("node_changed", "ship/apply"),
+            ("node_removed", "ship/clean")
+        ]
+    );
+    let through = serde_json::json!({"use": "ship", "fragment": "shipkit/land", "old_version": "1.0.0", "new_version": "1.1.0"});
+    for c in structure {
+        assert_eq!(c["through"], through, "{c}");
+    }
+    assert_eq!(
+        structure[0]["old_file"],
+        "tests/fixtures/fragments/path/shipkit/fragments/land.fragment.json"
+    );
+    assert_eq!(
+        structure[0]["new_file"],
+        "tests/fixtures/fragments/path-1.1/shipkit/fragments/land.fragment.json"
+    );
+    assert_eq!(
+        structure[0]["values"]["on_error"],
+        serde_json::json!({"old": {"*": "ship/clean"}, "new": {"*": "give_up"}})
+    );
+    let introduced = doc["findings"]["introduced"]
+        .as_array()
+        .expect("introduced");
+    assert_eq!(introduced.len(), 1, "{doc}");
+    assert_eq!(introduced[0]["code"], "A407");
+    assert_eq!(introduced[0]["node"], "ship/apply");
+    assert_eq!(
+        introduced[0]["file"],
+        "tests/fixtures/fragments/path-1.1/shipkit/fragments/land.fragment.json"
+    );
+    assert_ne!(doc["old"]["digest"], doc["new"]["digest"]);
+
+    let human = stdout(&run("human"));
+    assert!(
+        human.contains("  node `ship/apply` changed: on_error — through fragment `ship` (shipkit/land 1.0.0 → 1.1.0)\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("    new tests/fixtures/fragments/path-1.1/shipkit/fragments/land.fragment.json:15:5 (/nodes/1)\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("  + error[A407] at node `ship/apply`"),
+        "{human}"
+    );
+    let markdown = stdout(&run("markdown"));
+    assert!(
+        markdown.contains(
+            "| node `ship/clean` removed — through fragment `ship` (shipkit/land 1.0.0 → 1.1.0) |"
+        ),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn graph_diff_back_to_the_old_version_resolves_the_finding_inside_the_fragment() {
+    let ship = fixture("ship.graph.json");
+    let out = primgraph(&[
+        "graph",
+        "diff",
+        &ship,
+        &ship,
+        "--old-pack",
+        PATH_NEXT,
+        "--pack",
+        PATH,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc = json(&out);
+    assert_eq!(doc["structure"][1]["kind"], "node_added");
+    assert_eq!(doc["structure"][1]["node"], "ship/clean");
+    assert_eq!(doc["findings"]["introduced"], serde_json::json!([]));
+    assert_eq!(doc["findings"]["resolved"][0]["code"], "A407");
+    assert_eq!(doc["findings"]["resolved"][0]["node"], "ship/apply");
+}
+
+#[test]
+fn graph_diff_matches_a_finding_inside_a_fragment_on_its_expanded_id() {
+    // The same graph and fragment on both sides: A407 at `ship/apply` in each, one finding.
+    let unchecked = fixture("unchecked.graph.json");
+    let out = primgraph(&[
+        "graph", "diff", &unchecked, &unchecked, "--pack", PATH, "--format", "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc = json(&out);
+    assert_eq!(doc["structure"], serde_json::json!([]));
+    assert_eq!(
+        doc["findings"],
+        serde_json::json!({"introduced": [], "resolved": []})
+    );
+    // Switching the use to another fragment names both fragments.
+    let out = primgraph(&[
+        "graph",
+        "diff",
+        &fixture("ship.graph.json"),
+        &unchecked,
+        "--pack",
+        PATH,
+        "--format",
+        "json",
+    ]);
+    let doc = json(&out);
+    let apply = doc["structure"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["node"] == "ship/apply")
+        .expect("ship/apply changed");
+    assert_eq!(
+        apply["through"],
+        serde_json::json!({"use": "ship", "fragment": "shipkit/land-unchecked", "old_fragment": "shipkit/land", "old_version": "1.0.0", "new_version": "1.0.0"})
+    );
 }

@@ -168,6 +168,7 @@ fn the_page_draws_every_node_weighs_edges_by_runs_and_marks_the_baseline_changes
             digest: &g.digest,
             parsed: None,
             diagnostics: &[],
+            expansion: None,
         }
     }
     let (old_v, new_v) = (version(&v1_graph), version(&graph));

@@ -185,8 +185,8 @@ impl ReplayGraph {
 
     /// [`ReplayGraph::load`] with the pack path of `options` (SPEC §9.2): a graph that declares
     /// packs is resolved against their effective registry, which the returned graph keeps
-    /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`). Refused
-    /// as `load` refuses, and also when the packs do not compose (P801–P811: the effective
+    /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`); one that
+    /// uses fragments is loaded as its expansion. Refused as `load` refuses, and also when the packs do not compose (P801–P811: the effective
     /// registry would be missing contracts).
     #[doc(hidden)]
     pub fn load_with(
@@ -207,8 +207,20 @@ impl ReplayGraph {
         if !blocking.is_empty() {
             return Err(GraphLoadError::Refused(blocking));
         }
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| refused(&codes::G001, "", format!("not valid JSON: {e}")))?;
+        // A graph that uses fragments is replayed as its expansion (SPEC §9.3), against the
+        // composition of the packs it declares.
+        let value: Value = match crate::validate::expand_source(file, bytes, registry, options) {
+            Ok(value) => value,
+            Err(report) => {
+                return Err(GraphLoadError::Refused(
+                    report
+                        .diagnostics
+                        .into_iter()
+                        .filter(|d| d.severity == Severity::Error)
+                        .collect(),
+                ));
+            }
+        };
         let doc = GraphDoc::from_value(&value)
             .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
         match crate::validate::composition_of(file, &doc, options) {

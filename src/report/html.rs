@@ -538,6 +538,7 @@ fn structural_changes(
             digest: &side.graph.digest,
             parsed: None,
             diagnostics: &[],
+            expansion: None,
         }
     }
     let changes = graph_diff::structure(r.registry, &version(base), &version(&r.candidate));
