@@ -307,3 +307,76 @@ fn graph_diff_matches_a_finding_inside_a_fragment_on_its_expanded_id() {
         serde_json::json!({"use": "ship", "fragment": "shipkit/land-unchecked", "old_fragment": "shipkit/land", "old_version": "1.0.0", "new_version": "1.0.0"})
     );
 }
+
+/// (file name, code, line) of every diagnostic of a `--format json` report list.
+fn lint_findings(out: &Output) -> Vec<(String, String, u64)> {
+    let doc = json(out);
+    let mut found = Vec::new();
+    let files = doc["files"].as_array().expect("files");
+    for d in files
+        .iter()
+        .flat_map(|f| f["diagnostics"].as_array().expect("diagnostics"))
+    {
+        let file = d["file"].as_str().unwrap_or_default();
+        let name = file.rsplit('/').next().unwrap_or(file).to_string();
+        found.push((
+            name,
+            d["code"].as_str().unwrap_or_default().to_string(),
+            d["line"].as_u64().unwrap_or_default(),
+        ));
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn pack_lint_reads_every_fragment_file_strictly_and_finds_a_use_cycle_once() {
+    let out = primgraph(&[
+        "pack",
+        "lint",
+        "tests/fixtures/fragments/path/shipkit",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        lint_findings(&out),
+        [
+            ("badport.fragment.json".to_string(), "P827".to_string(), 7),
+            ("broken.fragment.json".to_string(), "P801".to_string(), 7),
+            ("loop-a.fragment.json".to_string(), "P828".to_string(), 7),
+        ]
+    );
+}
+
+#[test]
+fn pack_lint_checks_each_fragments_ports_params_exits_and_nested_uses() {
+    let out = primgraph(&[
+        "pack",
+        "lint",
+        "tests/fixtures/fragments/lint/lintkit",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        lint_findings(&out),
+        [
+            ("dangling.fragment.json".to_string(), "P821".to_string(), 7),
+            ("ports.fragment.json".to_string(), "P822".to_string(), 9),
+            ("ports.fragment.json".to_string(), "P823".to_string(), 10),
+            ("ports.fragment.json".to_string(), "P826".to_string(), 11),
+        ]
+    );
+    let human = String::from_utf8_lossy(
+        &primgraph(&["pack", "lint", "tests/fixtures/fragments/lint/lintkit"]).stdout,
+    )
+    .to_string();
+    assert!(
+        human.contains(
+            " --> tests/fixtures/fragments/lint/lintkit/fragments/dangling.fragment.json:7:21"
+        ),
+        "{human}"
+    );
+    assert!(human.contains("did you mean `lintkit/ports`?"), "{human}");
+}

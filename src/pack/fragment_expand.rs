@@ -9,6 +9,7 @@
 //! fragment's interface (P823 `$in` ports, P826 exit targets, P827 output ports), and the rewrite
 //! itself: `$in` bindings with pointer composition, `{"param"}` values and defaults, `{"exit"}`
 //! successors wired to the use site's targets, output ports resolved through nested uses.
+//! [`lint_fragments`] runs the same fragment-side checks over a whole pack, for `pack lint`.
 //! Everything downstream — every rule, pack rules, replay, simulate — runs on the expanded
 //! document unchanged; `fragment_map` maps their diagnostics back.
 
@@ -214,6 +215,67 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
             .map(|p| (p.name.clone(), p.version.to_string()))
             .collect(),
     })
+}
+
+/// `pack lint`'s checks of a pack's fragments, without a graph (SPEC §9.5): every fragment
+/// file loaded strictly (its P801s, located in it), every nested use resolved (P821; P811 for a
+/// pack the fragment's pack does not require; P801 at the use of a broken one), every
+/// fragment's interface (P822, P823, P826, P827: what the fragment's nodes use is declared) and
+/// the nesting of its uses (P828: a cycle, or deeper than 8 counting the fragment as depth 1).
+/// `cx` is the pack's composition (`declared`: the pack itself); each finding is located in
+/// the fragment file it is about, once.
+pub fn lint_fragments(pack: &Pack, cx: &Context<'_>) -> Vec<Diagnostic> {
+    let all = fragments_of(pack);
+    let mut out: Vec<Diagnostic> = all.errors().cloned().collect();
+    let mut ex = Expander {
+        cx,
+        graph_uses: HashMap::new(),
+        refs: HashMap::new(),
+        reported: HashSet::new(),
+        out: Vec::new(),
+        origins: Vec::new(),
+        diags: Vec::new(),
+        ports: Vec::new(),
+        interfaces: HashSet::new(),
+        missing_params: HashSet::new(),
+        input: None,
+    };
+    // A broken fragment used by another is reported in its own file above already.
+    ex.reported.extend(
+        all.by_name
+            .keys()
+            .map(|name| format!("{}/{name}", pack.name)),
+    );
+    let loaded: Vec<&Arc<Fragment>> = all
+        .by_name
+        .values()
+        .filter_map(|r| r.as_ref().ok())
+        .collect();
+    for f in &loaded {
+        for (j, text) in fragment::uses(f) {
+            ex.resolve(Some(f), &format!("/nodes/{j}"), &text, &[]);
+        }
+        ex.interface(f);
+    }
+    let mut ok_depth: HashMap<String, usize> = HashMap::new();
+    for f in &loaded {
+        ex.nesting(f, 1, &[], &mut ok_depth);
+    }
+    // Once per place; a cycle once, wherever along it the walk started.
+    let mut seen = HashSet::new();
+    for d in ex.diags {
+        let key = match &d.witness {
+            Some(Witness::Path(cycle)) if d.code == codes::P828.code => {
+                let members: std::collections::BTreeSet<&String> = cycle.iter().collect();
+                format!("cycle {members:?}")
+            }
+            _ => format!("{:?} {} {}", d.file, d.pointer, d.code),
+        };
+        if seen.insert(key) {
+            out.push(d);
+        }
+    }
+    out
 }
 
 /// The scope a node is expanded in: the graph, or one use of a fragment.
