@@ -294,11 +294,12 @@ fn run_fixture(
             .push(&expect_file, Some(expect_source.clone()), d);
     };
     // Replay against the graph's effective registry.
-    let loaded = effective_for(&fixture.graph, base, composer).and_then(|(effective, value)| {
-        ReplayGraph::from_value(value, effective.registry())
-            .map(|graph| (effective, graph))
-            .map_err(|e| e.to_string())
-    });
+    let loaded =
+        effective_for(&fixture.graph, base, composer, &options).and_then(|(effective, value)| {
+            ReplayGraph::from_value(value, effective.registry())
+                .map(|graph| (effective, graph))
+                .map_err(|e| e.to_string())
+        });
     let (effective, graph) = match loaded {
         Ok(r) => r,
         Err(reason) => {
@@ -613,11 +614,25 @@ fn effective_for(
     graph: &Path,
     base: &Base,
     composer: &Composer,
+    options: &crate::validate::Options,
 ) -> Result<(Effective, Value), String> {
     let bytes = crate::input::read_capped(graph, crate::json::Limits::default().max_bytes)
         .map_err(|e| e.to_string())?;
-    let value: Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+    // A fixture graph that uses fragments is replayed as its expansion (SPEC §9.3).
+    let value: Value = crate::validate::expand_source(
+        &graph.display().to_string(),
+        &bytes,
+        base.registry(),
+        options,
+    )
+    .map_err(|report| {
+        report
+            .diagnostics
+            .first()
+            .map_or("it does not expand".to_string(), |d| {
+                format!("it does not expand: {}", d.message)
+            })
+    })?;
     let mut requests = Vec::new();
     if let Some(packs) = value.get("packs").and_then(Value::as_object) {
         for (name, text) in packs {

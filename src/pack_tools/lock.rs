@@ -53,27 +53,42 @@ pub fn lock(paths: &[PathBuf], composer: &Composer, lock_dir: &Path) -> Result<L
             }
         };
         let value = std::mem::take(&mut parsed.value);
-        let doc = match crate::graph::load::load_owned(value) {
-            Ok(doc) => doc,
-            Err(errors) => {
-                let mut ds: Vec<_> = errors
-                    .iter()
-                    .map(rules::g003_document_shape::diagnostic)
-                    .collect();
-                crate::diagnostic::resolve(&mut ds, &parsed);
-                for d in ds {
-                    out.findings.push(&shown, Some(parsed.source_arc()), d);
+        // A graph that uses fragments is not a loadable document until it is expanded, and
+        // expansion needs the packs this resolves: read its `packs` member alone (validation
+        // reports the rest).
+        let packs = if crate::pack::fragment_expand::has_uses(&value) {
+            let mut packs = crate::graph::doc::SmallMap::new();
+            if let Some(serde_json::Value::Object(members)) = value.get("packs") {
+                for (name, range) in members {
+                    if let Some(range) = range.as_str() {
+                        packs.insert(name.clone(), range.to_string());
+                    }
                 }
-                continue;
+            }
+            packs
+        } else {
+            match crate::graph::load::load_owned(value) {
+                Ok(doc) => doc.packs,
+                Err(errors) => {
+                    let mut ds: Vec<_> = errors
+                        .iter()
+                        .map(rules::g003_document_shape::diagnostic)
+                        .collect();
+                    crate::diagnostic::resolve(&mut ds, &parsed);
+                    for d in ds {
+                        out.findings.push(&shown, Some(parsed.source_arc()), d);
+                    }
+                    continue;
+                }
             }
         };
-        if doc.packs.is_empty() {
+        if packs.is_empty() {
             continue;
         }
         out.with_packs += 1;
         let mut requests = Vec::new();
         let mut bad = Vec::new();
-        for (name, text) in doc.packs.iter() {
+        for (name, text) in packs.iter() {
             let pointer = crate::json::pointer::push("/packs", name);
             if !is_pack_name(name) {
                 bad.push(codes::G003.at(
