@@ -380,3 +380,19 @@ fn pack_lint_checks_each_fragments_ports_params_exits_and_nested_uses() {
     );
     assert!(human.contains("did you mean `lintkit/ports`?"), "{human}");
 }
+
+#[test]
+fn simulate_and_replay_a_graph_that_uses_fragments_on_expanded_ids() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().display().to_string();
+    let ship = fixture("ship.graph.json");
+    let out = primgraph(&[
+        "simulate", &ship, "--pack", PATH, "--runs", "2", "--out", &out_dir, "--force",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let trace = std::fs::read_to_string(dir.path().join("run-000001.trace.jsonl")).expect("trace");
+    assert!(trace.contains("\"node\":\"ship/gate\""), "{trace}");
+    let first = format!("{out_dir}/run-000001.trace.jsonl");
+    let out = primgraph(&["replay", "--graph", &ship, "--pack", PATH, &first]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
