@@ -886,6 +886,93 @@ mod tests {
     }
 
     #[test]
+    fn a_use_across_workspaces_is_one_cluster_per_workspace_each_labelled() {
+        let value = serde_json::json!({
+            "graph": "g", "abi": "1.0.0", "entry": "a",
+            "nodes": [
+                {"id": "a", "primitive": "intake.parse_issue", "next": "ship/x"},
+                {"id": "ship/x", "primitive": "synth.patch", "workspace": "w", "next": "ship/y"},
+                {"id": "ship/y", "primitive": "synth.patch", "next": "b"},
+                {"id": "b", "primitive": "done.finish_success"}
+            ]
+        });
+        let doc = crate::graph::load(&value).expect("a graph");
+        let groups = Groups {
+            groups: vec![Group {
+                key: "ship".into(),
+                label: "ship: kit/f@1.0.0 (g.graph.json:3:5)".into(),
+                parent: None,
+            }],
+            of_node: vec![None, Some(0), Some(0), None],
+        };
+        let dot = draw(
+            &doc,
+            Registry::builtin(),
+            Format::Dot,
+            &Marks::default(),
+            &groups,
+        );
+        let main = dot.find("label=\"workspace: main\"").expect(&dot);
+        let w = dot.find("label=\"workspace: w\"").expect(&dot);
+        let uses: Vec<usize> = dot
+            .match_indices("label=\"ship: kit/f@1.0.0 (g.graph.json:3:5)\"")
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(uses.len(), 2, "{dot}");
+        assert!(main < uses[0] && uses[0] < w && w < uses[1], "{dot}");
+        // Each use cluster sits one level inside its workspace cluster.
+        assert!(
+            dot.contains("\n    subgraph \"cluster_use_0\" {\n"),
+            "{dot}"
+        );
+        assert!(
+            dot.contains("\n    subgraph \"cluster_use_1\" {\n"),
+            "{dot}"
+        );
+        assert!(dot.contains("\n      \"ship/y\" ["), "{dot}");
+        let mermaid = draw(
+            &doc,
+            Registry::builtin(),
+            Format::Mermaid,
+            &Marks::default(),
+            &groups,
+        );
+        assert_eq!(mermaid.matches("subgraph frag").count(), 2, "{mermaid}");
+        assert_eq!(mermaid.matches("\n    end\n").count(), 2, "{mermaid}");
+    }
+
+    #[test]
+    fn groups_chain_is_outermost_first_and_survives_a_cycle() {
+        let groups = Groups {
+            groups: vec![
+                Group {
+                    key: "a".into(),
+                    label: "a".into(),
+                    parent: None,
+                },
+                Group {
+                    key: "a/b".into(),
+                    label: "a/b".into(),
+                    parent: Some(0),
+                },
+            ],
+            of_node: vec![Some(1), None],
+        };
+        assert_eq!(groups.chain(0), vec![0, 1]);
+        assert_eq!(groups.chain(1), Vec::<usize>::new());
+        assert_eq!(groups.chain(7), Vec::<usize>::new());
+        let cyclic = Groups {
+            groups: vec![Group {
+                key: "a".into(),
+                label: "a".into(),
+                parent: Some(0),
+            }],
+            of_node: vec![Some(0)],
+        };
+        assert!(cyclic.chain(0).len() <= 2);
+    }
+
+    #[test]
     fn quoting_escapes_syntax() {
         assert_eq!(dot_quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
         assert_eq!(mermaid_quote("a\"<b>#"), "\"a#quot;#lt;b#gt;#35;\"");
