@@ -350,7 +350,7 @@ fn pack_lint_reads_every_fragment_file_strictly_and_finds_a_use_cycle_once() {
 }
 
 #[test]
-fn pack_lint_checks_each_fragments_ports_params_exits_and_nested_uses() {
+fn pack_lint_checks_each_fragments_ports_params_exits_and_its_nested_uses_names() {
     let out = primgraph(&[
         "pack",
         "lint",
@@ -363,6 +363,12 @@ fn pack_lint_checks_each_fragments_ports_params_exits_and_nested_uses() {
         lint_findings(&out),
         [
             ("dangling.fragment.json".to_string(), "P821".to_string(), 7),
+            // A nested use's names against the fragment it uses.
+            ("miswired.fragment.json".to_string(), "P822".to_string(), 8),
+            ("miswired.fragment.json".to_string(), "P823".to_string(), 9),
+            ("miswired.fragment.json".to_string(), "P823".to_string(), 9),
+            ("miswired.fragment.json".to_string(), "P826".to_string(), 10),
+            ("miswired.fragment.json".to_string(), "P826".to_string(), 10),
             ("ports.fragment.json".to_string(), "P822".to_string(), 9),
             ("ports.fragment.json".to_string(), "P823".to_string(), 10),
             ("ports.fragment.json".to_string(), "P826".to_string(), 11),

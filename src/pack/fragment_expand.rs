@@ -219,7 +219,8 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
 
 /// `pack lint`'s checks of a pack's fragments, without a graph (SPEC §9.5): every fragment
 /// file loaded strictly (its P801s, located in it), every nested use resolved (P821; P811 for a
-/// pack the fragment's pack does not require; P801 at the use of a broken one), every
+/// pack the fragment's pack does not require; P801 at the use of a broken one) and its names
+/// checked against the fragment it uses (P822 `with`, P823 ports, P826 exits), every
 /// fragment's interface (P822, P823, P826, P827: what the fragment's nodes use is declared) and
 /// the nesting of its uses (P828: a cycle, or deeper than 8 counting the fragment as depth 1).
 /// `cx` is the pack's composition (`declared`: the pack itself); each finding is located in
@@ -253,7 +254,12 @@ pub fn lint_fragments(pack: &Pack, cx: &Context<'_>) -> Vec<Diagnostic> {
         .collect();
     for f in &loaded {
         for (j, text) in fragment::uses(f) {
-            ex.resolve(Some(f), &format!("/nodes/{j}"), &text, &[]);
+            let at = format!("/nodes/{j}");
+            if let Some(inner) = ex.resolve(Some(f), &at, &text, &[]) {
+                for d in nested_use_interface(&at, &f.nodes()[j], &inner) {
+                    ex.report(Some(f), d, &[]);
+                }
+            }
         }
         ex.interface(f);
     }
@@ -269,10 +275,76 @@ pub fn lint_fragments(pack: &Pack, cx: &Context<'_>) -> Vec<Diagnostic> {
                 let members: std::collections::BTreeSet<&String> = cycle.iter().collect();
                 format!("cycle {members:?}")
             }
-            _ => format!("{:?} {} {}", d.file, d.pointer, d.code),
+            _ => format!("{:?} {} {} {}", d.file, d.pointer, d.code, d.message),
         };
         if seen.insert(key) {
             out.push(d);
+        }
+    }
+    out
+}
+
+/// What `pack lint` can say of a nested use without values: the names it writes against the
+/// fragment it uses — `with` members the fragment declares (P822), ports bound exactly as
+/// declared (P823), exits wired exactly as declared (P826). The values (`with` against
+/// `params`, port schemas) are checked when a graph expands the use.
+fn nested_use_interface(at: &str, node: &Value, inner: &Fragment) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let members = |name: &str| match node.get(name) {
+        Some(Value::Object(m)) => m.keys().cloned().collect::<Vec<_>>(),
+        _ => Vec::new(),
+    };
+    for name in members("with") {
+        if !inner.declares_param(&name) {
+            out.push(codes::P822.at(
+                push(&push(at, "with"), &name),
+                format!("fragment `{}` has no parameter `{name}`", inner.key()),
+            ));
+        }
+    }
+    let bound = members("inputs");
+    for port in &bound {
+        if !inner.inputs.contains_key(port) {
+            out.push(codes::P823.at(
+                push(&push(at, "inputs"), port),
+                format!("fragment `{}` has no input port `{port}`", inner.key()),
+            ));
+        }
+    }
+    for port in inner.inputs.keys() {
+        if !bound.contains(port) {
+            out.push(codes::P823.at(
+                if node.get("inputs").is_some() {
+                    push(at, "inputs")
+                } else {
+                    at.to_string()
+                },
+                format!(
+                    "input port `{port}` of fragment `{}` is not bound",
+                    inner.key()
+                ),
+            ));
+        }
+    }
+    let wired = members("exits");
+    for name in &wired {
+        if !inner.exits.contains(name) {
+            out.push(codes::P826.at(
+                push(&push(at, "exits"), name),
+                format!("fragment `{}` has no exit `{name}`", inner.key()),
+            ));
+        }
+    }
+    for name in &inner.exits {
+        if !wired.contains(name) {
+            out.push(codes::P826.at(
+                if node.get("exits").is_some() {
+                    push(at, "exits")
+                } else {
+                    at.to_string()
+                },
+                format!("exit `{name}` of fragment `{}` is not wired", inner.key()),
+            ));
         }
     }
     out
