@@ -50,6 +50,7 @@ fn bench(c: &mut Criterion) {
         jobs: 1,
         confidence: 0.95,
         out: &out,
+        options: &primgraph::validate::Options::default(),
     };
     let written = write_report(&request).expect("report");
     assert_eq!(written.runs, RUNS);

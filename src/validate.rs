@@ -504,15 +504,37 @@ pub fn expand_source(
     registry: &Registry,
     options: &Options,
 ) -> Result<serde_json::Value, FileReport> {
+    let (parsed, expansion) = expansion_source(file, bytes, registry, options)?;
+    Ok(match expansion {
+        Some(expansion) => expansion.value,
+        None => parsed.value,
+    })
+}
+
+/// A graph document parsed, and its expansion with the origin of every expanded node when it
+/// uses fragments (`None` when it uses none): what the drawings, the report and `graph diff`
+/// work on. `Err` as [`expand_source`].
+pub fn expansion_source(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+) -> Result<
+    (
+        crate::json::Parsed,
+        Option<crate::pack::fragment_expand::Expansion>,
+    ),
+    FileReport,
+> {
     let parsed = match crate::json::parse(bytes, &options.limits) {
         Ok(parsed) => parsed,
         Err(_) => return Err(check_source(file, bytes, registry, options)),
     };
     if !crate::pack::fragment_expand::has_uses(&parsed.value) {
-        return Ok(parsed.value);
+        return Ok((parsed, None));
     }
     match expand_fragments(file, &parsed.value, &parsed, registry, options) {
-        Ok(expansion) => Ok(expansion.value),
+        Ok(expansion) => Ok((parsed, Some(expansion))),
         Err(mut diagnostics) => {
             crate::diagnostic::resolve(&mut diagnostics, &parsed);
             crate::pack::fragment_map::sort_by_file(&mut diagnostics);
@@ -675,23 +697,74 @@ pub fn render_source(
     format: render::Format,
     diagnostics: bool,
 ) -> Result<Drawing, RenderError> {
-    let options = Options::default();
+    render_source_with(
+        file,
+        bytes,
+        registry,
+        &Options::default(),
+        format,
+        diagnostics,
+    )
+}
+
+/// [`render_source`] with the pack path of `options`: a graph that uses fragments is drawn
+/// expanded (SPEC §9.3), each fragment use a cluster labelled with its use site
+/// (`pack::fragment_map::use_groups`), and the marks of its diagnostics — located in the
+/// fragment files — land on the expanded nodes they are about; a graph that declares packs is
+/// drawn against its effective registry (a pack primitive's class gives its shape).
+pub fn render_source_with(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &Options,
+    format: render::Format,
+    diagnostics: bool,
+) -> Result<Drawing, RenderError> {
     let not_loadable = || RenderError::NotLoadable {
-        report: check_source(file, bytes, registry, &options),
+        report: check_source(file, bytes, registry, options),
     };
-    let parsed = crate::json::parse(bytes, &options.limits).map_err(|_| not_loadable())?;
-    let doc = crate::graph::load(&parsed.value).map_err(|_| not_loadable())?;
+    let (parsed, expansion) = expansion_source(file, bytes, registry, options)
+        .map_err(|report| RenderError::NotLoadable { report })?;
+    let value = expansion.as_ref().map_or(&parsed.value, |e| &e.value);
+    let doc = crate::graph::load(value).map_err(|_| not_loadable())?;
+    let composition = match composition_of(file, &doc, options) {
+        Some(Ok(c)) => Some(c),
+        _ => None,
+    };
+    let effective = composition.as_ref().map_or(registry, |c| &c.registry);
+    let groups = expansion
+        .as_ref()
+        .map(|e| crate::pack::fragment_map::use_groups(e, file, &parsed).0)
+        .unwrap_or_default();
     let (marks, report) = if diagnostics {
-        let report = check_source(file, bytes, registry, &options);
-        (
-            render::Marks::from_diagnostics(&doc, &report.diagnostics),
-            Some(report),
-        )
+        let report = check_source(file, bytes, registry, options);
+        let marks = match &expansion {
+            None => render::Marks::from_diagnostics(&doc, &report.diagnostics),
+            Some(e) => {
+                // Marks are drawn on the expanded nodes: each diagnostic re-pointed at the
+                // expanded node it is about (its witness already names expanded IDs).
+                let finder = crate::pack::fragment_map::NodeFinder::new(e, file, &parsed);
+                let expanded: Vec<Diagnostic> = report
+                    .diagnostics
+                    .iter()
+                    .map(|d| {
+                        let mut d = d.clone();
+                        d.pointer = finder
+                            .node_of(&d)
+                            .map(|k| format!("/nodes/{k}"))
+                            .unwrap_or_default();
+                        d
+                    })
+                    .collect();
+                render::Marks::from_diagnostics(&doc, &expanded)
+            }
+        };
+        (marks, Some(report))
     } else {
         (render::Marks::default(), None)
     };
     Ok(Drawing {
-        text: render::draw(&doc, registry, format, &marks),
+        text: render::draw(&doc, effective, format, &marks, &groups),
         report,
     })
 }

@@ -555,7 +555,7 @@ fn the_cli_simulates_replays_and_pack_tests_a_graph_whose_fragment_runs_pack_pri
     let (code, text) = run(&["pack", "test", &p(&pack), "--pack", &p(&packs)]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("2 fixture graph(s), 14 of 14 run(s) as expected"),
+        text.contains("3 fixture graph(s), 20 of 20 run(s) as expected"),
         "{text}"
     );
 }

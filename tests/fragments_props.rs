@@ -1,7 +1,10 @@
 //! Property tests of fragment expansion (SPEC §9.3): validating a graph that uses a fragment
 //! gives the findings of validating the same graph expanded by hand (an independent, written-out
 //! expansion in this file), each mapped back to where it was written; expansion is deterministic
-//! and idempotent, and a graph without uses is its own expansion.
+//! and idempotent, and a graph without uses is its own expansion. Downstream: every finding
+//! about a node points back at the expanded node written there (`NodeFinder`, read against the
+//! fragment file's own node IDs), and `graph diff` of a version against itself is empty —
+//! findings inside the fragment matched on expanded IDs.
 
 use primgraph::pack::compose::{Base, Composer, ComposerOptions};
 use primgraph::pack::path::PackPath;
@@ -282,6 +285,66 @@ proptest! {
             (Err(a), Err(b)) => prop_assert_eq!(a.diagnostics, b.diagnostics),
             _ => prop_assert!(false, "expansion is deterministic"),
         }
+    }
+
+    #[test]
+    fn every_node_finding_points_back_at_the_expanded_node_written_there(case in case()) {
+        let registry = Registry::builtin();
+        let bytes = serde_json::to_vec_pretty(&graph(&case)).unwrap();
+        let Ok((parsed, Some(expansion))) =
+            validate::expansion_source("g.graph.json", &bytes, registry, options())
+        else {
+            return Ok(()); // a boundary finding: nothing expanded
+        };
+        let report = validate::check_source("g.graph.json", &bytes, registry, options());
+        let finder = primgraph::pack::fragment_map::NodeFinder::new(&expansion, "g.graph.json", &parsed);
+        let frag = fragment(case.fragment);
+        let written = graph(&case);
+        for d in &report.diagnostics {
+            let Some(index) = d
+                .pointer
+                .strip_prefix("/nodes/")
+                .and_then(|r| r.split('/').next())
+                .and_then(|k| k.parse::<usize>().ok())
+            else {
+                continue;
+            };
+            // The oracle: the ID written at that node, in the file the finding is located in.
+            let expected = match &d.file {
+                Some(_) => format!("ship/{}", frag["nodes"][index]["id"].as_str().unwrap()),
+                None => written["nodes"][index]["id"].as_str().unwrap().to_string(),
+            };
+            if d.file.is_none() && index == 2 {
+                continue; // the use node itself is no expanded node
+            }
+            let found = finder.node_of(d).map(|k| expansion.ids[k].clone());
+            prop_assert_eq!(found, Some(expected), "{:?}", d);
+        }
+    }
+
+    #[test]
+    fn graph_diff_of_a_version_against_itself_is_empty(case in case()) {
+        use primgraph::versions::graph_diff::{GraphDiff, Version};
+        let registry = Registry::builtin();
+        let bytes = serde_json::to_vec_pretty(&graph(&case)).unwrap();
+        let Ok((parsed, Some(expansion))) =
+            validate::expansion_source("g.graph.json", &bytes, registry, options())
+        else {
+            return Ok(());
+        };
+        let doc = primgraph::graph::GraphDoc::from_value(&expansion.value).unwrap();
+        let report = validate::check_source("g.graph.json", &bytes, registry, options());
+        let version = Version {
+            file: "g.graph.json",
+            doc: &doc,
+            digest: "sha256:0",
+            parsed: Some(&parsed),
+            diagnostics: &report.diagnostics,
+            expansion: Some(&expansion),
+        };
+        let diff = GraphDiff::new(registry, &version, &version, None);
+        prop_assert!(diff.structure.is_empty(), "{:?}", diff.structure);
+        prop_assert!(diff.introduced.is_empty() && diff.resolved.is_empty(), "{:?} {:?}", diff.introduced, diff.resolved);
     }
 
     #[test]

@@ -108,13 +108,23 @@ fn simulate_fixture(
     seed: u64,
     fault_rate: f64,
 ) -> Vec<(String, Vec<u8>, Value)> {
-    let composer = Composer::new(
+    let composer = std::sync::Arc::new(Composer::new(
         Base::Builtin,
         PackPath::scan(&[pack.to_path_buf()]),
         ComposerOptions::default(),
-    );
+    ));
     let graph_path = pack.join(graph);
-    let value: Value = json(&std::fs::read_to_string(&graph_path).unwrap());
+    // A graph that uses fragments runs as its expansion (SPEC §9.3).
+    let value: Value = primgraph::validate::expand_source(
+        &graph_path.display().to_string(),
+        &std::fs::read(&graph_path).unwrap(),
+        primgraph::registry::Registry::builtin(),
+        &primgraph::validate::Options {
+            packs: Some(composer.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|r| panic!("{:?}", r.diagnostics));
     let requests: Vec<(String, Range)> = value["packs"]
         .as_object()
         .into_iter()
@@ -177,6 +187,36 @@ fn the_example_packs_recorded_runs_are_the_simulators_and_expect_json_the_inject
     assert!(runs.iter().any(|r| r.2["verdict"] == "faithful"));
     assert!(runs.iter().any(|r| r.2["verdict"] != "faithful"));
     let on_disk = std::fs::read_dir(pack.join("fixtures/runs"))
+        .unwrap()
+        .count();
+    assert_eq!(on_disk, runs.len(), "no stale run files");
+}
+
+#[test]
+fn the_example_packs_fragment_runs_are_the_simulators_of_the_expanded_graph() {
+    let pack = root().join(EXAMPLE);
+    let runs = simulate_fixture(
+        &pack,
+        "fixtures/fix-and-land-fragments.graph.json",
+        6,
+        24,
+        0.4,
+    );
+    let mut lines = Vec::new();
+    for (name, bytes, expectation) in &runs {
+        check_generated(&pack.join("fixtures/fragment-runs").join(name), bytes);
+        lines.push(format!("  {:?}: {}", run_id(bytes), expectation));
+        // The runs record the expanded IDs: `land/check/test`, not `land`.
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains("\"node\":\"land\""), "{name}");
+    }
+    let expect = format!("{{\n{}\n}}\n", lines.join(",\n"));
+    check_generated(
+        &pack.join("fixtures/fragment-expect.json"),
+        expect.as_bytes(),
+    );
+    assert!(runs.iter().any(|r| r.2["verdict"] == "faithful"));
+    let on_disk = std::fs::read_dir(pack.join("fixtures/fragment-runs"))
         .unwrap()
         .count();
     assert_eq!(on_disk, runs.len(), "no stale run files");
@@ -292,9 +332,10 @@ fn pack_test_passes_on_the_example_pack_and_replays_every_run() {
     assert_eq!(code, 0, "{out}{err}");
     let doc = json(&out);
     assert_eq!(codes_of(&doc), Vec::<String>::new());
-    assert_eq!(doc["tests"]["graphs"], 1);
-    assert_eq!(doc["tests"]["runs"], 8);
-    assert_eq!(doc["tests"]["passed"], 8);
+    // fix-and-land, and fix-and-land-fragments through the pack's fragments.
+    assert_eq!(doc["tests"]["graphs"], 2);
+    assert_eq!(doc["tests"]["runs"], 14);
+    assert_eq!(doc["tests"]["passed"], 14);
     let runs = doc["runs"].as_array().unwrap();
     assert!(runs.iter().all(|r| r["ok"] == true));
     assert!(
@@ -304,7 +345,7 @@ fn pack_test_passes_on_the_example_pack_and_replays_every_run() {
     let (code, out, _) = primgraph(&["pack", "test", EXAMPLE]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("pack test: 1 fixture graph(s), 8 of 8 run(s) as expected"),
+        out.contains("pack test: 2 fixture graph(s), 14 of 14 run(s) as expected"),
         "{out}"
     );
 }
@@ -329,7 +370,7 @@ fn pack_show_lists_contents_capabilities_and_environment() {
     assert_eq!(code, 0, "{err}");
     let doc = json(&out);
     assert_eq!(doc["pack"], "pyrepo");
-    assert_eq!(doc["version"], "1.0.0");
+    assert_eq!(doc["version"], "1.1.0");
     let ids: Vec<&str> = doc["primitives"]
         .as_array()
         .unwrap()
@@ -359,13 +400,25 @@ fn pack_show_lists_contents_capabilities_and_environment() {
             .unwrap()
             .contains(&Value::from("writes_workspace"))
     );
-    assert!(doc["capability_requirements"].is_array());
+    // Derived from what its fragments run (SPEC §9.1).
+    assert_eq!(
+        doc["capability_requirements"],
+        serde_json::json!([
+            "ctl.authorize_patch",
+            "mut.apply_patch",
+            "pyrepo.authorize_land",
+            "pyrepo.land",
+            "pyrepo.review",
+            "pyrepo.run_pytest",
+            "pyrepo.tests_verdict"
+        ])
+    );
     let digest = primgraph::pack::digest::digest_dir(&root().join(EXAMPLE)).unwrap();
     assert_eq!(doc["digest"], digest.as_str());
     let (code, out, _) = primgraph(&["pack", "show", EXAMPLE]);
     assert_eq!(code, 0);
     for needle in [
-        "pyrepo 1.0.0",
+        "pyrepo 1.1.0",
         "environment:",
         "network:  none",
         "capability requirements",
@@ -420,7 +473,7 @@ fn pack_lock_writes_the_spec_document_beside_primgraph_toml() {
     assert_eq!(
         lock,
         serde_json::json!({"lock": 1, "packs": [{
-            "name": "pyrepo", "version": "1.0.0", "path": "packs/pyrepo", "digest": digest,
+            "name": "pyrepo", "version": "1.1.0", "path": "packs/pyrepo", "digest": digest,
             "requested": {"graphs/fix.graph.json": "^1.0"},
         }]})
     );
@@ -716,7 +769,7 @@ fn pack_test_reports_a_run_without_expectation_and_an_expectation_without_run() 
             .any(|m| m.contains("sim-23-999999") && m.contains("no recorded run")),
         "{messages:?}"
     );
-    assert_eq!(doc["tests"]["passed"], 7);
+    assert_eq!(doc["tests"]["passed"], 13);
 }
 
 #[test]

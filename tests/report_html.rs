@@ -2,7 +2,8 @@
 //! checked against figures computed here from the traces themselves; a corpus where every run
 //! is malformed; traces carrying markup (everything escaped, `</script>` inside the inline JSON
 //! written `<\/script>`); a 5,000-node graph; the page's size for 10,000 runs of a 50-node
-//! graph; and the report's aggregates staying bounded over 100,000 runs.
+//! graph; the report's aggregates staying bounded over 100,000 runs; and a graph that uses
+//! fragments (`--pack`), replayed as its expansion with each use framed and labelled.
 
 use primgraph::registry::Registry;
 use primgraph::replay::digest::{format_hash, sha256};
@@ -168,6 +169,7 @@ fn the_page_draws_every_node_weighs_edges_by_runs_and_marks_the_baseline_changes
             digest: &g.digest,
             parsed: None,
             diagnostics: &[],
+            expansion: None,
         }
     }
     let (old_v, new_v) = (version(&v1_graph), version(&graph));
@@ -337,6 +339,7 @@ fn page_of(graph: &ReplayGraph, evaluation: &Evaluation) -> String {
             evaluation,
             file: None,
             trace_href: &report::no_link,
+            fragments: &[],
         },
         baseline: None,
         confidence: 0.95,
@@ -435,4 +438,60 @@ fn the_aggregates_stay_bounded_over_100000_runs() {
     }
     assert_eq!(evaluation.moves.len(), 2);
     assert_eq!(evaluation.runs_moving(0, 1), 100_000);
+}
+
+#[test]
+fn a_graph_that_uses_fragments_is_replayed_expanded_with_each_use_framed_and_labelled() {
+    let pack = repo("registry/packs/pyrepo");
+    let graph = pack.join("fixtures/fix-and-land-fragments.graph.json");
+    let runs = pack.join("fixtures/fragment-runs");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.html");
+    let (code, stderr) = primgraph(&[
+        "report".as_ref(),
+        "--graph".as_ref(),
+        graph.as_os_str(),
+        runs.as_os_str(),
+        "--pack".as_ref(),
+        pack.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    // The fixture's runs include a violated, a malformed and a diverged one: exit 1.
+    assert_eq!(code, 1, "{stderr}");
+    let page = std::fs::read_to_string(&out).unwrap();
+    let shown = graph.display().to_string();
+    for label in [
+        format!("land: pyrepo/test-gate-land@1.1.0 ({shown}:13:5)"),
+        format!(
+            "land/check: pyrepo/apply-and-test@1.1.0 ({}:18:5)",
+            pack.join("fragments/test-gate-land.fragment.json")
+                .display()
+        ),
+        format!(
+            "land/ship: pyrepo/review-and-land@1.1.0 ({}:21:5)",
+            pack.join("fragments/test-gate-land.fragment.json")
+                .display()
+        ),
+    ] {
+        let framed = format!(">{}</text></g>", label);
+        assert!(page.contains(&framed), "{label} not framed in the page");
+    }
+    assert_eq!(page.matches("<g class=\"cluster fragment\">").count(), 3);
+    // The expanded nodes are drawn (the traces name them), not the use `land`.
+    assert!(
+        page.contains("data-node=\"land/check/apply\""),
+        "expanded IDs drawn"
+    );
+    // Without the pack path the graph does not load: exit 2 with the reason.
+    let (code, stderr) = primgraph(&[
+        "report".as_ref(),
+        "--graph".as_ref(),
+        graph.as_os_str(),
+        runs.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("P804"), "{stderr}");
 }

@@ -1,7 +1,7 @@
 //! Snapshots (insta) of the report's SVG drawing for the small example graphs: the layered
 //! layout is deterministic, so any change to node placement, edge routing, shapes, colours or
 //! escaping shows up as a reviewed diff. One snapshot carries a replayed corpus (fills and edge
-//! widths), one the structural marks of a baseline.
+//! widths), one the structural marks of a baseline, one the frames of nested fragment uses.
 
 use primgraph::registry::Registry;
 use primgraph::replay::corpus::collect_traces;
@@ -26,13 +26,23 @@ fn draw(
     changes: &BTreeMap<String, NodeChange>,
     removed: &[String],
 ) -> String {
+    draw_framed(graph, evaluation, changes, removed, &[])
+}
+
+fn draw_framed(
+    graph: &ReplayGraph,
+    evaluation: &Evaluation,
+    changes: &BTreeMap<String, NodeChange>,
+    removed: &[String],
+    clusters: &[primgraph::report::svg::Cluster],
+) -> String {
     let svg = render(&Drawing {
         graph,
         registry: Registry::builtin(),
         evaluation,
         changes,
         removed,
-        clusters: &[],
+        clusters,
     });
     // One element a line, so a snapshot diff points at the element that moved.
     svg.replace("><", ">\n<")
@@ -78,4 +88,46 @@ fn with_baseline_marks() {
     let svg = draw(&graph, &Evaluation::default(), &changes, &removed);
     assert!(svg.contains("old_&lt;node&gt;"));
     insta::assert_snapshot!("report_svg_baseline_marks", svg);
+}
+
+#[test]
+fn with_nested_fragment_uses_framed() {
+    use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+    use primgraph::pack::path::PackPath;
+    let options = primgraph::validate::Options {
+        packs: Some(std::sync::Arc::new(Composer::new(
+            Base::Builtin,
+            // Relative (the tests run in the package root), so the labels are too.
+            PackPath::scan(&[PathBuf::from("tests/fixtures/fragments/path")]),
+            ComposerOptions::default(),
+        ))),
+        ..Default::default()
+    };
+    // Named as a user would, so the labels are stable wherever the repository is.
+    let file = "tests/fixtures/fragments/nested.graph.json";
+    let bytes = std::fs::read(repo(file)).unwrap();
+    let graph = ReplayGraph::load_with(file, &bytes, Registry::builtin(), &options).unwrap();
+    let (parsed, expansion) =
+        primgraph::validate::expansion_source(file, &bytes, Registry::builtin(), &options).unwrap();
+    let (groups, _) = primgraph::pack::fragment_map::use_groups(&expansion.unwrap(), file, &parsed);
+    let clusters = primgraph::report::svg::fragment_clusters(&groups);
+    assert_eq!(clusters.len(), 2);
+    // The outer use holds the inner one's nodes.
+    assert!(
+        clusters[1]
+            .members
+            .iter()
+            .all(|m| clusters[0].members.contains(m))
+    );
+    let svg = draw_framed(
+        &graph,
+        &Evaluation::default(),
+        &BTreeMap::new(),
+        &[],
+        &clusters,
+    );
+    assert!(svg.contains(
+        ">ship: shipkit/twice@1.0.0 (tests/fixtures/fragments/nested.graph.json:12:5)</text>"
+    ));
+    insta::assert_snapshot!("report_svg_fragments_nested", svg);
 }

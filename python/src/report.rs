@@ -73,6 +73,7 @@ pub fn report<'py>(
             jobs,
             confidence,
             out: &out,
+            options: &registry.options(),
         })
     });
     let written = written.map_err(|e| errors::raise(py, "InputError", Located::new(e.0)))?;

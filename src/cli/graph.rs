@@ -1,7 +1,9 @@
-//! `primgraph graph dot|mermaid FILE [--diagnostics] [--registry FILE]` draws a graph (see
+//! `primgraph graph dot|mermaid FILE [--diagnostics] [--registry FILE] [--pack DIR]…` draws a
+//! graph, expanded when it uses fragments, each use a labelled cluster (see
 //! `primgraph::graph::render` for what the picture shows), and `primgraph graph generate --nodes N
 //! --seed S` writes a synthetic graph that validates clean (`primgraph::graph::generate`), and
-//! `primgraph graph diff OLD NEW [--runs PATH…]` compares two versions (SPEC §6.2,
+//! `primgraph graph diff OLD NEW [--runs PATH…] [--pack DIR]… [--old-pack DIR]…` compares two
+//! versions, each expanded when it uses fragments (SPEC §6.2, §9.3,
 //! `primgraph::versions::graph_diff`; exit 0 no regression, 1 NEW introduces an error or breaks a run
 //! faithful under OLD, 2 either graph does not load).
 //! `primgraph graph expand FILE [--pack DIR]…` prints the expanded document (SPEC §9.3).
@@ -79,6 +81,10 @@ pub struct DiffArgs {
     pub format: DiffFormat,
     #[command(flatten)]
     pub packs: super::pack_path::PackArgs,
+    /// The pack path OLD is read with, instead of `--pack` (repeatable): compare a fragment's
+    /// two versions with the graph unchanged (`--old-pack v1/ --pack v2/`).
+    #[arg(long = "old-pack", value_name = "DIR")]
+    pub old_pack: Vec<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -93,6 +99,8 @@ pub struct DrawArgs {
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -175,6 +183,8 @@ struct LoadedVersion {
     graph: primgraph::replay::ReplayGraph,
     parsed: Option<primgraph::json::Parsed>,
     diagnostics: Vec<primgraph::diagnostic::Diagnostic>,
+    /// The expansion, when the graph uses fragments (SPEC §9.3): the diff compares expansions.
+    expansion: Option<primgraph::pack::fragment_expand::Expansion>,
 }
 
 fn load_version(
@@ -188,12 +198,17 @@ fn load_version(
     let graph = primgraph::replay::ReplayGraph::load_with(&file, &bytes, registry, options)
         .map_err(|e| format!("{file}: {e}"))?;
     let report = primgraph::validate::check_source(&file, &bytes, registry, options);
-    let parsed = primgraph::json::parse(&bytes, &primgraph::json::Limits::default()).ok();
+    let (parsed, expansion) =
+        match primgraph::validate::expansion_source(&file, &bytes, registry, options) {
+            Ok((parsed, expansion)) => (Some(parsed), expansion),
+            Err(_) => (None, None),
+        };
     Ok(LoadedVersion {
         file,
         graph,
         parsed,
         diagnostics: report.diagnostics,
+        expansion,
     })
 }
 
@@ -211,8 +226,23 @@ fn diff(args: DiffArgs) -> ExitCode {
         },
         Err(e) => return super::usage_error(e),
     };
+    let old_options = if args.old_pack.is_empty() {
+        options.clone()
+    } else {
+        let old_args = super::pack_path::PackArgs {
+            pack: args.old_pack.clone(),
+            ..args.packs.clone()
+        };
+        match old_args.discover(registry) {
+            Ok(packs) => primgraph::validate::Options {
+                packs,
+                ..Default::default()
+            },
+            Err(e) => return super::usage_error(e),
+        }
+    };
     let (old, new) = match (
-        load_version(&args.old, registry, &options),
+        load_version(&args.old, registry, &old_options),
         load_version(&args.new, registry, &options),
     ) {
         (Ok(o), Ok(n)) => (o, n),
@@ -272,6 +302,7 @@ fn diff(args: DiffArgs) -> ExitCode {
             digest: &v.graph.digest,
             parsed: v.parsed.as_ref(),
             diagnostics: &v.diagnostics,
+            expansion: v.expansion.as_ref(),
         }
     }
     // Contracts are read as NEW's effective registry has them (the base one without packs).
@@ -306,9 +337,23 @@ fn draw(args: DrawArgs, format: Format) -> ExitCode {
             Ok(b) => b,
             Err(e) => return super::usage_error(e),
         };
+    let options = match args.packs.discover(registry) {
+        Ok(packs) => primgraph::validate::Options {
+            packs,
+            ..Default::default()
+        },
+        Err(e) => return super::usage_error(e),
+    };
     let file = args.file.display().to_string();
     let color = super::io::color_stderr();
-    match primgraph::validate::render_source(&file, &bytes, registry, format, args.diagnostics) {
+    match primgraph::validate::render_source_with(
+        &file,
+        &bytes,
+        registry,
+        &options,
+        format,
+        args.diagnostics,
+    ) {
         Ok(drawing) => {
             super::io::print(&drawing.text);
             if let Some(report) = drawing.report {

@@ -1,6 +1,7 @@
-//! `primgraph report --graph G RUNS… [--baseline-graph G0 --baseline RUNS0…] --out report.html`
-//! (SPEC §11): replay the runs (and the baseline's), fold them into the report's aggregates and
-//! write one self-contained HTML page. Exit codes as `replay`: 0 when every run of the candidate
+//! `primgraph report --graph G RUNS… [--baseline-graph G0 --baseline RUNS0…] [--pack DIR]…
+//! --out report.html` (SPEC §11): replay the runs (and the baseline's) — a graph that uses
+//! fragments as its expansion, each use framed in the picture — fold them into the report's
+//! aggregates and write one self-contained HTML page. Exit codes as `replay`: 0 when every run of the candidate
 //! is faithful, 1 otherwise (the page is written either way), 2 when the command cannot run (a
 //! graph that does not load, a folder with no traces, an unwritable `--out`).
 
@@ -34,6 +35,8 @@ pub struct ReportArgs {
     /// The HTML file to write.
     #[arg(long)]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub packs: super::pack_path::PackArgs,
 }
 
 pub fn run(args: ReportArgs) -> ExitCode {
@@ -47,7 +50,15 @@ pub fn run(args: ReportArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
+    let options = match args.packs.discover(registry) {
+        Ok(packs) => primgraph::validate::Options {
+            packs,
+            ..Default::default()
+        },
+        Err(e) => return super::usage_error(e),
+    };
     let request = Request {
+        options: &options,
         registry,
         graph: &args.graph,
         runs: &args.paths,

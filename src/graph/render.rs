@@ -22,6 +22,16 @@
 //!
 //! Nodes outside the default workspace are drawn in one cluster (subgraph) per workspace.
 //!
+//! | group | DOT | Mermaid |
+//! |---|---|---|
+//! | workspace other than `main` | `subgraph cluster_K`, label `workspace: NAME`, rounded grey | `subgraph wsK["workspace: NAME"]` |
+//! | fragment use (SPEC §9.3), nested uses nested | `subgraph cluster_use_K`, label `ship: shipkit/land@1.0.0 (FILE:LINE:COL)`, dashed violet | `subgraph fragK["ship: …"]` |
+//!
+//! A fragment use's cluster sits inside its nodes' workspace cluster; a use whose nodes run in
+//! several workspaces is drawn as one cluster per workspace, each with the use's label. The
+//! groups come from the caller ([`Groups`]: `pack::fragment_map::use_groups` for an expanded
+//! graph), so this module knows nothing about packs.
+//!
 //! With [`Marks`] built from diagnostics, the node a diagnostic is about (its pointer
 //! `/nodes/N…`, else the last node of its witness) is the culprit: drawn red (errors) or orange
 //! (warnings) with the codes in its label. The other nodes of a witness route are only outlined
@@ -66,6 +76,45 @@ pub struct Marks {
     /// the key `next`, `branch:OUTCOME` or `on_error:MODE`, so that of two edges joining the
     /// same nodes only the one a witness took is marked.
     pub edges: BTreeMap<(usize, usize, String), Severity>,
+}
+
+/// One labelled group of nodes, drawn as a cluster (a fragment use).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// What the group is (a use's expanded ID: `ship`, `ship/inner`).
+    pub key: String,
+    /// The cluster's label.
+    pub label: String,
+    /// The enclosing group (a nested use's enclosing use).
+    pub parent: Option<usize>,
+}
+
+/// Labelled, nested groups of nodes: each node in at most one innermost group.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Groups {
+    pub groups: Vec<Group>,
+    /// Per node index, the innermost group the node is in (shorter than the node list: the
+    /// rest are in none).
+    pub of_node: Vec<Option<usize>>,
+}
+
+impl Groups {
+    /// The groups node `i` is in, outermost first.
+    pub fn chain(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut at = self.of_node.get(i).copied().flatten();
+        // A parent index is always an earlier group, so the walk ends; the bound guards a
+        // hand-built cycle.
+        while let Some(g) = at {
+            if out.len() > self.groups.len() {
+                break;
+            }
+            out.push(g);
+            at = self.groups.get(g).and_then(|g| g.parent);
+        }
+        out.reverse();
+        out
+    }
 }
 
 /// The node index a diagnostic pointer is inside of: `/nodes/N` or `/nodes/N/…`.
@@ -339,6 +388,7 @@ impl Category {
 }
 
 const GRANT_COLOR: &str = "#15803d";
+const USE_COLOR: &str = "#7c3aed";
 const ERROR_COLOR: &str = "#dc2626";
 const WARNING_COLOR: &str = "#d97706";
 const ON_ERROR_COLOR: &str = "#c2410c";
@@ -441,10 +491,11 @@ struct Prepared<'a> {
     entry: Option<usize>,
     /// Workspace → node indices, when any node leaves the default workspace.
     clusters: Option<BTreeMap<&'a str, Vec<usize>>>,
+    groups: &'a Groups,
 }
 
 impl<'a> Prepared<'a> {
-    fn new(doc: &'a GraphDoc, registry: &'a Registry) -> Prepared<'a> {
+    fn new(doc: &'a GraphDoc, registry: &'a Registry, groups: &'a Groups) -> Prepared<'a> {
         let mut ids: HashMap<&str, usize> = HashMap::with_capacity(doc.nodes.len());
         for (i, node) in doc.nodes.iter().enumerate() {
             ids.entry(node.id.as_str()).or_insert(i);
@@ -469,6 +520,7 @@ impl<'a> Prepared<'a> {
             edges,
             entry,
             clusters,
+            groups,
         }
     }
 
@@ -481,9 +533,15 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Draw `doc` in `format`.
-pub fn draw(doc: &GraphDoc, registry: &Registry, format: Format, marks: &Marks) -> String {
-    let prepared = Prepared::new(doc, registry);
+/// Draw `doc` in `format`, each of `groups` (fragment uses) as a labelled cluster.
+pub fn draw(
+    doc: &GraphDoc,
+    registry: &Registry,
+    format: Format,
+    marks: &Marks,
+    groups: &Groups,
+) -> String {
+    let prepared = Prepared::new(doc, registry, groups);
     match format {
         Format::Dot => dot(&prepared, marks),
         Format::Mermaid => mermaid(&prepared, marks),
@@ -530,12 +588,22 @@ fn dot(p: &Prepared<'_>, marks: &Marks) -> String {
         }
         format!("{} [{attrs}];", dot_quote(&node.id))
     };
-    write_nodes(&mut out, p, &node_line, "  }\n", &|k, workspace| {
-        format!(
-            "  subgraph \"cluster_{k}\" {{\n    label={}; style=rounded; color=\"#64748b\";\n",
-            dot_quote(&format!("workspace: {workspace}"))
-        )
-    });
+    let opens = Opens {
+        workspace: &|k, workspace| {
+            format!(
+                "subgraph \"cluster_{k}\" {{\n  label={}; style=rounded; color=\"#64748b\";\n",
+                dot_quote(&format!("workspace: {workspace}"))
+            )
+        },
+        group: &|k, group| {
+            format!(
+                "subgraph \"cluster_use_{k}\" {{\n  label={}; style=dashed; color=\"{USE_COLOR}\"; fontcolor=\"{USE_COLOR}\";\n",
+                dot_quote(&group.label)
+            )
+        },
+        close: "}\n",
+    };
+    write_nodes(&mut out, p, &node_line, &opens);
     if let Some(entry) = p.entry {
         let _ = writeln!(
             out,
@@ -616,12 +684,17 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
         let (open, close) = p.category(i).mermaid_brackets();
         format!("n{i}{open}\"{label}\"{close}")
     };
-    write_nodes(&mut out, p, &node_line, "  end\n", &|k, workspace| {
-        format!(
-            "  subgraph ws{k}[{}]\n",
-            mermaid_quote(&format!("workspace: {workspace}"))
-        )
-    });
+    let opens = Opens {
+        workspace: &|k, workspace| {
+            format!(
+                "subgraph ws{k}[{}]\n",
+                mermaid_quote(&format!("workspace: {workspace}"))
+            )
+        },
+        group: &|k, group| format!("subgraph frag{k}[{}]\n", mermaid_quote(&group.label)),
+        close: "end\n",
+    };
+    write_nodes(&mut out, p, &node_line, &opens);
     let mut link_styles: Vec<(usize, String)> = Vec::new();
     let mut link = 0usize;
     if let Some(entry) = p.entry {
@@ -728,28 +801,63 @@ fn mermaid(p: &Prepared<'_>, marks: &Marks) -> String {
     out
 }
 
-/// Every node's line, in one cluster per workspace when any node leaves the default one: the
-/// same grouping for both formats, which differ only in how a cluster opens and closes.
+/// How each format opens and closes a cluster (the text without its indentation).
+struct Opens<'a> {
+    workspace: &'a dyn Fn(usize, &str) -> String,
+    group: &'a dyn Fn(usize, &Group) -> String,
+    close: &'a str,
+}
+
+/// `text`'s lines, each indented by `depth` levels of two spaces.
+fn indented(out: &mut String, depth: usize, text: &str) {
+    for line in text.lines() {
+        let _ = writeln!(out, "{:width$}{line}", "", width = 2 * depth);
+    }
+}
+
+/// Every node's line, in one cluster per workspace when any node leaves the default one, and
+/// within it one (nested) cluster per fragment use: the same grouping for both formats, which
+/// differ only in how a cluster opens and closes. A use's nodes are consecutive in an expanded
+/// graph, so a stack of open groups suffices; a group whose nodes are not consecutive is opened
+/// again (drawn as two clusters with one label), never lost.
 fn write_nodes(
     out: &mut String,
     p: &Prepared<'_>,
     node_line: &dyn Fn(usize) -> String,
-    close: &str,
-    open: &dyn Fn(usize, &str) -> String,
+    opens: &Opens<'_>,
 ) {
-    match &p.clusters {
-        None => {
-            for i in 0..p.doc.nodes.len() {
-                let _ = writeln!(out, "  {}", node_line(i));
+    let mut counter = 0usize;
+    let mut bucket = |out: &mut String, members: &mut dyn Iterator<Item = usize>, base: usize| {
+        let mut open: Vec<usize> = Vec::new();
+        for i in members {
+            let chain = p.groups.chain(i);
+            let keep = open.iter().zip(&chain).take_while(|(a, b)| a == b).count();
+            while open.len() > keep {
+                open.pop();
+                indented(out, base + open.len(), opens.close);
             }
+            for &g in &chain[keep..] {
+                indented(
+                    out,
+                    base + open.len(),
+                    &(opens.group)(counter, &p.groups.groups[g]),
+                );
+                counter += 1;
+                open.push(g);
+            }
+            indented(out, base + open.len(), &node_line(i));
         }
+        while open.pop().is_some() {
+            indented(out, base + open.len(), opens.close);
+        }
+    };
+    match &p.clusters {
+        None => bucket(out, &mut (0..p.doc.nodes.len()), 1),
         Some(clusters) => {
             for (k, (workspace, members)) in clusters.iter().enumerate() {
-                out.push_str(&open(k, workspace));
-                for &i in members {
-                    let _ = writeln!(out, "    {}", node_line(i));
-                }
-                out.push_str(close);
+                indented(out, 1, &(opens.workspace)(k, workspace));
+                bucket(out, &mut members.iter().copied(), 2);
+                indented(out, 1, opens.close);
             }
         }
     }
@@ -775,6 +883,93 @@ mod tests {
         assert_eq!(pointer_node("/nodes/x1"), None);
         assert_eq!(pointer_node("/entry"), None);
         assert_eq!(pointer_node(""), None);
+    }
+
+    #[test]
+    fn a_use_across_workspaces_is_one_cluster_per_workspace_each_labelled() {
+        let value = serde_json::json!({
+            "graph": "g", "abi": "1.0.0", "entry": "a",
+            "nodes": [
+                {"id": "a", "primitive": "intake.parse_issue", "next": "ship/x"},
+                {"id": "ship/x", "primitive": "synth.patch", "workspace": "w", "next": "ship/y"},
+                {"id": "ship/y", "primitive": "synth.patch", "next": "b"},
+                {"id": "b", "primitive": "done.finish_success"}
+            ]
+        });
+        let doc = crate::graph::load(&value).expect("a graph");
+        let groups = Groups {
+            groups: vec![Group {
+                key: "ship".into(),
+                label: "ship: kit/f@1.0.0 (g.graph.json:3:5)".into(),
+                parent: None,
+            }],
+            of_node: vec![None, Some(0), Some(0), None],
+        };
+        let dot = draw(
+            &doc,
+            Registry::builtin(),
+            Format::Dot,
+            &Marks::default(),
+            &groups,
+        );
+        let main = dot.find("label=\"workspace: main\"").expect(&dot);
+        let w = dot.find("label=\"workspace: w\"").expect(&dot);
+        let uses: Vec<usize> = dot
+            .match_indices("label=\"ship: kit/f@1.0.0 (g.graph.json:3:5)\"")
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(uses.len(), 2, "{dot}");
+        assert!(main < uses[0] && uses[0] < w && w < uses[1], "{dot}");
+        // Each use cluster sits one level inside its workspace cluster.
+        assert!(
+            dot.contains("\n    subgraph \"cluster_use_0\" {\n"),
+            "{dot}"
+        );
+        assert!(
+            dot.contains("\n    subgraph \"cluster_use_1\" {\n"),
+            "{dot}"
+        );
+        assert!(dot.contains("\n      \"ship/y\" ["), "{dot}");
+        let mermaid = draw(
+            &doc,
+            Registry::builtin(),
+            Format::Mermaid,
+            &Marks::default(),
+            &groups,
+        );
+        assert_eq!(mermaid.matches("subgraph frag").count(), 2, "{mermaid}");
+        assert_eq!(mermaid.matches("\n    end\n").count(), 2, "{mermaid}");
+    }
+
+    #[test]
+    fn groups_chain_is_outermost_first_and_survives_a_cycle() {
+        let groups = Groups {
+            groups: vec![
+                Group {
+                    key: "a".into(),
+                    label: "a".into(),
+                    parent: None,
+                },
+                Group {
+                    key: "a/b".into(),
+                    label: "a/b".into(),
+                    parent: Some(0),
+                },
+            ],
+            of_node: vec![Some(1), None],
+        };
+        assert_eq!(groups.chain(0), vec![0, 1]);
+        assert_eq!(groups.chain(1), Vec::<usize>::new());
+        assert_eq!(groups.chain(7), Vec::<usize>::new());
+        let cyclic = Groups {
+            groups: vec![Group {
+                key: "a".into(),
+                label: "a".into(),
+                parent: Some(0),
+            }],
+            of_node: vec![Some(0)],
+        };
+        assert!(cyclic.chain(0).len() <= 2);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! fragment's interface (P823 `$in` ports, P826 exit targets, P827 output ports), and the rewrite
 //! itself: `$in` bindings with pointer composition, `{"param"}` values and defaults, `{"exit"}`
 //! successors wired to the use site's targets, output ports resolved through nested uses.
+//! [`lint_fragments`] runs the same fragment-side checks over a whole pack, for `pack lint`.
 //! Everything downstream — every rule, pack rules, replay, simulate — runs on the expanded
 //! document unchanged; `fragment_map` maps their diagnostics back.
 
@@ -63,6 +64,9 @@ pub struct Expansion {
     pub ids: Vec<String>,
     /// Warnings found at the boundary (P825), located.
     pub warnings: Vec<Diagnostic>,
+    /// The version of every pack of the composition, by name (a use site's label names the
+    /// fragment's version: `shipkit/land@1.2.0`).
+    pub versions: BTreeMap<String, String>,
 }
 
 /// What expansion needs besides the document.
@@ -205,7 +209,145 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
         origins: ex.origins,
         ids,
         warnings: ex.diags,
+        versions: cx
+            .packs
+            .iter()
+            .map(|p| (p.name.clone(), p.version.to_string()))
+            .collect(),
     })
+}
+
+/// `pack lint`'s checks of a pack's fragments, without a graph (SPEC §9.5): every fragment
+/// file loaded strictly (its P801s, located in it), every nested use resolved (P821; P811 for a
+/// pack the fragment's pack does not require; P801 at the use of a broken one) and its names
+/// checked against the fragment it uses (P822 `with`, P823 ports, P826 exits), every
+/// fragment's interface (P822, P823, P826, P827: what the fragment's nodes use is declared) and
+/// the nesting of its uses (P828: a cycle, or deeper than 8 counting the fragment as depth 1).
+/// `cx` is the pack's composition (`declared`: the pack itself); each finding is located in
+/// the fragment file it is about, once.
+pub fn lint_fragments(pack: &Pack, cx: &Context<'_>) -> Vec<Diagnostic> {
+    let all = fragments_of(pack);
+    let mut out: Vec<Diagnostic> = all.errors().cloned().collect();
+    let mut ex = Expander {
+        cx,
+        graph_uses: HashMap::new(),
+        refs: HashMap::new(),
+        reported: HashSet::new(),
+        out: Vec::new(),
+        origins: Vec::new(),
+        diags: Vec::new(),
+        ports: Vec::new(),
+        interfaces: HashSet::new(),
+        missing_params: HashSet::new(),
+        input: None,
+    };
+    // A broken fragment used by another is reported in its own file above already.
+    ex.reported.extend(
+        all.by_name
+            .keys()
+            .map(|name| format!("{}/{name}", pack.name)),
+    );
+    let loaded: Vec<&Arc<Fragment>> = all
+        .by_name
+        .values()
+        .filter_map(|r| r.as_ref().ok())
+        .collect();
+    for f in &loaded {
+        for (j, text) in fragment::uses(f) {
+            let at = format!("/nodes/{j}");
+            if let Some(inner) = ex.resolve(Some(f), &at, &text, &[]) {
+                for d in nested_use_interface(&at, &f.nodes()[j], &inner) {
+                    ex.report(Some(f), d, &[]);
+                }
+            }
+        }
+        ex.interface(f);
+    }
+    let mut ok_depth: HashMap<String, usize> = HashMap::new();
+    for f in &loaded {
+        ex.nesting(f, 1, &[], &mut ok_depth);
+    }
+    // Once per place; a cycle once, wherever along it the walk started.
+    let mut seen = HashSet::new();
+    for d in ex.diags {
+        let key = match &d.witness {
+            Some(Witness::Path(cycle)) if d.code == codes::P828.code => {
+                let members: std::collections::BTreeSet<&String> = cycle.iter().collect();
+                format!("cycle {members:?}")
+            }
+            _ => format!("{:?} {} {} {}", d.file, d.pointer, d.code, d.message),
+        };
+        if seen.insert(key) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// What `pack lint` can say of a nested use without values: the names it writes against the
+/// fragment it uses — `with` members the fragment declares (P822), ports bound exactly as
+/// declared (P823), exits wired exactly as declared (P826). The values (`with` against
+/// `params`, port schemas) are checked when a graph expands the use.
+fn nested_use_interface(at: &str, node: &Value, inner: &Fragment) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let members = |name: &str| match node.get(name) {
+        Some(Value::Object(m)) => m.keys().cloned().collect::<Vec<_>>(),
+        _ => Vec::new(),
+    };
+    for name in members("with") {
+        if !inner.declares_param(&name) {
+            out.push(codes::P822.at(
+                push(&push(at, "with"), &name),
+                format!("fragment `{}` has no parameter `{name}`", inner.key()),
+            ));
+        }
+    }
+    let bound = members("inputs");
+    for port in &bound {
+        if !inner.inputs.contains_key(port) {
+            out.push(codes::P823.at(
+                push(&push(at, "inputs"), port),
+                format!("fragment `{}` has no input port `{port}`", inner.key()),
+            ));
+        }
+    }
+    for port in inner.inputs.keys() {
+        if !bound.contains(port) {
+            out.push(codes::P823.at(
+                if node.get("inputs").is_some() {
+                    push(at, "inputs")
+                } else {
+                    at.to_string()
+                },
+                format!(
+                    "input port `{port}` of fragment `{}` is not bound",
+                    inner.key()
+                ),
+            ));
+        }
+    }
+    let wired = members("exits");
+    for name in &wired {
+        if !inner.exits.contains(name) {
+            out.push(codes::P826.at(
+                push(&push(at, "exits"), name),
+                format!("fragment `{}` has no exit `{name}`", inner.key()),
+            ));
+        }
+    }
+    for name in &inner.exits {
+        if !wired.contains(name) {
+            out.push(codes::P826.at(
+                if node.get("exits").is_some() {
+                    push(at, "exits")
+                } else {
+                    at.to_string()
+                },
+                format!("exit `{name}` of fragment `{}` is not wired", inner.key()),
+            ));
+        }
+    }
+    out
 }
 
 /// The scope a node is expanded in: the graph, or one use of a fragment.

@@ -6,10 +6,200 @@
 //! expanded node that came from the graph itself moves back to that node's index. Related
 //! locations are mapped the same way, each carrying its own file. The fragment files' text rides
 //! along on the diagnostic (`Diagnostic::sources`) so the human renderer can quote both places.
+//!
+//! It also owns the way back for what is drawn and compared on the expanded graph: which
+//! expanded nodes belong to which fragment use, nested, and each use's label
+//! ([`use_groups`], for `graph dot|mermaid` and the report's picture), and which expanded node a
+//! mapped-back diagnostic is about ([`NodeFinder`], for the drawings' marks and `graph diff`'s
+//! findings keyed by expanded IDs).
 
-use super::fragment_expand::{Expansion, Origin, chain_related};
+use super::fragment::Fragment;
+use super::fragment_expand::{Expansion, Origin, UseSite, chain_related};
 use crate::diagnostic::{Diagnostic, anchor_span};
+use crate::graph::render::{Group, Groups};
 use crate::json::Parsed;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The fragment used at `chain[k]` (innermost first): the origin's own fragment for the
+/// innermost use, else the fragment the next inner use is written in.
+fn used_at<'a>(fragment: &'a Arc<Fragment>, chain: &'a [UseSite], k: usize) -> &'a Arc<Fragment> {
+    match k {
+        0 => fragment,
+        _ => chain[k - 1].in_fragment.as_ref().unwrap_or(fragment),
+    }
+}
+
+/// One fragment use of an expanded graph, as drawings and `graph diff` name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UseInfo {
+    /// The use's expanded ID (`ship`, `ship/inner`).
+    pub id: String,
+    /// `PACK/NAME` of the fragment it uses.
+    pub fragment: String,
+    /// The version of the fragment's pack, when known.
+    pub version: Option<String>,
+    /// Where the use is written: the graph's file, or the enclosing fragment's.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl UseInfo {
+    /// `ship: shipkit/land@1.0.0 (graphs/x.graph.json:41:7)`.
+    pub fn label(&self) -> String {
+        let version = self
+            .version
+            .as_ref()
+            .map(|v| format!("@{v}"))
+            .unwrap_or_default();
+        format!(
+            "{}: {}{version} ({}:{}:{})",
+            self.id, self.fragment, self.file, self.line, self.column
+        )
+    }
+}
+
+fn use_info(
+    expansion: &Expansion,
+    graph_file: &str,
+    graph: &Parsed,
+    used: &Fragment,
+    site: &UseSite,
+) -> UseInfo {
+    let (file, parsed) = match &site.in_fragment {
+        Some(f) => (f.file.as_str(), &*f.parsed),
+        None => (graph_file, graph),
+    };
+    let span = anchor_span(parsed, &site.pointer);
+    UseInfo {
+        id: site.id.clone(),
+        fragment: used.key(),
+        version: expansion.versions.get(&used.pack).cloned(),
+        file: file.to_string(),
+        line: span.line,
+        column: span.column,
+    }
+}
+
+/// Every fragment use of an expanded graph with the expanded nodes in each: `groups[g]` is one
+/// use (outer uses before the uses nested in them), `of_node[i]` the innermost use expanded
+/// node `i` came from. The drawings and the report draw each as a cluster labelled with
+/// [`UseInfo::label`]; `uses[g]` is the same use, described.
+pub fn use_groups(
+    expansion: &Expansion,
+    graph_file: &str,
+    graph: &Parsed,
+) -> (Groups, Vec<UseInfo>) {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut groups = Groups::default();
+    let mut uses = Vec::new();
+    for origin in &expansion.origins {
+        let Origin::Fragment {
+            fragment, chain, ..
+        } = origin
+        else {
+            groups.of_node.push(None);
+            continue;
+        };
+        let mut parent = None;
+        for (k, site) in chain.iter().enumerate().rev() {
+            let g = match index.get(site.id.as_str()) {
+                Some(&g) => g,
+                None => {
+                    let info = use_info(
+                        expansion,
+                        graph_file,
+                        graph,
+                        used_at(fragment, chain, k),
+                        site,
+                    );
+                    groups.groups.push(Group {
+                        key: site.id.clone(),
+                        label: info.label(),
+                        parent,
+                    });
+                    uses.push(info);
+                    index.insert(site.id.as_str(), groups.groups.len() - 1);
+                    groups.groups.len() - 1
+                }
+            };
+            parent = Some(g);
+        }
+        groups.of_node.push(parent);
+    }
+    (groups, uses)
+}
+
+/// The innermost use expanded node `i` came from, described; `None` for a node of the graph.
+pub fn use_of_node(
+    expansion: &Expansion,
+    graph_file: &str,
+    graph: &Parsed,
+    i: usize,
+) -> Option<UseInfo> {
+    let Some(Origin::Fragment {
+        fragment, chain, ..
+    }) = expansion.origins.get(i)
+    else {
+        return None;
+    };
+    let site = chain.first()?;
+    Some(use_info(expansion, graph_file, graph, fragment, site))
+}
+
+/// Finds the expanded node a diagnostic mapped back by [`map_back`] is about: its pointer in
+/// the graph or in a fragment file, and — for a fragment node used more than once — the use
+/// sites its related locations end with.
+pub struct NodeFinder<'e> {
+    expansion: &'e Expansion,
+    graph_file: &'e str,
+    graph: &'e Parsed,
+    /// (fragment file or `None` for the graph, node index there) → expanded nodes.
+    by_place: HashMap<(Option<&'e str>, usize), Vec<usize>>,
+}
+
+impl<'e> NodeFinder<'e> {
+    pub fn new(expansion: &'e Expansion, graph_file: &'e str, graph: &'e Parsed) -> Self {
+        let mut by_place: HashMap<(Option<&str>, usize), Vec<usize>> = HashMap::new();
+        for (k, origin) in expansion.origins.iter().enumerate() {
+            let key = match origin {
+                Origin::Graph(i) => (None, *i),
+                Origin::Fragment {
+                    fragment, index, ..
+                } => (Some(fragment.file.as_str()), *index),
+            };
+            by_place.entry(key).or_default().push(k);
+        }
+        NodeFinder {
+            expansion,
+            graph_file,
+            graph,
+            by_place,
+        }
+    }
+
+    /// The expanded node index `d` is about, when its pointer names a node.
+    pub fn node_of(&self, d: &Diagnostic) -> Option<usize> {
+        let rest = d.pointer.strip_prefix("/nodes/")?;
+        let index: usize = rest.split('/').next()?.parse().ok()?;
+        let candidates = self.by_place.get(&(d.file.as_deref(), index))?;
+        if candidates.len() == 1 {
+            return candidates.first().copied();
+        }
+        candidates.iter().copied().find(|&k| {
+            let Some(Origin::Fragment { chain, .. }) = self.expansion.origins.get(k) else {
+                return false;
+            };
+            let sites = chain_related(self.graph_file, self.graph, chain);
+            d.related.len() >= sites.len()
+                && d.related[d.related.len() - sites.len()..]
+                    .iter()
+                    .zip(&sites)
+                    .all(|(a, b)| a.file == b.file && a.pointer == b.pointer)
+        })
+    }
+}
 
 /// Where a pointer of the expanded document is in the files the user wrote.
 enum Place<'e> {

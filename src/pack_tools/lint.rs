@@ -4,8 +4,10 @@
 //! P802/P803 against the base registry and those packs, P804 `kernel_abi`/`requires`, P805,
 //! P806/P807 with a lock or trusted keys), its `rules` read (P840) and their selectors matched
 //! against that composition (P841), each `plugins` entry checked statically (P870–P872,
-//! located at the entry `/plugins/<id>` in `pack.json`), and each `fixtures` entry's shape and
-//! files (P801, P808; `pack test` runs them).
+//! located at the entry `/plugins/<id>` in `pack.json`), each `fixtures` entry's shape and
+//! files (P801, P808; `pack test` runs them), and its fragment files (SPEC §9.3: each loaded
+//! strictly, nested uses resolved and acyclic, interfaces consistent — P801, P811, P821–P828
+//! in the fragment file, through `fragment_expand::lint_fragments`).
 
 use super::{Findings, ToolError, require_pack_dir};
 use crate::pack::compose::{Base, Composer, ComposerOptions, Composition};
@@ -58,6 +60,7 @@ pub fn lint(dir: &Path, base: Base, options: &LintOptions) -> Result<Linted, Too
         }
     };
     findings.touch(&pack.manifest, Some(pack.source.source_arc()));
+    let base_registry = base.clone();
     let composition = compose(&pack, base, options, &mut findings);
     let mut rules = Vec::new();
     if let Some(raw) = &pack.rules {
@@ -74,6 +77,12 @@ pub fn lint(dir: &Path, base: Base, options: &LintOptions) -> Result<Linted, Too
         rules = parsed;
     }
     check_plugins(&pack, &mut findings);
+    check_fragments(
+        &pack,
+        composition.as_deref(),
+        base_registry.registry(),
+        &mut findings,
+    );
     let fixtures = super::fixtures::entries(&pack, &mut findings);
     Ok(Linted {
         findings,
@@ -123,6 +132,46 @@ fn compose(
             findings.extend_located(located, &pack.manifest, Some(&pack.source));
             None
         }
+    }
+}
+
+/// The pack's fragment files, checked against its composition (the base registry alone when
+/// the pack did not compose): each finding in the fragment file it is about.
+fn check_fragments(
+    pack: &Arc<Pack>,
+    composition: Option<&Composition>,
+    base: &crate::registry::Registry,
+    findings: &mut Findings,
+) {
+    if pack.fragment_files.is_empty() {
+        return;
+    }
+    let own = [pack.clone()];
+    let (registry, packs): (&crate::registry::Registry, &[Arc<Pack>]) = match composition {
+        Some(c) => (&c.registry, &c.packs),
+        None => (base, &own),
+    };
+    let empty = match crate::json::parse(b"{}", &crate::json::Limits::default()) {
+        Ok(p) => p,
+        Err(_) => return,
+    };
+    let declared = [pack.name.clone()];
+    let cx = crate::pack::fragment_expand::Context {
+        file: &pack.manifest,
+        parsed: &empty,
+        registry,
+        packs,
+        declared: &declared,
+        on_path: &[],
+    };
+    for d in crate::pack::fragment_expand::lint_fragments(pack, &cx) {
+        let file = d.file.clone().unwrap_or_else(|| pack.manifest.clone());
+        let source = d
+            .sources
+            .iter()
+            .find(|(f, _)| *f == file)
+            .map(|(_, s)| s.clone());
+        findings.push(&file, source, d);
     }
 }
 

@@ -30,7 +30,8 @@ pub fn write(out: &mut dyn Write, r: &Report<'_>) -> std::io::Result<()> {
         Some(base) => structural_changes(r, base),
         None => (BTreeMap::new(), Vec::new(), Vec::new()),
     };
-    let clusters = workspace_clusters(cand);
+    let mut clusters = workspace_clusters(cand);
+    clusters.extend(cand.fragments.iter().cloned());
     let drawing = Drawing {
         graph: cand.graph,
         registry: r.registry,
@@ -538,6 +539,7 @@ fn structural_changes(
             digest: &side.graph.digest,
             parsed: None,
             diagnostics: &[],
+            expansion: None,
         }
     }
     let changes = graph_diff::structure(r.registry, &version(base), &version(&r.candidate));
@@ -611,6 +613,7 @@ fn workspace_clusters(side: &Side<'_>) -> Vec<Cluster> {
         .map(|(w, members)| Cluster {
             label: format!("workspace {w}"),
             members,
+            fragment: false,
         })
         .collect()
 }

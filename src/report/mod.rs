@@ -33,6 +33,9 @@ pub struct Side<'a> {
     pub file: Option<&'a str>,
     /// The link of an example trace, from its name (`None`: shown without a link).
     pub trace_href: &'a dyn Fn(&str) -> Option<String>,
+    /// The graph's fragment uses, each framed and labelled with its use site (SPEC §9.3;
+    /// empty when it uses none): outer uses before the uses nested in them.
+    pub fragments: &'a [svg::Cluster],
 }
 
 /// Everything the page shows.

@@ -2,7 +2,9 @@
 //! graphs (capped reads), collect the traces (a path holding none is an error, so a mistyped
 //! folder never makes an empty page), replay both sides, link example traces relative to the
 //! page, and write the page. The command line and the binding call this one function, so they
-//! write the same bytes for the same request.
+//! write the same bytes for the same request. A graph that declares packs is replayed against
+//! its effective registry, and one that uses fragments as its expansion (SPEC §9.3), each use
+//! framed in the picture and labelled with its use site (`pack::fragment_map::use_groups`).
 
 use super::{Evaluation, Report, Side};
 use crate::registry::Registry;
@@ -26,6 +28,8 @@ pub struct Request<'a> {
     pub confidence: f64,
     /// The HTML file written.
     pub out: &'a Path,
+    /// The pack path (SPEC §9.2) the graphs are read with.
+    pub options: &'a crate::validate::Options,
 }
 
 /// What was written: the candidate's run counts.
@@ -53,21 +57,37 @@ fn traces(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// One side replayed: its graph (expanded), its evaluation and its fragment uses framed.
+type Evaluated = (ReplayGraph, Evaluation, Vec<super::svg::Cluster>);
+
 fn evaluate(
     registry: &Registry,
+    options: &crate::validate::Options,
     graph: &Path,
     paths: &[PathBuf],
     jobs: usize,
-) -> Result<(ReplayGraph, Evaluation), String> {
+) -> Result<Evaluated, String> {
     let bytes = crate::input::read_capped(graph, crate::json::Limits::default().max_bytes)
         .map_err(|e| e.to_string())?;
-    let loaded = ReplayGraph::load(&graph.display().to_string(), &bytes, registry)
-        .map_err(|e| format!("{}: {e}", graph.display()))?;
+    let file = graph.display().to_string();
+    let loaded = ReplayGraph::load_with(&file, &bytes, registry, options)
+        .map_err(|e| format!("{file}: {e}"))?;
+    let fragments = match crate::validate::expansion_source(&file, &bytes, registry, options) {
+        Ok((parsed, Some(expansion))) => {
+            let (groups, _) = crate::pack::fragment_map::use_groups(&expansion, &file, &parsed);
+            super::svg::fragment_clusters(&groups)
+        }
+        _ => Vec::new(),
+    };
     let files = traces(paths)?;
-    let replayer = Replayer::new(registry, loaded, ReplayOptions::default());
+    let replayer = Replayer::new(
+        loaded.registry(registry),
+        loaded.clone(),
+        ReplayOptions::default(),
+    );
     let evaluation =
         Evaluation::replay(&replayer, &files, jobs.max(1)).map_err(|e| e.to_string())?;
-    Ok((replayer.graph().clone(), evaluation))
+    Ok((replayer.graph().clone(), evaluation, fragments))
 }
 
 /// Replay, evaluate and write the page to `request.out`.
@@ -82,12 +102,18 @@ pub fn write_report(request: &Request<'_>) -> Result<Written, RequestError> {
     if request.runs.is_empty() {
         return Err(fail("no runs given (name trace files or folders)".into()));
     }
-    let (graph, evaluation) =
-        evaluate(request.registry, request.graph, request.runs, request.jobs).map_err(fail)?;
+    let (graph, evaluation, fragments) = evaluate(
+        request.registry,
+        request.options,
+        request.graph,
+        request.runs,
+        request.jobs,
+    )
+    .map_err(fail)?;
     let baseline = match request.baseline {
         None => None,
         Some((g, runs)) => Some(
-            evaluate(request.registry, g, runs, request.jobs)
+            evaluate(request.registry, request.options, g, runs, request.jobs)
                 .map_err(|e| fail(format!("baseline: {e}")))?,
         ),
     };
@@ -103,18 +129,21 @@ pub fn write_report(request: &Request<'_>) -> Result<Written, RequestError> {
     let graph_file = request.graph.display().to_string();
     let baseline_file = request.baseline.map(|(g, _)| g.display().to_string());
     let page = Report {
-        registry: request.registry,
+        // Contracts as the candidate's effective registry has them (its packs' primitives).
+        registry: graph.registry(request.registry),
         candidate: Side {
             graph: &graph,
             evaluation: &evaluation,
             file: Some(&graph_file),
             trace_href: &href,
+            fragments: &fragments,
         },
-        baseline: baseline.as_ref().map(|(g, e)| Side {
+        baseline: baseline.as_ref().map(|(g, e, f)| Side {
             graph: g,
             evaluation: e,
             file: baseline_file.as_deref(),
             trace_href: &href,
+            fragments: f,
         }),
         confidence: request.confidence,
     };

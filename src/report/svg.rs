@@ -7,8 +7,10 @@
 //! Every node carries its fill under each [`Measure`] (`data-c-…`), so the page switches
 //! measures without recomputing; structural changes against a baseline are outlined (`added`
 //! green, `changed` orange) and removed nodes are drawn apart, dashed, below the graph.
-//! Clusters (a labelled frame around member nodes) are the hook for fragments; today they
-//! frame workspaces other than `main`, as the DOT drawing does. Every text is escaped.
+//! Clusters (a labelled frame around member nodes) frame workspaces other than `main`, as the
+//! DOT drawing does, and each fragment use of an expanded graph (SPEC §9.3: dashed violet,
+//! labelled with the use site; a nested use's frame inside its enclosing use's, each frame the
+//! bounding box of its nodes, drawn over the workspace frames). Every text is escaped.
 
 use super::evaluation::Evaluation;
 use super::layout::{self, Layout, Size};
@@ -142,6 +144,29 @@ pub enum NodeChange {
 pub struct Cluster {
     pub label: String,
     pub members: Vec<usize>,
+    /// A fragment use (class `cluster fragment`), not a workspace.
+    pub fragment: bool,
+}
+
+/// The frames of an expanded graph's fragment uses (`pack::fragment_map::use_groups`): one
+/// per use, its members every node of the use (nested uses' included), outer uses first.
+pub fn fragment_clusters(groups: &crate::graph::render::Groups) -> Vec<Cluster> {
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); groups.groups.len()];
+    for i in 0..groups.of_node.len() {
+        for g in groups.chain(i) {
+            members[g].push(i);
+        }
+    }
+    groups
+        .groups
+        .iter()
+        .zip(members)
+        .map(|(g, members)| Cluster {
+            label: g.label.clone(),
+            members,
+            fragment: true,
+        })
+        .collect()
 }
 
 /// What the picture shows.
@@ -373,8 +398,31 @@ pub fn render(d: &Drawing<'_>) -> String {
     s
 }
 
+/// How many frames deep inside cluster `c` the clusters it contains go (0: none inside): a
+/// frame is padded by that much more, so a nested use's frame and label sit inside its
+/// enclosing use's instead of on its border. A cluster with the same members as `c` and after
+/// it is inside it (outer uses come first: a use whose fragment is one nested use frames
+/// exactly the nodes of that use).
+fn nesting_height(c: usize, all: &[Cluster], depth: usize) -> usize {
+    if depth > all.len() {
+        return 0;
+    }
+    let outer = &all[c];
+    (0..all.len())
+        .filter(|&o| {
+            let inner = &all[o];
+            let within = inner.members.iter().all(|m| outer.members.contains(m));
+            within
+                && (inner.members.len() < outer.members.len()
+                    || (o > c && inner.members.len() == outer.members.len()))
+        })
+        .map(|o| 1 + nesting_height(o, all, depth + 1))
+        .max()
+        .unwrap_or(0)
+}
+
 fn clusters(s: &mut String, d: &Drawing<'_>, lay: &Layout, sizes: &[Size]) {
-    for cluster in d.clusters {
+    for (k, cluster) in d.clusters.iter().enumerate() {
         let members: Vec<usize> = cluster
             .members
             .iter()
@@ -392,10 +440,15 @@ fn clusters(s: &mut String, d: &Drawing<'_>, lay: &Layout, sizes: &[Size]) {
             y0 = y0.min(cy - sizes[m].height / 2.0);
             y1 = y1.max(cy + sizes[m].height / 2.0);
         }
-        let pad = 10.0;
+        let pad = 10.0 + 16.0 * nesting_height(k, d.clusters, 0) as f64;
         let _ = write!(
             s,
-            r#"<g class="cluster"><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6"/><text x="{tx}" y="{ty}">{label}</text></g>"#,
+            r#"<g class="{class}"><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6"/><text x="{tx}" y="{ty}">{label}</text></g>"#,
+            class = if cluster.fragment {
+                "cluster fragment"
+            } else {
+                "cluster"
+            },
             x = number(x0 - pad),
             y = number(y0 - pad - 8.0),
             w = number(x1 - x0 + 2.0 * pad),

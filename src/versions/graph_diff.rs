@@ -17,10 +17,19 @@
 //! it names (from the spanned documents; absent when the field is not in that version), shown as
 //! `old → new` in every format — in JSON as `"values": {FIELD: {"old"?, "new"?}}` beside the
 //! §6.2 keys.
+//!
+//! Fragments (SPEC §9.3): a version that uses fragments is compared as its expansion, so a
+//! fragment's new version changes the expanded nodes even when the graph file is unchanged.
+//! A change of an expanded node says through which use it came ([`Through`]: the innermost use,
+//! its fragment and the fragment pack's version on each side), and its places are in the file
+//! the node is written in (the fragment's); findings are keyed by the expanded node they are
+//! about (`fragment_map::NodeFinder`), whichever file they are located in.
 
 use crate::diagnostic::{Diagnostic, Severity, counted};
 use crate::graph::{GraphDoc, NodeDoc};
 use crate::json::Parsed;
+use crate::pack::fragment_expand::{Expansion, Origin};
+use crate::pack::fragment_map::{NodeFinder, UseInfo, use_groups};
 use crate::registry::Registry;
 use crate::replay::report::{RunReport, Verdict};
 use serde_json::{Map, Value, json};
@@ -35,6 +44,108 @@ pub struct Version<'a> {
     pub parsed: Option<&'a Parsed>,
     /// Its validation diagnostics.
     pub diagnostics: &'a [Diagnostic],
+    /// When the graph uses fragments: its expansion (`doc` is then the expanded document and
+    /// `parsed` the file as written).
+    pub expansion: Option<&'a Expansion>,
+}
+
+impl Version<'_> {
+    /// Where expanded node `i` is written: in the graph (`file: None`) or in a fragment file.
+    fn node_place(&self, i: usize) -> Place {
+        match self.expansion.and_then(|e| e.origins.get(i)) {
+            None => place(self.parsed, format!("/nodes/{i}")),
+            Some(Origin::Graph(j)) => place(self.parsed, format!("/nodes/{j}")),
+            Some(Origin::Fragment {
+                fragment, index, ..
+            }) => {
+                let mut p = place(Some(&fragment.parsed), format!("/nodes/{index}"));
+                p.file = Some(fragment.file.clone());
+                p
+            }
+        }
+    }
+
+    /// The value of field `field` of node `i` as it is checked (the expanded node's).
+    fn node_value(&self, i: usize, field: &str) -> Option<Value> {
+        let pointer = format!("/nodes/{i}/{field}");
+        match self.expansion {
+            Some(e) => e.value.pointer(&pointer).cloned(),
+            None => self.parsed.and_then(|p| p.value.pointer(&pointer)).cloned(),
+        }
+    }
+
+    /// The fragment uses of the version, by expanded use ID.
+    fn uses(&self) -> BTreeMap<String, UseInfo> {
+        match (self.expansion, self.parsed) {
+            (Some(e), Some(parsed)) => use_groups(e, self.file, parsed)
+                .1
+                .into_iter()
+                .map(|u| (u.id.clone(), u))
+                .collect(),
+            _ => BTreeMap::new(),
+        }
+    }
+
+    /// The innermost use expanded node `id` came from.
+    fn use_of(&self, id: &str) -> Option<String> {
+        let e = self.expansion?;
+        let i = e.ids.iter().position(|x| x == id)?;
+        match e.origins.get(i)? {
+            Origin::Fragment { chain, .. } => chain.first().map(|site| site.id.clone()),
+            Origin::Graph(_) => None,
+        }
+    }
+}
+
+/// The fragment use an expanded node's change came through: the use, and on each side the
+/// fragment it uses there and that fragment's pack version (`None`: no such use on that side).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Through {
+    pub use_id: String,
+    pub old: Option<(String, Option<String>)>,
+    pub new: Option<(String, Option<String>)>,
+}
+
+impl Through {
+    /// `through fragment `ship` (shipkit/land 1.0.0 → 1.1.0)`.
+    pub fn describe(&self) -> String {
+        let side = |s: &Option<(String, Option<String>)>| match s {
+            Some((fragment, Some(version))) => format!("{fragment} {version}"),
+            Some((fragment, None)) => fragment.clone(),
+            None => "(none)".to_string(),
+        };
+        let what = match (&self.old, &self.new) {
+            (Some((a, va)), Some((b, vb))) if a == b && va != vb => format!(
+                "{a} {} → {}",
+                va.as_deref().unwrap_or("?"),
+                vb.as_deref().unwrap_or("?")
+            ),
+            (Some(a), Some(b)) if a == b => side(&self.new),
+            _ => format!("{} → {}", side(&self.old), side(&self.new)),
+        };
+        format!("through fragment `{}` ({what})", self.use_id)
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("use".into(), Value::from(self.use_id.clone()));
+        let (fragment, old_fragment) = match (&self.old, &self.new) {
+            (_, Some((b, _))) => (b.clone(), self.old.as_ref().map(|(a, _)| a.clone())),
+            (Some((a, _)), None) => (a.clone(), None),
+            (None, None) => (String::new(), None),
+        };
+        m.insert("fragment".into(), Value::from(fragment.clone()));
+        if let Some(a) = old_fragment.filter(|a| *a != fragment) {
+            m.insert("old_fragment".into(), Value::from(a));
+        }
+        if let Some((_, Some(v))) = &self.old {
+            m.insert("old_version".into(), Value::from(v.clone()));
+        }
+        if let Some((_, Some(v))) = &self.new {
+            m.insert("new_version".into(), Value::from(v.clone()));
+        }
+        Value::Object(m)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,6 +170,8 @@ impl ChangeKind {
 /// A pointer into one file with its resolved position (0 when unknown).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Place {
+    /// The file, when not the version's own (a fragment node's place is in its fragment file).
+    pub file: Option<String>,
     pub pointer: String,
     pub line: u32,
     pub column: u32,
@@ -74,6 +187,8 @@ pub struct StructureChange {
     /// For `node_changed` and `graph_changed`: each field of `fields` with its value in OLD and
     /// in NEW (`None`: absent from that version, or its source was not at hand).
     pub values: Vec<FieldValues>,
+    /// For an expanded node that came from a fragment: the use it came through.
+    pub through: Option<Through>,
 }
 
 /// One changed field's two values.
@@ -110,6 +225,8 @@ fn field_values(
 /// A validation finding introduced or resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// The file the finding is located in, when not the version's own (a fragment file).
+    pub file: Option<String>,
     pub code: crate::codes::CodeName,
     pub severity: Severity,
     pub node: Option<String>,
@@ -197,6 +314,7 @@ fn place(parsed: Option<&Parsed>, pointer: String) -> Place {
         (span.line, span.column)
     });
     Place {
+        file: None,
         pointer,
         line,
         column,
@@ -297,6 +415,7 @@ pub fn structure(
             old: Some(at(old.parsed, in_old)),
             new: Some(at(new.parsed, in_new)),
             values: field_values(old, new, "", "", &[field]),
+            through: None,
         });
     }
     let index = |d: &GraphDoc| -> BTreeMap<String, usize> {
@@ -318,37 +437,59 @@ pub fn structure(
                 StructureChange {
                     kind: ChangeKind::NodeChanged,
                     node: Some(id.clone()),
-                    old: Some(place(old.parsed, format!("/nodes/{i}"))),
-                    new: Some(place(new.parsed, format!("/nodes/{j}"))),
-                    values: field_values(
-                        old,
-                        new,
-                        &format!("/nodes/{i}"),
-                        &format!("/nodes/{j}"),
-                        &fields,
-                    ),
+                    old: Some(old.node_place(i)),
+                    new: Some(new.node_place(j)),
+                    values: fields
+                        .iter()
+                        .map(|&field| FieldValues {
+                            field,
+                            old: old.node_value(i, field),
+                            new: new.node_value(j, field),
+                        })
+                        .collect(),
                     fields,
+                    through: None,
                 }
             }
             (Some(&i), None) => StructureChange {
                 kind: ChangeKind::NodeRemoved,
                 node: Some(id.clone()),
                 fields: Vec::new(),
-                old: Some(place(old.parsed, format!("/nodes/{i}"))),
+                old: Some(old.node_place(i)),
                 new: None,
                 values: Vec::new(),
+                through: None,
             },
             (None, Some(&j)) => StructureChange {
                 kind: ChangeKind::NodeAdded,
                 node: Some(id.clone()),
                 fields: Vec::new(),
                 old: None,
-                new: Some(place(new.parsed, format!("/nodes/{j}"))),
+                new: Some(new.node_place(j)),
                 values: Vec::new(),
+                through: None,
             },
             (None, None) => continue,
         };
         out.push(change);
+    }
+    if old.expansion.is_some() || new.expansion.is_some() {
+        let (old_uses, new_uses) = (old.uses(), new.uses());
+        let side = |uses: &BTreeMap<String, UseInfo>, id: &str| {
+            uses.get(id)
+                .map(|u| (u.fragment.clone(), u.version.clone()))
+        };
+        for change in &mut out {
+            let Some(node) = &change.node else { continue };
+            let Some(use_id) = new.use_of(node).or_else(|| old.use_of(node)) else {
+                continue;
+            };
+            change.through = Some(Through {
+                old: side(&old_uses, &use_id),
+                new: side(&new_uses, &use_id),
+                use_id,
+            });
+        }
     }
     out
 }
@@ -375,11 +516,42 @@ fn node_of(doc: &GraphDoc, pointer: &str) -> Option<String> {
     doc.nodes.get(index).map(|n| n.id.clone())
 }
 
-fn finding(doc: &GraphDoc, d: &Diagnostic) -> Finding {
+/// The expanded node a diagnostic is about: by its pointer in the expanded document, or — for
+/// a version that uses fragments, whose diagnostics are mapped back to the files as written —
+/// through the expansion's origins.
+struct Nodes<'v> {
+    doc: &'v GraphDoc,
+    finder: Option<NodeFinder<'v>>,
+}
+
+impl<'v> Nodes<'v> {
+    fn of(v: &'v Version<'v>) -> Nodes<'v> {
+        Nodes {
+            doc: v.doc,
+            finder: match (v.expansion, v.parsed) {
+                (Some(e), Some(parsed)) => Some(NodeFinder::new(e, v.file, parsed)),
+                _ => None,
+            },
+        }
+    }
+
+    fn node(&self, d: &Diagnostic) -> Option<String> {
+        match &self.finder {
+            None => node_of(self.doc, &d.pointer),
+            Some(f) => f
+                .node_of(d)
+                .and_then(|k| self.doc.nodes.get(k))
+                .map(|n| n.id.clone()),
+        }
+    }
+}
+
+fn finding(nodes: &Nodes<'_>, d: &Diagnostic) -> Finding {
     Finding {
+        file: d.file.clone(),
         code: d.code.clone(),
         severity: d.severity,
-        node: node_of(doc, &d.pointer),
+        node: nodes.node(d),
         message: d.message.clone(),
         line: d.line,
         column: d.column,
@@ -391,8 +563,11 @@ fn finding(doc: &GraphDoc, d: &Diagnostic) -> Finding {
 /// witness. A finding of NEW with no equal finding of OLD is introduced, and the reverse is
 /// resolved: two different findings of one code on one node never cancel each other (a new
 /// T304 beside a fixed T304 is one introduced and one resolved).
-fn finding_key(doc: &GraphDoc, d: &Diagnostic) -> (String, Option<String>, String, String, String) {
-    let node = node_of(doc, &d.pointer);
+fn finding_key(
+    nodes: &Nodes<'_>,
+    d: &Diagnostic,
+) -> (String, Option<String>, String, String, String) {
+    let node = nodes.node(d);
     let within = match d.pointer.strip_prefix("/nodes/") {
         Some(rest) if node.is_some() => rest.find('/').map_or("", |i| &rest[i..]).to_string(),
         _ => d.pointer.clone(),
@@ -409,26 +584,39 @@ fn finding_key(doc: &GraphDoc, d: &Diagnostic) -> (String, Option<String>, Strin
 /// multisets of `finding_key`.
 pub fn findings(old: &Version<'_>, new: &Version<'_>) -> (Vec<Finding>, Vec<Finding>) {
     type Key = (String, Option<String>, String, String, String);
+    let (old_nodes, new_nodes) = (Nodes::of(old), Nodes::of(new));
     let mut old_left: BTreeMap<Key, Vec<&Diagnostic>> = BTreeMap::new();
     for d in old.diagnostics {
-        old_left.entry(finding_key(old.doc, d)).or_default().push(d);
+        old_left
+            .entry(finding_key(&old_nodes, d))
+            .or_default()
+            .push(d);
     }
     let mut introduced = Vec::new();
     for d in new.diagnostics {
-        let key = finding_key(new.doc, d);
+        let key = finding_key(&new_nodes, d);
         match old_left.get_mut(&key) {
             Some(same) if !same.is_empty() => {
                 same.pop();
             }
-            _ => introduced.push(finding(new.doc, d)),
+            _ => introduced.push(finding(&new_nodes, d)),
         }
     }
     let mut resolved: Vec<Finding> = old_left
         .into_values()
         .flatten()
-        .map(|d| finding(old.doc, d))
+        .map(|d| finding(&old_nodes, d))
         .collect();
-    let order = |f: &Finding| (f.line, f.column, f.code.clone(), f.message.clone());
+    let order = |f: &Finding| {
+        (
+            f.file.is_some(),
+            f.file.clone(),
+            f.line,
+            f.column,
+            f.code.clone(),
+            f.message.clone(),
+        )
+    };
     introduced.sort_by_key(order);
     resolved.sort_by_key(order);
     (introduced, resolved)
@@ -484,9 +672,18 @@ impl GraphDiff {
                 m.insert("fields".into(), json!(c.fields));
                 if let Some(p) = &c.old {
                     m.insert("old_pointer".into(), Value::from(p.pointer.clone()));
+                    if let Some(file) = &p.file {
+                        m.insert("old_file".into(), Value::from(file.clone()));
+                    }
                 }
                 if let Some(p) = &c.new {
                     m.insert("new_pointer".into(), Value::from(p.pointer.clone()));
+                    if let Some(file) = &p.file {
+                        m.insert("new_file".into(), Value::from(file.clone()));
+                    }
+                }
+                if let Some(t) = &c.through {
+                    m.insert("through".into(), t.to_json());
                 }
                 if !c.values.is_empty() {
                     let mut values = Map::new();
@@ -515,6 +712,9 @@ impl GraphDiff {
                         m.insert("node".into(), Value::from(n.clone()));
                     }
                     m.insert("message".into(), Value::from(f.message.clone()));
+                    if let Some(file) = &f.file {
+                        m.insert("file".into(), Value::from(file.clone()));
+                    }
                     Value::Object(m)
                 })
                 .collect()
@@ -558,6 +758,7 @@ impl GraphDiff {
 }
 
 fn at(file: &str, p: &Place) -> String {
+    let file = p.file.as_deref().unwrap_or(file);
     if p.line > 0 {
         format!(
             "{file}:{}:{} ({})",
@@ -579,7 +780,12 @@ fn display_pointer(pointer: &str) -> &str {
 }
 
 fn describe(c: &StructureChange) -> String {
-    match c.kind {
+    let through = c
+        .through
+        .as_ref()
+        .map(|t| format!(" — {}", t.describe()))
+        .unwrap_or_default();
+    let what = match c.kind {
         ChangeKind::GraphChanged => format!("graph field `{}` changed", c.fields.join("`, `")),
         ChangeKind::NodeAdded => format!("node `{}` added", c.node.as_deref().unwrap_or("")),
         ChangeKind::NodeRemoved => format!("node `{}` removed", c.node.as_deref().unwrap_or("")),
@@ -588,7 +794,8 @@ fn describe(c: &StructureChange) -> String {
             c.node.as_deref().unwrap_or(""),
             c.fields.join(", ")
         ),
-    }
+    };
+    format!("{what}{through}")
 }
 
 /// Longest value shown inline; a longer one (a whole input schema) is cut with `…` (the pointers
@@ -686,7 +893,7 @@ impl GraphDiff {
             out.push_str(&format!(
                 "  + {}\n    {}:{}:{}\n",
                 finding_line(f),
-                self.new.0,
+                f.file.as_deref().unwrap_or(&self.new.0),
                 f.line,
                 f.column
             ));
@@ -695,7 +902,7 @@ impl GraphDiff {
             out.push_str(&format!(
                 "  - {}\n    {}:{}:{}\n",
                 finding_line(f),
-                self.old.0,
+                f.file.as_deref().unwrap_or(&self.old.0),
                 f.line,
                 f.column
             ));
@@ -760,7 +967,12 @@ impl GraphDiff {
         for c in &self.structure {
             let p = |p: &Option<Place>| {
                 p.as_ref()
-                    .map(|p| format!("`{}` line {}", display_pointer(&p.pointer), p.line))
+                    .map(|p| match &p.file {
+                        Some(file) => {
+                            format!("`{file}` `{}` line {}", display_pointer(&p.pointer), p.line)
+                        }
+                        None => format!("`{}` line {}", display_pointer(&p.pointer), p.line),
+                    })
                     .unwrap_or_else(|| "—".into())
             };
             let mut change = describe(c);
