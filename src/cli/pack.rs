@@ -193,10 +193,30 @@ fn lock(args: LockArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return super::usage_error(e),
     };
-    let trusted = match args.trust.signers() {
+    let mut trusted = match args.trust.signers() {
         Ok(t) => t,
         Err(e) => return super::usage_error(e),
     };
+    // The pack path as every other command has it: `--pack`, then `packs` of primgraph.toml;
+    // the trusted keys likewise.
+    let config = match primgraph::config::Config::discover_from_cwd() {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e.to_string()),
+    };
+    let mut entries = args.pack_path.pack.clone();
+    if let Some(c) = &config {
+        entries.extend(
+            c.packs
+                .iter()
+                .map(|p| primgraph::config::relative_to_cwd(p)),
+        );
+        for key in &c.trust_pack {
+            match TrustedKey::read(key) {
+                Ok(k) => trusted.push(k.signer()),
+                Err(e) => return super::usage_error(format!("{}: {e}", c.file)),
+            }
+        }
+    }
     let cwd = PathBuf::from(".");
     let lock_dir = primgraph::config::find(&primgraph::config::absolute(&cwd))
         .and_then(|toml| toml.parent().map(Path::to_path_buf))
@@ -209,7 +229,7 @@ fn lock(args: LockArgs) -> ExitCode {
     // Resolution afresh: an existing lock is what is being replaced.
     let composer = Composer::new(
         base,
-        PackPath::scan(&args.pack_path.pack),
+        PackPath::scan(&entries),
         ComposerOptions {
             trusted,
             lock: None,
