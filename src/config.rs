@@ -472,6 +472,16 @@ impl Config {
             .collect()
     }
 
+    /// The level the configuration's global `[severity]` sets for `code` (the last setting of
+    /// it), if any: what a code's default is for every file no `[[overrides]]` entry matches.
+    pub fn global_level(&self, code: &str) -> Option<Level> {
+        self.global
+            .iter()
+            .rev()
+            .find(|s| s.code == code)
+            .map(|s| s.level)
+    }
+
     /// [`Config::apply`] to a report, whose `file` is the path it was read from.
     pub fn apply_report(&self, report: &mut FileReport) {
         let path = PathBuf::from(&report.file);

@@ -243,6 +243,100 @@ fn pack_rule_findings_in_sarif_and_github() {
     );
 }
 
+/// A project in a temporary folder: the pack-wire pack path copied to `path/`, its graph that
+/// lands untested as `g.graph.json`, and a `primgraph.toml` with `toml` (paths in the log are
+/// then relative and stable).
+fn sarif_project(toml: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join(PATH), &dir.path().join("path"));
+    std::fs::copy(
+        root().join(fixture("land-untested.graph.json")),
+        dir.path().join("g.graph.json"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("primgraph.toml"), toml).unwrap();
+    dir
+}
+
+#[test]
+fn sarif_describes_pack_rules_by_their_definition_and_configured_severity() {
+    let project =
+        sarif_project("packs = [\"path\"]\n\n[severity]\n\"pyship/bounded-tests\" = \"error\"\n");
+    let (code, out, err) = run_in(
+        project.path(),
+        &["validate", "--format", "sarif", "g.graph.json"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let log: Value = serde_json::from_str(&out).unwrap();
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let rule = |id: &str| {
+        rules
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no rule {id}: {rules:?}"))
+    };
+    // Every rule a result uses is described, and each result's ruleIndex points at its rule.
+    for result in log["runs"][0]["results"].as_array().unwrap() {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"], "{result}");
+    }
+    // The rule's summary, help and definition (as pack.json has them), not its code again.
+    let land = rule("pyship/land-after-tests");
+    assert_eq!(land["name"], "LandAfterTests");
+    assert_eq!(
+        land["shortDescription"]["text"],
+        "A patch lands only after the tests passed."
+    );
+    let help = land["help"]["text"].as_str().unwrap();
+    assert!(
+        help.starts_with("run pyship.run_pytest and land only on its `pass` branch")
+            && help.contains("primgraph explain pyship/land-after-tests"),
+        "{help}"
+    );
+    assert_eq!(land["defaultConfiguration"]["level"], "error");
+    assert_eq!(land["properties"]["pack"], "pyship@1.0.0");
+    assert_eq!(land["properties"]["definition"]["kind"], "requires_before");
+    // The markdown help is what `explain` prints.
+    let (code, explained, _) = run_in(project.path(), &["explain", "pyship/land-after-tests"]);
+    assert_eq!(code, 0);
+    let markdown = land["help"]["markdown"].as_str().unwrap();
+    assert!(
+        markdown.starts_with(explained.trim_end()),
+        "{markdown}\n---\n{explained}"
+    );
+    // A warning rule raised to an error by primgraph.toml: the level in force.
+    let bounded = rule("pyship/bounded-tests");
+    assert_eq!(bounded["defaultConfiguration"]["level"], "error");
+    assert!(bounded["defaultConfiguration"].get("enabled").is_none());
+    snapshot(
+        "sarif_pack_rules",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+
+    // Turned off: the entry stays (its results are suppressed, not gone) and says so.
+    let project =
+        sarif_project("packs = [\"path\"]\n\n[severity]\n\"pyship/bounded-tests\" = \"off\"\n");
+    let (_, out, err) = run_in(
+        project.path(),
+        &["validate", "--format", "sarif", "g.graph.json"],
+    );
+    let log: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let bounded = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "pyship/bounded-tests")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        bounded["defaultConfiguration"],
+        serde_json::json!({"level": "warning", "enabled": false})
+    );
+}
+
 #[test]
 fn explain_prints_a_pack_rule_from_the_pack_path() {
     let (code, out, err) = run(&["explain", "pyship/land-after-tests", "--pack", PATH]);

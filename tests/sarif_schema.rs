@@ -2,7 +2,8 @@
 //! only against our idea of it: `validate --format sarif` over every rule fixture (each code's
 //! firing case), the shipped examples, a document that is not JSON, a file name that needs
 //! percent-encoding, and a `primgraph.toml` that changes and turns off diagnostics (`codeFlows`,
-//! `relatedLocations`, `suppressions`, `properties.overriddenBy`); and `registry diff --format
+//! `relatedLocations`, `suppressions`, `properties.overriddenBy`); pack rules' entries
+//! (`PACK/RULE`, described from their definition, one turned off); and `registry diff --format
 //! sarif` over every registry-diff case. (`replay` writes no SARIF.)
 //!
 //! The schema is OASIS's `sarif-2.1.0-rtm.5.json`, as the npm package `@microsoft/jest-sarif`
@@ -205,6 +206,41 @@ fn validate_sarif_is_valid_against_the_official_schema() {
         ],
     );
     assert_valid(&schemas, "validate --format sarif (a clean graph)", &log);
+}
+
+#[test]
+fn pack_rule_sarif_is_valid_against_the_official_schema() {
+    let Some(schemas) = schemas("pack_rule_sarif_is_valid_against_the_official_schema") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path();
+    copy_tree(
+        &root().join("tests/fixtures/pack-wire/path"),
+        &project.join("path"),
+    );
+    std::fs::copy(
+        root().join("tests/fixtures/pack-wire/land-untested.graph.json"),
+        project.join("g.graph.json"),
+    )
+    .unwrap();
+    // One pack rule raised, one turned off: `defaultConfiguration` with `enabled: false`.
+    std::fs::write(
+        project.join("primgraph.toml"),
+        "packs = [\"path\"]\n\n[severity]\n\"pyship/land-after-tests\" = \"warning\"\n\"pyship/bounded-tests\" = \"off\"\n",
+    )
+    .unwrap();
+    let log = sarif(project, &["validate", "--format", "sarif", "g.graph.json"]);
+    assert_valid(&schemas, "validate --format sarif (pack rules)", &log);
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert!(
+        rules.iter().any(|r| r["id"] == "pyship/bounded-tests"
+            && r["defaultConfiguration"]["enabled"] == false
+            && r["properties"]["definition"].is_object()),
+        "{rules:?}"
+    );
 }
 
 #[test]

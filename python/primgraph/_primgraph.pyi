@@ -33,12 +33,20 @@ class Registry:
     def __len__(self) -> int: ...
     def __contains__(self, key: object) -> bool: ...
     def with_packs(
-        self, paths: Sequence[PathLike], *, trust: Optional[Sequence[PathLike]] = None
+        self,
+        paths: Sequence[PathLike],
+        *,
+        trust: Optional[Sequence[PathLike]] = None,
+        lock: Optional[PathLike] = None,
+        locked: bool = False,
     ) -> "Registry":
         """This registry with a pack path (SPEC §9.2): graphs that declare ``packs`` are
         validated and replayed against their effective registry, with the packs' rules;
         ``lookup``, ``ids`` and ``len`` see every pack on the path. ``trust``: ``KEY.pub``
-        files every loaded pack must be signed by (P807)."""
+        files every loaded pack must be signed by (P807). ``lock``: a ``primgraph.lock``
+        (``primgraph pack lock``): exactly its versions load, from its paths, and a pack whose
+        digest differs raises ``RegistryError`` with code P806 (never found implicitly beside
+        a ``primgraph.toml``: name it). ``locked=True``: a lock is required, as ``--locked``."""
     def packs(self) -> List[Tuple[str, str, str]]:
         """The packs on the pack path: ``(name, version, digest)``."""
 

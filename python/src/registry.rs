@@ -28,6 +28,10 @@ pub struct PackSet {
     pub all: Arc<Composition>,
     /// The pack path as given (for pickling).
     pub dirs: Vec<std::path::PathBuf>,
+    /// The trusted signers' key files, the lock file and `locked`, as given (for pickling).
+    pub trust: Vec<std::path::PathBuf>,
+    pub lock: Option<std::path::PathBuf>,
+    pub locked: bool,
 }
 
 impl RegistryRef {
@@ -231,7 +235,7 @@ impl PyRegistry {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         let cls = py.get_type::<PyRegistry>();
         if let RegistryRef::Packs(p) = &self.inner {
-            // The base registry's `with_packs(dirs)` (trusted keys are not carried along).
+            // The base registry's `with_packs(dirs, …)` with the same options.
             let base = Bound::new(
                 py,
                 PyRegistry {
@@ -245,14 +249,26 @@ impl PyRegistry {
                     source: self.source.clone(),
                 },
             )?;
-            let dirs: Vec<String> = p.dirs.iter().map(|d| d.display().to_string()).collect();
+            let shown = |paths: &[std::path::PathBuf]| -> Vec<String> {
+                paths.iter().map(|d| d.display().to_string()).collect()
+            };
+            // `base.with_packs(dirs, trust=…, lock=…, locked=…)`: a partial carries the
+            // keyword arguments.
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("trust", shown(&p.trust))?;
+            kwargs.set_item("lock", p.lock.as_ref().map(|l| l.display().to_string()))?;
+            kwargs.set_item("locked", p.locked)?;
+            let partial = py
+                .import("functools")?
+                .getattr("partial")?
+                .call((base.getattr("with_packs")?,), Some(&kwargs))?;
             return pyo3::types::PyTuple::new(
                 py,
                 [
-                    base.getattr("with_packs")?,
+                    partial,
                     pyo3::types::PyTuple::new(
                         py,
-                        [pyo3::types::PyList::new(py, dirs)?.into_any()],
+                        [pyo3::types::PyList::new(py, shown(&p.dirs))?.into_any()],
                     )?
                     .into_any(),
                 ],
@@ -288,21 +304,44 @@ impl PyRegistry {
     /// declares `packs` is then validated and replayed against their effective registry, with
     /// every loaded pack's rules; `lookup`, `ids` and `len` see every pack on the path. With
     /// `trust` (paths of `KEY.pub` files) every loaded pack must be signed by one of them
-    /// (P807). Raises `RegistryError` when the packs on the path do not compose, `InputError`
-    /// when a path is not a folder or a key cannot be read.
-    #[pyo3(signature = (paths, *, trust = None))]
+    /// (P807). With `lock` (the path of a `primgraph.lock`, as `primgraph pack lock` writes
+    /// it) exactly the locked versions load, from the lock's paths, and a pack whose digest
+    /// differs from the lock is P806 — as the CLI does with the lock beside `primgraph.toml`;
+    /// `locked=True` makes a lock required (a graph that declares packs without one is P806).
+    /// Raises `RegistryError` (with its code and location) when the packs do not compose or
+    /// do not match the lock or the lock cannot be read, `InputError` when a path is not a
+    /// folder or a key cannot be read.
+    #[pyo3(signature = (paths, *, trust = None, lock = None, locked = false))]
     fn with_packs(
         &self,
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
         trust: Option<&Bound<'_, PyAny>>,
+        lock: Option<&Bound<'_, PyAny>>,
+        locked: bool,
     ) -> PyResult<PyRegistry> {
         let mut dirs = convert::to_paths("paths", paths)?;
+        let mut trust_files = match trust.filter(|t| !t.is_none()) {
+            Some(keys) => convert::to_paths("trust", keys)?,
+            None => Vec::new(),
+        };
+        let mut lock_file = match lock.filter(|l| !l.is_none()) {
+            Some(l) => Some(convert::to_path("lock", l)?),
+            None => None,
+        };
+        let mut locked = locked;
         let base = match &self.inner {
+            // Adding to a pack path keeps what it had: its trusted keys, its lock (unless a
+            // new one is given) and `locked`.
             RegistryRef::Packs(p) => {
                 let mut all = p.dirs.clone();
                 all.append(&mut dirs);
                 dirs = all;
+                let mut keys = p.trust.clone();
+                keys.append(&mut trust_files);
+                trust_files = keys;
+                lock_file = lock_file.or_else(|| p.lock.clone());
+                locked |= p.locked;
                 p.base.clone()
             }
             other => other.clone(),
@@ -321,18 +360,31 @@ impl PyRegistry {
             }
         }
         let mut trusted = Vec::new();
-        if let Some(keys) = trust.filter(|t| !t.is_none()) {
-            for key in convert::to_paths("trust", keys)? {
-                let k = primgraph::replay::TrustedKey::read(&key).map_err(|e| {
-                    errors::raise(
-                        py,
-                        "InputError",
-                        Located::new(e.to_string()).in_file(key.display().to_string()),
-                    )
-                })?;
-                trusted.push(k.signer());
-            }
+        for key in &trust_files {
+            let k = primgraph::replay::TrustedKey::read(key).map_err(|e| {
+                errors::raise(
+                    py,
+                    "InputError",
+                    Located::new(e.to_string()).in_file(key.display().to_string()),
+                )
+            })?;
+            trusted.push(k.signer());
         }
+        // The library's lock reader: a lock that does not read is a located P806.
+        let lock_read = match &lock_file {
+            Some(path) => Some(primgraph::pack::lock::Lock::read(path).map_err(|e| {
+                let first = e
+                    .diagnostics()
+                    .next()
+                    .map(|(file, d)| Located::of_diagnostic(d, file));
+                errors::raise(
+                    py,
+                    "RegistryError",
+                    first.unwrap_or_else(|| Located::new("the lock cannot be read")),
+                )
+            })?),
+            None => None,
+        };
         let composer_base = match &base {
             RegistryRef::Loaded(r) => Base::Loaded(r.clone()),
             _ => Base::Builtin,
@@ -342,19 +394,27 @@ impl PyRegistry {
             primgraph::pack::path::PackPath::scan(&dirs),
             ComposerOptions {
                 trusted,
-                ..ComposerOptions::default()
+                lock: lock_read,
+                locked,
             },
         ));
-        let requests: Vec<(String, primgraph::pack::Range)> = composer
-            .path()
-            .names()
+        // What lookups see: every pack on the path, or with a lock every locked pack (nothing
+        // else can load under it).
+        let mut names: Vec<String> = match composer.lock() {
+            Some(lock) => lock.packs.iter().map(|p| p.name.clone()).collect(),
+            None => composer.path().names().map(str::to_string).collect(),
+        };
+        names.sort();
+        names.dedup();
+        let requests: Vec<(String, primgraph::pack::Range)> = names
+            .into_iter()
             .map(|name| {
                 let range = primgraph::pack::Range {
                     text: "*".into(),
                     req: primgraph::pack::VersionReq::STAR,
                     pointer: format!("/packs/{name}"),
                 };
-                (name.to_string(), range)
+                (name, range)
             })
             .collect();
         let all = py
@@ -387,6 +447,9 @@ impl PyRegistry {
                 composer,
                 all,
                 dirs,
+                trust: trust_files,
+                lock: lock_file,
+                locked,
             })),
             origin,
             source: self.source.clone(),

@@ -1,9 +1,13 @@
 """Packs from Python (SPEC §9.2): ``Registry.with_packs`` used by ``validate``, ``replay``,
 ``Replayer`` and ``TraceWriter`` — the packs' primitives looked up, their rules checked, traces
-that record their packs (D619) and context rules in replay (D620)."""
+that record their packs (D619) and context rules in replay (D620); and the lock
+(``with_packs(..., lock=..., locked=...)``): exactly the locked versions, P806 for a pack edited
+since it was locked."""
 
 import json
 import pickle
+import shutil
+import subprocess
 
 import pytest
 
@@ -93,3 +97,77 @@ def test_a_registry_with_packs_pickles(packs):
 def test_with_packs_refuses_what_is_not_a_folder():
     with pytest.raises(pg.InputError):
         pg.Registry.builtin().with_packs([WIRE / "no-such-folder"])
+
+
+# ---- the lock (SPEC §9.2): `with_packs(..., lock=..., locked=...)` --------------------------
+
+
+@pytest.fixture
+def locked_project(cli, tmp_path):
+    """A project whose `primgraph.lock` (written by the real `primgraph pack lock`) locks
+    pyship 1.0.0, with a newer pyship 1.1.0 on the pack path beside it."""
+    shutil.copytree(PATH / "pyship", tmp_path / "packs" / "pyship")
+    (tmp_path / "graphs").mkdir()
+    shutil.copy(WIRE / "land-ok.graph.json", tmp_path / "graphs" / "land-ok.graph.json")
+    (tmp_path / "primgraph.toml").write_text("")
+    done = subprocess.run(
+        [str(cli), "pack", "lock", "graphs", "--pack", "packs"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    newer = tmp_path / "newer" / "pyship"
+    shutil.copytree(PATH / "pyship", newer)
+    manifest = json.loads((newer / "pack.json").read_text())
+    manifest["version"] = "1.1.0"
+    (newer / "pack.json").write_text(json.dumps(manifest))
+    return tmp_path
+
+
+def test_with_a_lock_exactly_the_locked_version_loads(locked_project):
+    lock = locked_project / "primgraph.lock"
+    digest = json.loads(lock.read_text())["packs"][0]["digest"]
+    path = [locked_project / "newer", locked_project / "packs"]
+    # Unlocked, the highest version on the path wins.
+    assert [p[:2] for p in pg.Registry.builtin().with_packs(path).packs()] == [
+        ("pyship", "1.1.0")
+    ]
+    packs = pg.Registry.builtin().with_packs(path, lock=lock)
+    assert packs.packs() == [("pyship", "1.0.0", digest)]
+    assert pg.validate(locked_project / "graphs" / "land-ok.graph.json", registry=packs).ok
+    # The lock alone is enough: its paths are relative to its folder.
+    assert pg.Registry.builtin().with_packs([], lock=str(lock)).packs() == packs.packs()
+    # A locked registry pickles with its lock.
+    again = pickle.loads(pickle.dumps(packs))
+    assert again.packs() == packs.packs()
+
+
+def test_a_pack_edited_after_locking_is_p806_in_the_lock(locked_project):
+    lock = locked_project / "primgraph.lock"
+    manifest = locked_project / "packs" / "pyship" / "pack.json"
+    manifest.write_text(manifest.read_text().replace('"summary": "', '"summary": "Edited. ', 1))
+    with pytest.raises(pg.RegistryError) as caught:
+        pg.Registry.builtin().with_packs([locked_project / "packs"], lock=lock)
+    error = caught.value
+    assert error.code == "P806"
+    assert error.file == str(lock) and error.line is not None
+    assert "changed since it was locked" in error.message
+    # Without the lock the edited pack loads.
+    assert pg.Registry.builtin().with_packs([locked_project / "packs"]).packs()
+
+
+def test_locked_without_a_lock_is_p806(locked_project):
+    with pytest.raises(pg.RegistryError) as caught:
+        pg.Registry.builtin().with_packs([locked_project / "packs"], locked=True)
+    assert caught.value.code == "P806"
+    assert "--locked, and there is no primgraph.lock" in caught.value.message
+
+
+def test_a_lock_that_does_not_read_is_p806_located_in_it(tmp_path):
+    lock = tmp_path / "primgraph.lock"
+    lock.write_text('{"lock": 1, "packs": [}\n')
+    with pytest.raises(pg.RegistryError) as caught:
+        pg.Registry.builtin().with_packs([PATH], lock=lock)
+    assert (caught.value.code, caught.value.file, caught.value.line) == ("P806", str(lock), 1)
+    with pytest.raises(pg.RegistryError) as caught:
+        pg.Registry.builtin().with_packs([PATH], lock=tmp_path / "missing.lock")
+    assert caught.value.code == "P806"

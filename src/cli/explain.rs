@@ -5,7 +5,6 @@
 //! version there, or the locked one when `primgraph.lock` exists). Exit 2 with the list of known
 //! codes when the code is unknown, or with what is on the pack path when the rule is not found.
 
-use primgraph::pack_rules::PackRule;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -113,7 +112,7 @@ fn pack_rule(args: &ExplainArgs, pack: &str) -> Result<String, String> {
         .iter()
         .find(|r| r.code.as_str().eq_ignore_ascii_case(&args.code))
     {
-        Some(rule) => Ok(describe(rule, &loaded)),
+        Some(rule) => Ok(rule.describe(&loaded)),
         None => {
             let ids: Vec<&str> = rules.iter().map(|r| r.id.as_str()).collect();
             Err(format!(
@@ -128,30 +127,4 @@ fn pack_rule(args: &ExplainArgs, pack: &str) -> Result<String, String> {
             ))
         }
     }
-}
-
-/// The explanation of one rule, laid out as a code's documentation.
-pub fn describe(rule: &PackRule, pack: &primgraph::pack::Pack) -> String {
-    let span = pack.source.locate_nearest(&rule.pointer);
-    let mut out = format!(
-        "{} ({}): {}\n\nA rule of pack {} (`{}`, {}:{}:{}).\n",
-        rule.code,
-        rule.severity.as_str(),
-        rule.summary.as_deref().unwrap_or("(no summary)"),
-        pack.label(),
-        rule.kind.name(),
-        pack.manifest,
-        span.line,
-        span.column,
-    );
-    if let Some(help) = &rule.help {
-        out.push_str(&format!("\n## Help\n\n{help}\n"));
-    }
-    let definition = serde_json::to_string_pretty(&rule.definition).unwrap_or_else(|_| "{}".into());
-    out.push_str(&format!("\n## Definition\n\n```json\n{definition}\n```\n"));
-    out.push_str(&format!(
-        "\nIts severity can be changed in primgraph.toml: `[severity]` `\"{}\" = \"warning\"`.\n",
-        rule.code
-    ));
-    out
 }

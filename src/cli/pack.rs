@@ -168,14 +168,53 @@ fn base(registry: &Option<PathBuf>) -> Result<Base, String> {
 }
 
 fn render(reports: &[FileReport], format: Format) -> String {
+    render_with(reports, format, None)
+}
+
+/// [`render`]; a SARIF log describes the pack rules its results use from `packs` (the pack
+/// under test and the `--pack` path).
+fn render_with(reports: &[FileReport], format: Format, packs: Option<PackRules<'_>>) -> String {
     match format {
         Format::Human => diagnostic::human::render(reports, super::io::color_stdout()),
         Format::Json => diagnostic::json::render(reports),
         Format::Sarif => {
             let rules = diagnostic::sarif::rules_used(reports, primgraph::codes::ALL);
-            diagnostic::sarif::render(reports, &rules)
+            let described = match packs {
+                Some(packs) => packs.entries(reports),
+                None => Vec::new(),
+            };
+            diagnostic::sarif::render_described(reports, &rules, &described)
         }
         Format::Github => diagnostic::github::render_reports(reports),
+    }
+}
+
+/// Where `pack lint` and `pack test` find the pack rules their SARIF describes: the pack at
+/// `dir`, then the highest version of a pack of that name on the `--pack` path.
+#[derive(Clone, Copy)]
+struct PackRules<'a> {
+    dir: &'a Path,
+    pack_path: &'a [PathBuf],
+    base: &'a Base,
+}
+
+impl PackRules<'_> {
+    fn entries(self, reports: &[FileReport]) -> Vec<diagnostic::sarif::RuleEntry> {
+        let registry = self.base.registry();
+        let own = primgraph::pack::manifest::load(self.dir, registry)
+            .ok()
+            .map(Arc::new);
+        let path = PackPath::scan(self.pack_path);
+        super::pack_path::rule_entries(reports, None, &|name| {
+            let mut packs: Vec<Arc<primgraph::pack::Pack>> =
+                own.iter().filter(|p| p.name == name).cloned().collect();
+            packs.extend(path.versions(name).first().and_then(|c| {
+                primgraph::pack::manifest::load(&c.dir, registry)
+                    .ok()
+                    .map(Arc::new)
+            }));
+            packs
+        })
     }
 }
 
@@ -193,10 +232,30 @@ fn lock(args: LockArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return super::usage_error(e),
     };
-    let trusted = match args.trust.signers() {
+    let mut trusted = match args.trust.signers() {
         Ok(t) => t,
         Err(e) => return super::usage_error(e),
     };
+    // The pack path as every other command has it: `--pack`, then `packs` of primgraph.toml;
+    // the trusted keys likewise.
+    let config = match primgraph::config::Config::discover_from_cwd() {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e.to_string()),
+    };
+    let mut entries = args.pack_path.pack.clone();
+    if let Some(c) = &config {
+        entries.extend(
+            c.packs
+                .iter()
+                .map(|p| primgraph::config::relative_to_cwd(p)),
+        );
+        for key in &c.trust_pack {
+            match TrustedKey::read(key) {
+                Ok(k) => trusted.push(k.signer()),
+                Err(e) => return super::usage_error(format!("{}: {e}", c.file)),
+            }
+        }
+    }
     let cwd = PathBuf::from(".");
     let lock_dir = primgraph::config::find(&primgraph::config::absolute(&cwd))
         .and_then(|toml| toml.parent().map(Path::to_path_buf))
@@ -209,7 +268,7 @@ fn lock(args: LockArgs) -> ExitCode {
     // Resolution afresh: an existing lock is what is being replaced.
     let composer = Composer::new(
         base,
-        PackPath::scan(&args.pack_path.pack),
+        PackPath::scan(&entries),
         ComposerOptions {
             trusted,
             lock: None,
@@ -323,11 +382,17 @@ fn lint(args: LintArgs) -> ExitCode {
         pack_path: args.pack_path.pack.clone(),
         trusted,
     };
+    let rules_base = base.clone();
     match pack_tools::lint::lint(&args.dir, base, &options) {
         Err(e) => super::usage_error(e),
         Ok(linted) => {
             let reports = linted.findings.into_reports();
-            super::io::print(&render(&reports, args.format));
+            let packs = PackRules {
+                dir: &args.dir,
+                pack_path: &args.pack_path.pack,
+                base: &rules_base,
+            };
+            super::io::print(&render_with(&reports, args.format, Some(packs)));
             exit_for(&reports, args.deny_warnings)
         }
     }
@@ -346,6 +411,7 @@ fn test(args: TestArgs) -> ExitCode {
         pack_path: args.pack_path.pack.clone(),
         trusted,
     };
+    let rules_base = base.clone();
     let tested = match pack_tools::fixtures::test(&args.dir, base, &options) {
         Ok(t) => t,
         Err(e) => return super::usage_error(e),
@@ -393,7 +459,14 @@ fn test(args: TestArgs) -> ExitCode {
             ));
             s
         }
-        other => render(&reports, other),
+        other => {
+            let packs = PackRules {
+                dir: &args.dir,
+                pack_path: &args.pack_path.pack,
+                base: &rules_base,
+            };
+            render_with(&reports, other, Some(packs))
+        }
     };
     super::io::print(&text);
     exit_for(&reports, args.deny_warnings)

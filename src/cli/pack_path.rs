@@ -150,3 +150,53 @@ pub fn warn_unknown_pack_rules(config: &Config, composer: &Composer) {
         }
     }
 }
+
+/// The SARIF `tool.driver.rules` entries of the pack rules (`PACK/RULE`) that `reports` use,
+/// from the packs the run loaded (the highest loaded version of a pack that defines the rule)
+/// and the configuration's global severity for each code.
+pub fn pack_rule_entries(
+    reports: &[primgraph::diagnostic::FileReport],
+    composer: Option<&Composer>,
+    config: Option<&Config>,
+) -> Vec<primgraph::diagnostic::sarif::RuleEntry> {
+    let Some(composer) = composer else {
+        return Vec::new();
+    };
+    let loaded = composer.loaded();
+    rule_entries(reports, config, &|name| {
+        loaded.iter().filter(|p| p.name == name).cloned().collect()
+    })
+}
+
+/// The entries of the pack rules `reports` use, each from the first pack `packs_named` gives
+/// for its pack name that defines it.
+pub fn rule_entries(
+    reports: &[primgraph::diagnostic::FileReport],
+    config: Option<&Config>,
+    packs_named: &dyn Fn(&str) -> Vec<Arc<primgraph::pack::Pack>>,
+) -> Vec<primgraph::diagnostic::sarif::RuleEntry> {
+    let mut used: Vec<&str> = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .map(|d| d.code.as_str())
+        .filter(|c| primgraph::config::is_pack_rule_code(c))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    let mut entries = Vec::new();
+    for code in used {
+        let Some((name, _)) = code.split_once('/') else {
+            continue;
+        };
+        let found = packs_named(name).into_iter().find_map(|pack| {
+            let (rules, _) = primgraph::pack_rules::effective::rules_of(&pack);
+            let rule = rules.into_iter().find(|r| r.code.as_str() == code)?;
+            Some((rule, pack))
+        });
+        if let Some((rule, pack)) = found {
+            let setting = config.and_then(|c| c.global_level(code));
+            entries.push(rule.rule_entry(&pack, setting));
+        }
+    }
+    entries
+}

@@ -60,13 +60,19 @@ pub struct ValidateArgs {
     pub packs: super::pack_path::PackArgs,
 }
 
-fn render(reports: &[FileReport], format: Format, color: bool) -> String {
+/// The report in `format`; `pack_rules` describes the pack rules a SARIF log's results use.
+fn render(
+    reports: &[FileReport],
+    format: Format,
+    color: bool,
+    pack_rules: &[diagnostic::sarif::RuleEntry],
+) -> String {
     match format {
         Format::Human => diagnostic::human::render(reports, color),
         Format::Json => diagnostic::json::render(reports),
         Format::Sarif => {
             let rules = diagnostic::sarif::rules_used(reports, primgraph::codes::ALL);
-            diagnostic::sarif::render(reports, &rules)
+            diagnostic::sarif::render_described(reports, &rules, pack_rules)
         }
         Format::Github => diagnostic::github::render_reports(reports),
     }
@@ -161,7 +167,12 @@ pub fn run(args: ValidateArgs) -> ExitCode {
     }
     let summary = Tally::of(&reports);
     let color = args.format == Format::Human && super::io::color_stdout();
-    super::io::print(&render(&reports, args.format, color));
+    let pack_rules = if args.format == Format::Sarif {
+        super::pack_path::pack_rule_entries(&reports, options.packs.as_deref(), config.as_ref())
+    } else {
+        Vec::new()
+    };
+    super::io::print(&render(&reports, args.format, color, &pack_rules));
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
         ExitCode::from(1)
     } else {

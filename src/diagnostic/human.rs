@@ -64,6 +64,7 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                     source,
                     parsed: parsed.as_ref(),
                     lines: &lines,
+                    unquoted: false,
                 }),
                 Some(f) => quoted.iter().find(|q| q.0 == f).map(|q| FileView {
                     key: Some(q.0),
@@ -72,6 +73,7 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                     source: q.1,
                     parsed: q.2.as_ref(),
                     lines: &q.3,
+                    unquoted: false,
                 }),
             }
         };
@@ -91,6 +93,7 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                 source: "",
                 parsed: None,
                 lines: &no_lines,
+                unquoted: true,
             },
             (None, None) => FileView {
                 key: None,
@@ -99,6 +102,7 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                 source,
                 parsed: parsed.as_ref(),
                 lines: &lines,
+                unquoted: false,
             },
         };
         out.push_str(&renderer.render(&view.groups(diag, &view_of)));
@@ -116,6 +120,9 @@ struct FileView<'a> {
     source: &'a str,
     parsed: Option<&'a Parsed>,
     lines: &'a LineIndex,
+    /// A file shown by its location only (`file` is `path:line:col` already): nothing in it is
+    /// located again, or the location would be printed twice (`pack.json:1:9:1:1`).
+    unquoted: bool,
 }
 
 /// How many lines apart a related location may be and still share the primary's snippet (the
@@ -137,8 +144,7 @@ impl<'a> FileView<'a> {
 
     /// Where `pointer` is, from the parsed source, else from a resolved line/column.
     fn locate(&self, pointer: &str, line: u32, column: u32) -> Option<Located> {
-        // A file whose text is not at hand (`file:line:column` alone) has nothing to quote.
-        if self.source.is_empty() && self.parsed.is_none() {
+        if self.unquoted {
             return None;
         }
         if let Some(span) = self

@@ -5,7 +5,8 @@
 //! and help in `properties`. A witness path is also a `codeFlows` entry (one thread flow with a
 //! location per node, which GitHub shows as a flow); a configuration override is in
 //! `properties.overriddenBy`, and a diagnostic it turned off is a result with an `external`
-//! suppression (GitHub lists it as dismissed, not as an alert).
+//! suppression (GitHub lists it as dismissed, not as an alert). A pack rule's code (`PACK/RULE`)
+//! is described by its definition when the caller passes its [`RuleEntry`].
 
 use super::{Code, Diagnostic, FileReport, Severity, reparse};
 use crate::json::{LineIndex, Parsed, Span};
@@ -23,9 +24,65 @@ pub fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// A rule the code table does not hold — a pack rule, `PACK/RULE` (SPEC §9.4) — as the caller
+/// that loaded its pack describes it for `tool.driver.rules` (see
+/// `pack_rules::PackRule::rule_entry`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleEntry {
+    /// The code, `PACK/RULE`.
+    pub id: String,
+    /// UpperCamelCase, from the rule's id.
+    pub name: String,
+    pub short_description: String,
+    pub full_description: String,
+    /// Plain text: the rule's help and where to read its definition (`primgraph explain`).
+    pub help_text: String,
+    /// The same with the definition, as `explain` prints it.
+    pub help_markdown: String,
+    /// The severity in force: the rule's, or the configuration's global setting for its code.
+    pub level: Severity,
+    /// False when the configuration turns the rule off.
+    pub enabled: bool,
+    /// Extra facts (`pack`, `kind`, `definition`) for `properties`.
+    pub properties: Map<String, Value>,
+}
+
+impl RuleEntry {
+    fn to_value(&self) -> Value {
+        let mut configuration = Map::new();
+        configuration.insert("level".into(), Value::from(level(self.level)));
+        if !self.enabled {
+            configuration.insert("enabled".into(), Value::Bool(false));
+        }
+        let mut rule = json!({
+            "id": self.id,
+            "name": self.name,
+            "shortDescription": {"text": self.short_description},
+            "fullDescription": {"text": self.full_description},
+            "help": {"text": self.help_text, "markdown": self.help_markdown},
+            "defaultConfiguration": Value::Object(configuration),
+        });
+        if !self.properties.is_empty() {
+            rule["properties"] = Value::Object(self.properties.clone());
+        }
+        rule
+    }
+}
+
 /// The log as a value. Rules come in the order of `codes`, followed by any code a diagnostic
 /// uses that `codes` lacks (so every `ruleIndex` is valid).
 pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
+    to_value_described(reports, codes, &[])
+}
+
+/// [`to_value`], with `described` giving the `tool.driver.rules` entry of codes outside the
+/// table (pack rules); a code used and neither in `codes` nor `described` gets an entry that
+/// only names it.
+pub fn to_value_described(
+    reports: &[FileReport],
+    codes: &[&Code],
+    described: &[RuleEntry],
+) -> Value {
     let mut rules: Vec<Value> = Vec::new();
     let mut rule_ids: Vec<&str> = Vec::new();
     for doc in codes {
@@ -44,6 +101,10 @@ pub fn to_value(reports: &[FileReport], codes: &[&Code]) -> Value {
     extra.dedup_by(|a, b| a.0 == b.0);
     for (code, severity) in extra {
         rule_ids.push(code);
+        if let Some(entry) = described.iter().find(|e| e.id == code) {
+            rules.push(entry.to_value());
+            continue;
+        }
         rules.push(json!({
             "id": code,
             "name": code,
@@ -140,7 +201,17 @@ pub fn rules_used(reports: &[FileReport], table: &[&'static Code]) -> Vec<&'stat
 
 /// The log, pretty-printed, with a final newline.
 pub fn render(reports: &[FileReport], codes: &[&Code]) -> String {
-    let mut out = serde_json::to_string_pretty(&to_value(reports, codes)).unwrap_or_default();
+    render_described(reports, codes, &[])
+}
+
+/// [`render`] with the entries of the pack rules the results use ([`to_value_described`]).
+pub fn render_described(
+    reports: &[FileReport],
+    codes: &[&Code],
+    described: &[RuleEntry],
+) -> String {
+    let mut out = serde_json::to_string_pretty(&to_value_described(reports, codes, described))
+        .unwrap_or_default();
     out.push('\n');
     out
 }

@@ -374,6 +374,20 @@ impl Composer {
         self.lock.as_ref()
     }
 
+    /// Every pack this composer has loaded so far (the ones the run's graphs resolved to),
+    /// by name, highest version first.
+    pub fn loaded(&self) -> Vec<Arc<Pack>> {
+        let mut out: Vec<Arc<Pack>> = self
+            .packs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter_map(|l| l.as_ref().ok().cloned())
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name).then(b.version.cmp(&a.version)));
+        out
+    }
+
     /// Load a pack (once per directory), signature trust and lock digest checked.
     pub fn load(&self, candidate: &Candidate) -> Result<Arc<Pack>, Vec<Located>> {
         if let Some(done) = self

@@ -267,6 +267,10 @@ impl Chooser for LockChooser<'_> {
             })
             .find(|c| ok(c) && c.dir.join(MANIFEST).exists())
     }
+
+    fn known(&self) -> usize {
+        self.lock.packs.len()
+    }
 }
 
 /// Where `primgraph.lock` goes: beside the `primgraph.toml` found from `start` upwards, else in

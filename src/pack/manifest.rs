@@ -1330,6 +1330,10 @@ impl Loader<'_> {
             }
             seen.push(rel.clone());
             let Some(file) = self.schema_file(&rel, &pointer) else {
+                // Already a finding (P801, P808) and the pack will not load: an accept-all
+                // stand-in keeps the `$ref` resolvable, so the lint does not add an L505 per
+                // primitive that refers to the file.
+                defs.insert(def_key(&rel), Value::Bool(true));
                 continue;
             };
             for r in &file.refs {

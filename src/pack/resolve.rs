@@ -5,7 +5,9 @@
 //! highest version that satisfies the current ranges brings a requirement nothing satisfies,
 //! that is P804, naming who asked for what. `kernel_abi` is checked against the base registry's
 //! `abi` (P804 at that entry); packs that require each other in a cycle are P805. The loop and
-//! the cycle search are iterative, so a requirement chain 1,000 deep costs time, not stack.
+//! the cycle search are iterative, and a round follows the `requires` of the packs it selects,
+//! so a requirement chain 1,000 deep settles in two rounds (one to select, one to confirm),
+//! with or without a lock, in time linear in the chain, not stack.
 
 use super::compose::{Asker, Located};
 use super::path::{Candidate, PackPath};
@@ -38,6 +40,12 @@ pub trait Chooser {
         path: &PackPath,
         ok: &dyn Fn(&Candidate) -> bool,
     ) -> Option<Candidate>;
+
+    /// How many versions it can choose from beyond the pack path's (a lock's entries): the
+    /// rounds of resolution are bounded by what there is to choose.
+    fn known(&self) -> usize {
+        0
+    }
 }
 
 /// The unlocked chooser: the highest satisfying version.
@@ -64,45 +72,63 @@ pub fn resolve(
     load: &dyn Fn(&Candidate) -> super::compose::Loaded,
 ) -> Result<Resolution, Vec<Located>> {
     let mut selected: BTreeMap<String, Arc<Pack>> = BTreeMap::new();
-    // Each round adds at least one pack or changes a version; the bound only guards against a
+    // A round chooses a version for every name asked — following the `requires` of each pack
+    // it newly selects within the round, so a chain 1,000 deep settles in one round — and
+    // rounds repeat until the selection is stable (a pack selected late can narrow a range
+    // asked early). Rounds after the first only change versions; the bound guards against a
     // selection that oscillates.
-    let bound = 2 * path.candidates().count() + 8;
+    let bound = 2 * (path.candidates().count() + chooser.known()) + 8;
     for _ in 0..bound {
         let mut requests: Vec<Request> = roots.to_vec();
         for pack in selected.values() {
-            for r in &pack.requires {
-                requests.push(Request {
-                    asker: Asker::Pack {
-                        label: pack.label(),
-                        file: pack.manifest.clone(),
-                        source: pack.source.clone(),
-                    },
-                    name: r.name.clone(),
-                    range: r.range.clone(),
-                });
-            }
-        }
-        let mut by_name: BTreeMap<&str, Vec<&Request>> = BTreeMap::new();
-        for r in &requests {
-            by_name.entry(r.name.as_str()).or_default().push(r);
+            requests.extend(requests_of(pack));
         }
         let mut next: BTreeMap<String, Arc<Pack>> = BTreeMap::new();
         let mut errors = Vec::new();
-        for (name, asking) in &by_name {
+        // Names in the order first asked; each chosen once per round, with every range asking
+        // for it when its turn comes.
+        let mut queue: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+        let mut queued: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        for r in &requests {
+            if queued.insert(r.name.clone()) {
+                queue.push_back(r.name.clone());
+            }
+        }
+        let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, r) in requests.iter().enumerate() {
+            by_name.entry(r.name.clone()).or_default().push(i);
+        }
+        while let Some(name) = queue.pop_front() {
+            let asking: Vec<&Request> = by_name
+                .get(&name)
+                .map(|ix| ix.iter().map(|&i| &requests[i]).collect())
+                .unwrap_or_default();
             let ok = |c: &Candidate| asking.iter().all(|r| r.range.req.matches(&c.version));
-            match chooser.choose(name, path, &ok) {
-                Some(c) => match selected.get(*name).filter(|p| p.version == c.version) {
-                    Some(p) => {
-                        next.insert(name.to_string(), p.clone());
-                    }
-                    None => match load(&c) {
-                        Ok(p) => {
-                            next.insert(name.to_string(), p);
+            let Some(c) = chooser.choose(&name, path, &ok) else {
+                errors.push(unsatisfied(&name, &asking, path));
+                errors.extend(unreadable_for(&name, path));
+                continue;
+            };
+            if let Some(p) = selected.get(&name).filter(|p| p.version == c.version) {
+                next.insert(name, p.clone());
+                continue;
+            }
+            match load(&c) {
+                Ok(p) => {
+                    // Newly selected: what it requires is asked for in this round too.
+                    for r in requests_of(&p) {
+                        if queued.insert(r.name.clone()) {
+                            queue.push_back(r.name.clone());
                         }
-                        Err(mut e) => errors.append(&mut e),
-                    },
-                },
-                None => errors.push(unsatisfied(name, asking, path)),
+                        by_name
+                            .entry(r.name.clone())
+                            .or_default()
+                            .push(requests.len());
+                        requests.push(r);
+                    }
+                    next.insert(name, p);
+                }
+                Err(mut e) => errors.append(&mut e),
             }
         }
         if !errors.is_empty() {
@@ -135,6 +161,10 @@ pub fn resolve(
                 return Err(errors);
             }
             let order = topological(&selected)?;
+            let mut requests: Vec<Request> = roots.to_vec();
+            for pack in selected.values() {
+                requests.extend(requests_of(pack));
+            }
             return Ok(Resolution {
                 packs: order,
                 requests,
@@ -145,6 +175,48 @@ pub fn resolve(
         "/packs",
         "the pack requirements do not settle on one version of each pack",
     ))])
+}
+
+/// The folders on the pack path that may hold the pack `name` but whose `pack.json` could not be
+/// read for its name and version (too large, not a regular file, not JSON): each a P801 in that
+/// file, so "no version on the pack path" is never the whole story when one is there, unread.
+fn unreadable_for<'p>(name: &'p str, path: &'p PackPath) -> impl Iterator<Item = Located> + 'p {
+    path.unreadable()
+        .iter()
+        .filter(move |u| u.name.as_deref().is_none_or(|n| n == name))
+        .map(move |u| {
+            let manifest = u.dir.join(super::MANIFEST);
+            let exists = std::fs::symlink_metadata(&manifest).is_ok();
+            let file = if exists { manifest } else { u.dir.clone() };
+            let mut d = codes::P801.at(
+                "",
+                format!(
+                    "this folder on the pack path may hold pack `{name}`, and it cannot be read \
+                     for its name and version: {}",
+                    u.reason
+                ),
+            );
+            d.line = 1;
+            d.column = 1;
+            Located {
+                file: Some(file.display().to_string()),
+                diagnostic: d,
+            }
+        })
+}
+
+/// The ranges a selected pack's `requires` ask.
+fn requests_of(pack: &Pack) -> impl Iterator<Item = Request> + '_ {
+    let asker = Asker::Pack {
+        label: pack.label(),
+        file: pack.manifest.clone(),
+        source: pack.source.clone(),
+    };
+    pack.requires.iter().map(move |r| Request {
+        asker: asker.clone(),
+        name: r.name.clone(),
+        range: r.range.clone(),
+    })
 }
 
 fn kernel_ok(range: &Range, abi: &str) -> bool {
@@ -193,7 +265,8 @@ fn unsatisfied(name: &str, asking: &[&Request], path: &PackPath) -> Located {
 /// a cycle: P805 at a `requires` entry on it.
 fn topological(selected: &BTreeMap<String, Arc<Pack>>) -> Result<Vec<Arc<Pack>>, Vec<Located>> {
     let names: Vec<&String> = selected.keys().collect();
-    let index = |n: &str| names.iter().position(|m| m.as_str() == n);
+    // `names` is sorted (the map's keys): a lookup is a binary search, not a scan.
+    let index = |n: &str| names.binary_search_by(|m| m.as_str().cmp(n)).ok();
     let mut indegree = vec![0usize; names.len()];
     let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
     for (i, n) in names.iter().enumerate() {
@@ -255,7 +328,26 @@ fn topological(selected: &BTreeMap<String, Arc<Pack>>) -> Result<Vec<Arc<Pack>>,
         &first,
         codes::P805.at(
             pointer,
-            format!("packs require each other in a cycle: {}", cycle.join(" → ")),
+            format!(
+                "packs require each other in a cycle: {}",
+                shown_cycle(&cycle)
+            ),
         ),
     )])
+}
+
+/// `a@1.0.0 → b@1.0.0 → a@1.0.0`; a long cycle keeps its ends and says how many it leaves out
+/// (a cycle through 1,000 packs is one line, not 1,000 names).
+fn shown_cycle(cycle: &[String]) -> String {
+    const ENDS: usize = 5;
+    if cycle.len() <= 2 * ENDS + 2 {
+        return cycle.join(" → ");
+    }
+    let left = cycle.len() - 2 * ENDS;
+    format!(
+        "{} → … {left} more … → {} ({} packs)",
+        cycle[..ENDS].join(" → "),
+        cycle[cycle.len() - ENDS..].join(" → "),
+        cycle.len() - 1
+    )
 }

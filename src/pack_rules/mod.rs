@@ -55,6 +55,84 @@ pub struct PackRule {
     pub definition: Value,
 }
 
+impl PackRule {
+    /// What `primgraph explain PACK/RULE` prints: the code, severity and summary, where the
+    /// rule is written, its help and its definition as written, laid out as a code's
+    /// documentation.
+    pub fn describe(&self, pack: &crate::pack::Pack) -> String {
+        let span = pack.source.locate_nearest(&self.pointer);
+        let mut out = format!(
+            "{} ({}): {}\n\nA rule of pack {} (`{}`, {}:{}:{}).\n",
+            self.code,
+            self.severity.as_str(),
+            self.summary.as_deref().unwrap_or("(no summary)"),
+            pack.label(),
+            self.kind.name(),
+            pack.manifest,
+            span.line,
+            span.column,
+        );
+        if let Some(help) = &self.help {
+            out.push_str(&format!("\n## Help\n\n{help}\n"));
+        }
+        let definition =
+            serde_json::to_string_pretty(&self.definition).unwrap_or_else(|_| "{}".into());
+        out.push_str(&format!("\n## Definition\n\n```json\n{definition}\n```\n"));
+        out.push_str(&format!(
+            "\nIts severity can be changed in primgraph.toml: `[severity]` `\"{}\" = \"warning\"`.\n",
+            self.code
+        ));
+        out
+    }
+
+    /// The rule's entry in a SARIF log's `tool.driver.rules`: its summary, its help and where
+    /// to read it (`primgraph explain PACK/RULE`), the explanation as markdown, and the
+    /// severity in force — `setting` is the configuration's global level for the code, if any
+    /// (`off` keeps the rule's level and marks the entry disabled).
+    pub fn rule_entry(
+        &self,
+        pack: &crate::pack::Pack,
+        setting: Option<crate::diagnostic::Level>,
+    ) -> crate::diagnostic::sarif::RuleEntry {
+        let code = self.code.as_str();
+        let summary = self
+            .summary
+            .clone()
+            .unwrap_or_else(|| format!("A `{}` rule of pack {}.", self.kind.name(), pack.name));
+        let full = format!(
+            "{summary} (a `{}` rule of pack {}, {})",
+            self.kind.name(),
+            pack.label(),
+            pack.manifest
+        );
+        let explain = format!(
+            "Run `primgraph explain {code}` (with pack {} on the pack path) for the rule's \
+             definition.",
+            pack.name
+        );
+        let help_text = match &self.help {
+            Some(help) => format!("{help}\n\n{explain}"),
+            None => explain.clone(),
+        };
+        let help_markdown = format!("{}\n{explain}\n", self.describe(pack));
+        let mut properties = serde_json::Map::new();
+        properties.insert("pack".into(), Value::from(pack.label()));
+        properties.insert("kind".into(), Value::from(self.kind.name()));
+        properties.insert("definition".into(), self.definition.clone());
+        crate::diagnostic::sarif::RuleEntry {
+            id: code.to_string(),
+            name: crate::diagnostic::sarif::rule_name(&self.id, code),
+            short_description: summary,
+            full_description: full,
+            help_text,
+            help_markdown,
+            level: setting.and_then(|l| l.severity()).unwrap_or(self.severity),
+            enabled: setting != Some(crate::diagnostic::Level::Off),
+            properties,
+        }
+    }
+}
+
 /// What a rule requires (SPEC §9.4).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {

@@ -37,7 +37,9 @@ pub enum ToolError {
     Write { path: String, message: String },
 }
 
-/// Check that `dir` is a folder holding `pack.json` (a regular file).
+/// Check that `dir` is a folder holding a `pack.json`. A `pack.json` that is not a regular file
+/// (a symbolic link, a FIFO) is still a pack's: the loader reports it as a located P801 (exit
+/// 1) without opening it, rather than "not a pack" (exit 2).
 pub fn require_pack_dir(dir: &Path) -> Result<(), ToolError> {
     let shown = dir.display().to_string();
     match std::fs::metadata(dir) {
@@ -46,7 +48,7 @@ pub fn require_pack_dir(dir: &Path) -> Result<(), ToolError> {
         Err(e) => return Err(ToolError::Input(format!("{shown}: {e}"))),
     }
     match std::fs::symlink_metadata(dir.join(crate::pack::MANIFEST)) {
-        Ok(m) if m.is_file() => Ok(()),
+        Ok(m) if !m.is_dir() => Ok(()),
         _ => Err(ToolError::NotAPack(shown)),
     }
 }
@@ -156,11 +158,7 @@ impl Findings {
             .map(|file| {
                 let (mut diagnostics, source) = by_file.remove(&file).unwrap_or_default();
                 crate::diagnostic::sort(&mut diagnostics);
-                let source = source.unwrap_or_else(|| {
-                    crate::input::read_capped(Path::new(&file), crate::pack::MAX_FILE_BYTES)
-                        .map(|b| Arc::from(String::from_utf8_lossy(&b).as_ref()))
-                        .unwrap_or_else(|_| Arc::from(""))
-                });
+                let source = source.unwrap_or_else(|| quoted_source(Path::new(&file)));
                 FileReport {
                     graph: graphs.remove(&file),
                     file,
@@ -170,4 +168,17 @@ impl Findings {
             })
             .collect()
     }
+}
+
+/// The text of a file a finding is in, for the human renderer's quoted line: read only when it
+/// is a regular file itself — a symbolic link in a pack is a finding (P801), and following it
+/// would print the first line of whatever it points at (`/etc/passwd`).
+fn quoted_source(path: &Path) -> Arc<str> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link {
+        return Arc::from("");
+    }
+    crate::input::read_capped(path, crate::pack::MAX_FILE_BYTES)
+        .map(|b| Arc::from(String::from_utf8_lossy(&b).as_ref()))
+        .unwrap_or_else(|_| Arc::from(""))
 }
