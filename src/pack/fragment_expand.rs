@@ -79,6 +79,9 @@ pub struct Context<'a> {
     pub declared: &'a [String],
     /// The pack names on the pack path (a fragment of one the graph does not declare is P811).
     pub on_path: &'a [String],
+    /// A fragment that stands in for its pack's file of the same name (an editor's unsaved
+    /// text, checked by [`check_alone`]).
+    pub overlay: Option<&'a Arc<Fragment>>,
 }
 
 /// Whether a graph document has any node that uses a fragment.
@@ -452,6 +455,10 @@ impl Expander<'_, '_> {
             self.report(in_fragment, d, chain);
             return None;
         };
+        if let Some(o) = self.cx.overlay.filter(|o| o.pack == pack.name && o.name == name) {
+            self.refs.insert(key, o.clone());
+            return Some(o.clone());
+        }
         let all = fragments_of(&pack);
         match all.by_name.get(name) {
             Some(Ok(f)) => {
@@ -1280,6 +1287,71 @@ pub fn chain_related(graph_file: &str, graph: &Parsed, chain: &[UseSite]) -> Vec
                 line: Some(span.line),
                 column: Some(span.column),
             }
+        })
+        .collect()
+}
+
+/// The file name a standalone check's stand-in graph is reported under (never shown: only
+/// findings in the fragment's own file are kept).
+const ALONE: &str = "<a use of the fragment>";
+
+/// What can be said of a fragment without a use site (the editor's check of an open
+/// `*.fragment.json`): its interface (P822/P823 `param` and `$in` names, P826 exit targets, P827
+/// output ports), its nested uses (P821/P811 references, P828 nesting, and at each nested use
+/// P822 `with`, P823 ports, P824/P825 port bindings, P826 exits). The fragment is expanded once
+/// through a stand-in graph that binds every port to the run's input with the port's own schema,
+/// keeps the `params` defaults and wires every exit, so nothing found is about the stand-in;
+/// only findings located in the fragment's file are returned, the stand-in's use site left out
+/// of their related locations. `packs` is the fragment's pack composed with the packs it
+/// requires, over `registry`.
+pub fn check_alone(fragment: &Arc<Fragment>, registry: &Registry, packs: &[Arc<Pack>]) -> Vec<Diagnostic> {
+    let mut properties = Map::new();
+    let mut inputs = Map::new();
+    for (port, schema) in &fragment.inputs {
+        properties.insert(port.clone(), schema.clone());
+        inputs.insert(
+            port.clone(),
+            serde_json::json!({"from": crate::rules::INPUT_SOURCE, "at": push("", port)}),
+        );
+    }
+    let exits: Map<String, Value> = fragment
+        .exits
+        .iter()
+        .map(|e| (e.clone(), Value::String("end".into())))
+        .collect();
+    let graph = serde_json::json!({
+        "graph": "alone",
+        "abi": registry.abi(),
+        "packs": {fragment.pack.clone(): "*"},
+        "input": {"type": "object", "properties": properties,
+                  "required": fragment.inputs.keys().collect::<Vec<_>>()},
+        "entry": "use",
+        "nodes": [{"id": "use", "fragment": fragment.key(), "inputs": inputs, "exits": exits}],
+    });
+    let text = graph.to_string();
+    let Ok(parsed) = crate::json::parse(text.as_bytes(), &Default::default()) else {
+        return Vec::new();
+    };
+    let declared = [fragment.pack.clone()];
+    let cx = Context {
+        file: ALONE,
+        parsed: &parsed,
+        registry,
+        packs,
+        declared: &declared,
+        on_path: &[],
+        overlay: Some(fragment),
+    };
+    let found = match expand(&parsed.value, &cx) {
+        Ok(expansion) => expansion.warnings,
+        Err(diags) => diags,
+    };
+    found
+        .into_iter()
+        .filter(|d| d.file.as_deref() == Some(fragment.file.as_str()))
+        .map(|mut d| {
+            d.related.retain(|r| r.file.as_deref() != Some(ALONE));
+            d
         })
         .collect()
 }
