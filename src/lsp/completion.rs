@@ -104,14 +104,7 @@ pub fn complete(
                 .all()
                 .iter()
                 .enumerate()
-                .map(|(i, f)| {
-                    edit.item(
-                        &f.key(),
-                        CompletionItemKind::MODULE,
-                        f.summary.clone(),
-                        i,
-                    )
-                })
+                .map(|(i, f)| edit.item(&f.key(), CompletionItemKind::MODULE, f.summary.clone(), i))
                 .collect()
         }
         (Role::Value, path) if is_node_reference(path) => {

@@ -208,16 +208,11 @@ pub fn names(f: &Fragment, member: Member) -> Vec<(String, String)> {
 
 /// Where in its file a fragment declares itself (`member: None`: its `fragment` name) or one
 /// of its ports, exits or parameters: a location for go to definition.
-pub fn declaration(
-    f: &Fragment,
-    member: Option<(Member, &str)>,
-) -> Option<lsp_types::Location> {
+pub fn declaration(f: &Fragment, member: Option<(Member, &str)>) -> Option<lsp_types::Location> {
     let pointer = match member {
         None => "/fragment".to_string(),
         Some((Member::Input, name)) => crate::json::pointer::push("/inputs", name),
-        Some((Member::Param, name)) => {
-            crate::json::pointer::push("/params/properties", name)
-        }
+        Some((Member::Param, name)) => crate::json::pointer::push("/params/properties", name),
         Some((Member::Exit, name)) => {
             format!("/exits/{}", f.exits.iter().position(|e| e == name)?)
         }

@@ -455,7 +455,11 @@ impl Expander<'_, '_> {
             self.report(in_fragment, d, chain);
             return None;
         };
-        if let Some(o) = self.cx.overlay.filter(|o| o.pack == pack.name && o.name == name) {
+        if let Some(o) = self
+            .cx
+            .overlay
+            .filter(|o| o.pack == pack.name && o.name == name)
+        {
             self.refs.insert(key, o.clone());
             return Some(o.clone());
         }
@@ -1304,7 +1308,11 @@ const ALONE: &str = "<a use of the fragment>";
 /// only findings located in the fragment's file are returned, the stand-in's use site left out
 /// of their related locations. `packs` is the fragment's pack composed with the packs it
 /// requires, over `registry`.
-pub fn check_alone(fragment: &Arc<Fragment>, registry: &Registry, packs: &[Arc<Pack>]) -> Vec<Diagnostic> {
+pub fn check_alone(
+    fragment: &Arc<Fragment>,
+    registry: &Registry,
+    packs: &[Arc<Pack>],
+) -> Vec<Diagnostic> {
     let mut properties = Map::new();
     let mut inputs = Map::new();
     for (port, schema) in &fragment.inputs {
