@@ -66,10 +66,10 @@ pub fn pack_dir_of(file: &Path) -> Option<PathBuf> {
 }
 
 /// The pack in `dir` composed with the packs it requires, found in its own folder first, then on
-/// `pack_path`, over `base` (as `pack lint` composes it). `Err` when the pack does not load or
+/// `pack_path`, over `base` (as `pack lint` composes it). `None` when the pack does not load or
 /// compose: its findings are `pack.json`'s to show.
-pub fn own_pack(dir: &Path, base: Base, pack_path: &[PathBuf]) -> Result<Arc<Composition>, ()> {
-    let pack = crate::pack::manifest::load(dir, base.registry()).map_err(|_| ())?;
+pub fn own_pack(dir: &Path, base: Base, pack_path: &[PathBuf]) -> Option<Arc<Composition>> {
+    let pack = crate::pack::manifest::load(dir, base.registry()).ok()?;
     let mut path = vec![dir.to_path_buf()];
     path.extend(pack_path.iter().cloned());
     let composer = Composer::new(
@@ -79,13 +79,13 @@ pub fn own_pack(dir: &Path, base: Base, pack_path: &[PathBuf]) -> Result<Arc<Com
     );
     let exact = format!("={}", pack.version);
     let range = Range {
-        req: crate::pack::parse_range(&exact).ok_or(())?,
+        req: crate::pack::parse_range(&exact)?,
         text: exact,
         pointer: "/version".into(),
     };
     composer
         .compose(&pack.manifest, &[(pack.name.clone(), range)])
-        .map_err(|_| ())
+        .ok()
 }
 
 /// A fragment's interface as Markdown: its summary, parameters, ports, exits and file.

@@ -123,7 +123,7 @@ impl Settings {
             _ => crate::pack::compose::Base::Builtin,
         };
         let pack_path = doc.config.as_ref().map_or(&[][..], |c| c.packs.as_slice());
-        let built = super::fragments::own_pack(&dir, base, pack_path).ok();
+        let built = super::fragments::own_pack(&dir, base, pack_path);
         cache().insert(dir, built.clone());
         built
     }
