@@ -425,3 +425,71 @@ fn a_fragment_of_an_undeclared_pack_is_p811() {
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["P821"], "{:#?}", report.diagnostics);
 }
+
+/// Each fixture fragment checked without a use site (`check_alone`, what the editor shows for an
+/// open fragment file): what is wrong in the fragment itself is found there, located in its own
+/// file with no related location naming the stand-in use (a cycle that closes in the other
+/// fragment at the nested use it is reached through); a fragment whose faults only a use site
+/// reveals (an unchecked landing, a label a port's pattern refuses) is clean alone.
+#[test]
+fn each_fixture_fragment_checked_alone() {
+    use primgraph::pack::fragment::fragments_of;
+    use primgraph::pack::fragment_expand::check_alone;
+    let composer = Composer::new(
+        Base::Builtin,
+        PackPath::scan(&[fixtures().join("path")]),
+        ComposerOptions::default(),
+    );
+    let range = primgraph::pack::Range {
+        text: "*".into(),
+        req: primgraph::pack::VersionReq::STAR,
+        pointer: "/packs/shipkit".into(),
+    };
+    let composition = composer
+        .compose("alone", &[("shipkit".into(), range)])
+        .expect("shipkit composes");
+    let pack = composition.pack("shipkit").expect("shipkit");
+    let mut seen = Vec::new();
+    for (name, loaded) in &fragments_of(pack).by_name {
+        let Ok(fragment) = loaded else {
+            seen.push((name.clone(), vec!["does not load".to_string()]));
+            continue;
+        };
+        let diags = check_alone(fragment, &composition.registry, &composition.packs);
+        for d in &diags {
+            assert_eq!(d.file.as_deref(), Some(fragment.file.as_str()), "{d:?}");
+            assert!(
+                d.related.iter().all(|r| !r.message.contains("a use of")),
+                "{d:?}"
+            );
+        }
+        // A cycle closes in the other fragment: shown at this one's nested use, naming where.
+        if name == "loop-a" {
+            assert!(
+                diags[0].message.contains("loop-b.fragment.json:7:"),
+                "{}",
+                diags[0].message
+            );
+        }
+        let codes = diags
+            .iter()
+            .map(|d| format!("{} {}:{}", d.code, d.line, d.column))
+            .collect();
+        seen.push((name.clone(), codes));
+    }
+    let expected: Vec<(String, Vec<String>)> = [
+        ("badport", vec!["P827 7:29"]),
+        ("broken", vec!["does not load"]),
+        ("label", vec![]),
+        ("land", vec![]),
+        ("land-unchecked", vec![]),
+        ("loop-a", vec!["P828 7:5"]),
+        ("loop-b", vec!["P828 7:5"]),
+        ("twice", vec![]),
+        ("twice-unchecked", vec![]),
+    ]
+    .into_iter()
+    .map(|(n, c)| (n.to_string(), c.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(seen, expected);
+}

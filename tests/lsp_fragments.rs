@@ -329,6 +329,17 @@ fn an_open_fragment_file_is_checked_alone_from_the_editors_text() {
         ],
         "{published}"
     );
+
+    // A use cycle that closes in the other fragment: shown at this file's nested use.
+    let loop_a = fixtures().join("path/shipkit/fragments/loop-a.fragment.json");
+    let loop_doc = format!("file://{}", loop_a.display());
+    client.open(&loop_doc, 1, &std::fs::read_to_string(&loop_a).unwrap());
+    let published = client.diagnostics(&loop_doc);
+    assert_eq!(
+        findings(&published),
+        [("P828".to_string(), 6)],
+        "{published}"
+    );
     end(client);
 }
 

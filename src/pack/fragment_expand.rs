@@ -1304,9 +1304,10 @@ const ALONE: &str = "<a use of the fragment>";
 /// output ports), its nested uses (P821/P811 references, P828 nesting, and at each nested use
 /// P822 `with`, P823 ports, P824/P825 port bindings, P826 exits). The fragment is expanded once
 /// through a stand-in graph that binds every port to the run's input with the port's own schema,
-/// keeps the `params` defaults and wires every exit, so nothing found is about the stand-in;
-/// only findings located in the fragment's file are returned, the stand-in's use site left out
-/// of their related locations. `packs` is the fragment's pack composed with the packs it
+/// keeps the `params` defaults and wires every exit, so nothing found is about the stand-in.
+/// Findings located in the fragment's file are returned, the stand-in's use site left out of
+/// their related locations; one located in a fragment it uses is moved to the nested use in this
+/// file it is reached through, naming where it is. `packs` is the fragment's pack composed with the packs it
 /// requires, over `registry`.
 pub fn check_alone(
     fragment: &Arc<Fragment>,
@@ -1354,12 +1355,37 @@ pub fn check_alone(
         Ok(expansion) => expansion.warnings,
         Err(diags) => diags,
     };
+    let own = fragment.file.as_str();
     found
         .into_iter()
-        .filter(|d| d.file.as_deref() == Some(fragment.file.as_str()))
-        .map(|mut d| {
+        .filter_map(|mut d| {
             d.related.retain(|r| r.file.as_deref() != Some(ALONE));
-            d
+            if d.file.as_deref() == Some(own) {
+                return Some(d);
+            }
+            // Found in a fragment this one uses (a cycle closing there, its interface): shown
+            // at the nested use in this file it is reached through, as a graph shows it at the
+            // use site. A nested file that does not load has its P801 at the use already.
+            if d.code == "P801" {
+                return None;
+            }
+            let at = d
+                .related
+                .iter()
+                .rposition(|r| r.file.as_deref() == Some(own))?;
+            let site = d.related.remove(at);
+            d.message = format!(
+                "{} (in {}:{}:{})",
+                d.message,
+                d.file.as_deref()?,
+                d.line,
+                d.column
+            );
+            d.file = Some(own.to_string());
+            d.pointer = site.pointer;
+            d.line = site.line?;
+            d.column = site.column?;
+            Some(d)
         })
         .collect()
 }
