@@ -410,3 +410,88 @@ fn an_open_pack_json_shows_the_conflicts_it_takes_part_in_on_the_pack_path() {
     assert_eq!(found, [], "{published}");
     end(client);
 }
+
+mod properties {
+    //! The editor's fragment features on half-typed text: hover, completion and go to definition
+    //! answer at any offset of any prefix of a graph that uses fragments without panicking, and
+    //! every completion offered in a `fragment` value is a fragment that exists.
+
+    use super::fixtures;
+    use primgraph::lsp::fragments::Fragments;
+    use primgraph::lsp::position::LineMap;
+    use primgraph::lsp::scan::Outline;
+    use primgraph::pack::compose::{Base, Composer, ComposerOptions};
+    use primgraph::pack::path::PackPath;
+    use proptest::prelude::*;
+    use std::sync::{Arc, OnceLock};
+
+    fn setup() -> &'static (
+        String,
+        Fragments,
+        Arc<primgraph::pack::compose::Composition>,
+    ) {
+        static SETUP: OnceLock<(
+            String,
+            Fragments,
+            Arc<primgraph::pack::compose::Composition>,
+        )> = OnceLock::new();
+        SETUP.get_or_init(|| {
+            let composer = Composer::new(
+                Base::Builtin,
+                PackPath::scan(&[fixtures().join("path")]),
+                ComposerOptions::default(),
+            );
+            let range = primgraph::pack::Range {
+                text: "*".into(),
+                req: primgraph::pack::VersionReq::STAR,
+                pointer: "/packs/shipkit".into(),
+            };
+            let composition = composer
+                .compose("props", &[("shipkit".into(), range)])
+                .expect("shipkit composes");
+            let text = std::fs::read_to_string(fixtures().join("ship.graph.json")).unwrap();
+            (
+                text,
+                Fragments::of(std::slice::from_ref(&composition)),
+                composition,
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn features_answer_on_any_prefix(cut in 0usize..4000, at in 0usize..4000) {
+            let (full, fragments, composition) = setup();
+            let mut cut = cut.min(full.len());
+            while !full.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let text = &full[..cut];
+            let mut offset = at.min(text.len());
+            while !text.is_char_boundary(offset) {
+                offset -= 1;
+            }
+            let lines = LineMap::new(text);
+            let outline = Arc::new(Outline::of(text));
+            let mut get = || outline.clone();
+            let _ = primgraph::lsp::hover::hover(
+                text, &mut get, &composition.registry, fragments, offset,
+            );
+            let items = primgraph::lsp::completion::complete(
+                text, &lines, &mut get, &composition.registry, fragments, offset,
+            );
+            let cursor = primgraph::lsp::scan::cursor_at(text, offset);
+            let in_fragment_value = cursor.role == primgraph::lsp::scan::Role::Value
+                && cursor.path.last()
+                    == Some(&primgraph::lsp::scan::Seg::Key("fragment".into()))
+                && cursor.path.len() == 3;
+            if in_fragment_value {
+                for item in &items {
+                    prop_assert!(fragments.get(&item.label).is_some(), "{}", item.label);
+                }
+            }
+            let _ = primgraph::lsp::definition::fragment(text, &mut get, fragments, offset);
+        }
+    }
+}
