@@ -238,7 +238,6 @@ pub fn expand_fragments(
         packs: loaded,
         declared: &declared,
         on_path: &on_path,
-        overlay: None,
     };
     expand(value, &cx)
 }

@@ -3,7 +3,8 @@
 //! fragments of the pack path, and a use's ports, exits and parameters as `inputs`, `exits` and
 //! `with` keys; go to definition reaches the fragment file and each declaration in it; an open
 //! `*.fragment.json` is checked alone (its P801s, its interface, its nested uses); an open
-//! `pack.json` shows the P802/P803 it takes part in on the configured pack path.
+//! `pack.json` shows the P802/P803 it takes part in on the configured pack path; and, in the
+//! library, `check_alone` on each fixture fragment (what the editor shows for a fragment file).
 
 mod lsp_client;
 
@@ -409,6 +410,74 @@ fn an_open_pack_json_shows_the_conflicts_it_takes_part_in_on_the_pack_path() {
     let (found, published) = check(&mut client, &alone);
     assert_eq!(found, [], "{published}");
     end(client);
+}
+
+/// Each fixture fragment checked without a use site (`check_alone`, what the editor shows for an
+/// open fragment file): what is wrong in the fragment itself is found there, located in its own
+/// file with no related location naming the stand-in use (a cycle that closes in the other
+/// fragment at the nested use it is reached through); a fragment whose faults only a use site
+/// reveals (an unchecked landing, a label a port's pattern refuses) is clean alone.
+#[test]
+fn each_fixture_fragment_checked_alone() {
+    use primgraph::pack::fragment::fragments_of;
+    use primgraph::pack::fragment_expand::check_alone;
+    let composer = primgraph::pack::compose::Composer::new(
+        primgraph::pack::compose::Base::Builtin,
+        primgraph::pack::path::PackPath::scan(&[fixtures().join("path")]),
+        primgraph::pack::compose::ComposerOptions::default(),
+    );
+    let range = primgraph::pack::Range {
+        text: "*".into(),
+        req: primgraph::pack::VersionReq::STAR,
+        pointer: "/packs/shipkit".into(),
+    };
+    let composition = composer
+        .compose("alone", &[("shipkit".into(), range)])
+        .expect("shipkit composes");
+    let pack = composition.pack("shipkit").expect("shipkit");
+    let mut seen = Vec::new();
+    for (name, loaded) in &fragments_of(pack).by_name {
+        let Ok(fragment) = loaded else {
+            seen.push((name.clone(), vec!["does not load".to_string()]));
+            continue;
+        };
+        let diags = check_alone(fragment, &composition.registry, &composition.packs);
+        for d in &diags {
+            assert_eq!(d.file.as_deref(), Some(fragment.file.as_str()), "{d:?}");
+            assert!(
+                d.related.iter().all(|r| !r.message.contains("a use of")),
+                "{d:?}"
+            );
+        }
+        // A cycle closes in the other fragment: shown at this one's nested use, naming where.
+        if name == "loop-a" {
+            assert!(
+                diags[0].message.contains("loop-b.fragment.json:7:"),
+                "{}",
+                diags[0].message
+            );
+        }
+        let codes = diags
+            .iter()
+            .map(|d| format!("{} {}:{}", d.code, d.line, d.column))
+            .collect();
+        seen.push((name.clone(), codes));
+    }
+    let expected: Vec<(String, Vec<String>)> = [
+        ("badport", vec!["P827 7:29"]),
+        ("broken", vec!["does not load"]),
+        ("label", vec![]),
+        ("land", vec![]),
+        ("land-unchecked", vec![]),
+        ("loop-a", vec!["P828 7:5"]),
+        ("loop-b", vec!["P828 7:5"]),
+        ("twice", vec![]),
+        ("twice-unchecked", vec![]),
+    ]
+    .into_iter()
+    .map(|(n, c)| (n.to_string(), c.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(seen, expected);
 }
 
 mod properties {

@@ -79,9 +79,6 @@ pub struct Context<'a> {
     pub declared: &'a [String],
     /// The pack names on the pack path (a fragment of one the graph does not declare is P811).
     pub on_path: &'a [String],
-    /// A fragment that stands in for its pack's file of the same name (an editor's unsaved
-    /// text, checked by [`check_alone`]).
-    pub overlay: Option<&'a Arc<Fragment>>,
 }
 
 /// Whether a graph document has any node that uses a fragment.
@@ -100,6 +97,16 @@ fn is_use(node: &Value) -> bool {
 /// with them) when the graph cannot be expanded soundly; diagnostics in the graph have
 /// `file: None` and unresolved lines, those in fragment files are located.
 pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnostic>> {
+    expand_over(value, cx, None)
+}
+
+/// [`expand`], with `overlay` standing in for its pack's file of the same name (an editor's
+/// unsaved text, checked by [`check_alone`]).
+fn expand_over(
+    value: &Value,
+    cx: &Context<'_>,
+    overlay: Option<&Arc<Fragment>>,
+) -> Result<Expansion, Vec<Diagnostic>> {
     let Some(nodes) = value.get("nodes").and_then(Value::as_array) else {
         return Err(vec![
             codes::G003.at("/nodes", "`nodes` must be an array of node objects"),
@@ -107,6 +114,7 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
     };
     let mut ex = Expander {
         cx,
+        overlay,
         graph_uses: HashMap::new(),
         refs: HashMap::new(),
         reported: HashSet::new(),
@@ -239,6 +247,8 @@ struct PortCheck {
 
 struct Expander<'c, 'a> {
     cx: &'c Context<'a>,
+    /// A fragment that stands in for its pack's file of the same name.
+    overlay: Option<&'c Arc<Fragment>>,
     /// The graph's use nodes by ID.
     graph_uses: HashMap<String, Arc<Fragment>>,
     /// (pack the reference is written in, text) → fragment.
@@ -456,7 +466,6 @@ impl Expander<'_, '_> {
             return None;
         };
         if let Some(o) = self
-            .cx
             .overlay
             .filter(|o| o.pack == pack.name && o.name == name)
         {
@@ -1349,9 +1358,8 @@ pub fn check_alone(
         packs,
         declared: &declared,
         on_path: &[],
-        overlay: Some(fragment),
     };
-    let found = match expand(&parsed.value, &cx) {
+    let found = match expand_over(&parsed.value, &cx, Some(fragment)) {
         Ok(expansion) => expansion.warnings,
         Err(diags) => diags,
     };
