@@ -114,7 +114,6 @@ fn expand_over(
     };
     let mut ex = Expander {
         cx,
-        overlay,
         graph_uses: HashMap::new(),
         refs: HashMap::new(),
         reported: HashSet::new(),
@@ -126,6 +125,19 @@ fn expand_over(
         missing_params: HashSet::new(),
         input: value.get("input").cloned(),
     };
+    // The stand-in is what every reference to its name resolves to, wherever a reference to
+    // it may be written: the graph, its own pack's fragments, and those of packs that require
+    // its pack (the references are resolved through this table first).
+    if let Some(o) = overlay {
+        let key = o.key();
+        ex.refs.insert((None, key.clone()), o.clone());
+        for p in cx.packs {
+            if p.name == o.pack || p.requires.iter().any(|r| r.name == o.pack) {
+                ex.refs
+                    .insert((Some(p.name.clone()), key.clone()), o.clone());
+            }
+        }
+    }
     // 1. Resolve every reference and check the nesting before expanding anything.
     let mut graph_uses = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
@@ -247,8 +259,6 @@ struct PortCheck {
 
 struct Expander<'c, 'a> {
     cx: &'c Context<'a>,
-    /// A fragment that stands in for its pack's file of the same name.
-    overlay: Option<&'c Arc<Fragment>>,
     /// The graph's use nodes by ID.
     graph_uses: HashMap<String, Arc<Fragment>>,
     /// (pack the reference is written in, text) → fragment.
@@ -465,13 +475,6 @@ impl Expander<'_, '_> {
             self.report(in_fragment, d, chain);
             return None;
         };
-        if let Some(o) = self
-            .overlay
-            .filter(|o| o.pack == pack.name && o.name == name)
-        {
-            self.refs.insert(key, o.clone());
-            return Some(o.clone());
-        }
         let all = fragments_of(&pack);
         match all.by_name.get(name) {
             Some(Ok(f)) => {
