@@ -1,6 +1,6 @@
 //! Fragments in the editor (SPEC §9.3): which fragments a document can use (the packs of the
-//! editor's composition — every pack on the pack path — and, for a file inside a pack, that pack
-//! with the packs it requires), the hover text of a fragment's interface, and where a fragment,
+//! editor's composition, every pack on the pack path; and in a fragment file, its own pack with
+//! the packs that one requires), the hover text of a fragment's interface, and where a fragment,
 //! a port, an exit or a parameter is declared in its file. Completion and hover call in here
 //! from their own modules; the standalone check of an open `*.fragment.json` is
 //! [`crate::pack::fragment_expand::check_alone`], run by `worker`.

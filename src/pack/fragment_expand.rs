@@ -1319,8 +1319,8 @@ const ALONE: &str = "<a use of the fragment>";
 /// keeps the `params` defaults and wires every exit, so nothing found is about the stand-in.
 /// Findings located in the fragment's file are returned, the stand-in's use site left out of
 /// their related locations; one located in a fragment it uses is moved to the nested use in this
-/// file it is reached through, naming where it is. `packs` is the fragment's pack composed with the packs it
-/// requires, over `registry`.
+/// file it is reached through, naming where it is. `packs` is the fragment's pack composed with
+/// the packs it requires, over `registry`.
 pub fn check_alone(
     fragment: &Arc<Fragment>,
     registry: &Registry,
