@@ -1,7 +1,10 @@
 //! Completion: primitive IDs and aliases (with their summaries) in a `primitive` value; node IDs
 //! in `entry`, `next`, `branches` and `on_error` targets and a binding's `from` (with `$input`);
 //! the primitive's outcomes as `branches` keys, its failure modes as `on_error` keys, and its
-//! input properties as `inputs` keys — each offering only what the node does not have yet.
+//! input properties as `inputs` keys — each offering only what the node does not have yet; for a
+//! node that uses a fragment (SPEC §9.3), the fragments of the packs on the pack path as its
+//! `fragment` value, and the fragment's ports, exits and parameters as `inputs`, `exits` and
+//! `with` keys.
 //! Every item replaces the whole string under the cursor (quotes included), so it works in the
 //! middle of a half-typed, unterminated string too.
 
@@ -56,6 +59,7 @@ pub fn complete(
     lines: &LineMap,
     outline: &mut dyn FnMut() -> std::sync::Arc<Outline>,
     registry: &Registry,
+    fragments: &super::fragments::Fragments,
     offset: usize,
 ) -> Vec<CompletionItem> {
     let cursor = cursor_at(text, offset);
@@ -93,6 +97,16 @@ pub fn complete(
             }
             items
         }
+        (Role::Value, [Seg::Key(n), Seg::Index(_), Seg::Key(f)])
+            if n == "nodes" && f == "fragment" =>
+        {
+            fragments
+                .all()
+                .iter()
+                .enumerate()
+                .map(|(i, f)| edit.item(&f.key(), CompletionItemKind::MODULE, f.summary.clone(), i))
+                .collect()
+        }
         (Role::Value, path) if is_node_reference(path) => {
             let mut items: Vec<CompletionItem> = outline()
                 .nodes
@@ -118,6 +132,9 @@ pub fn complete(
             let Some(node) = outline.at(*i) else {
                 return Vec::new();
             };
+            if let Some((key, _)) = &node.fragment {
+                return fragment_keys(&edit, fragments, node, key, field, current);
+            }
             let Some(prim) = node
                 .primitive
                 .as_ref()
@@ -165,6 +182,33 @@ pub fn complete(
         }
         _ => Vec::new(),
     }
+}
+
+/// A fragment use's `inputs`, `exits` or `with` keys: the fragment's ports, exits or parameters
+/// the use does not have yet.
+fn fragment_keys(
+    edit: &Edit<'_>,
+    fragments: &super::fragments::Fragments,
+    node: &super::scan::NodeEntry,
+    key: &str,
+    field: &str,
+    current: &str,
+) -> Vec<CompletionItem> {
+    use super::fragments::Member;
+    let (Some(member), Some(fragment)) = (Member::of_field(field), fragments.get(key)) else {
+        return Vec::new();
+    };
+    let (existing, kind) = match member {
+        Member::Input => (&node.inputs, CompletionItemKind::FIELD),
+        Member::Exit => (&node.exits, CompletionItemKind::ENUM_MEMBER),
+        Member::Param => (&node.with, CompletionItemKind::PROPERTY),
+    };
+    super::fragments::names(&fragment, member)
+        .into_iter()
+        .filter(|(name, _)| name == current || !existing.contains(name))
+        .enumerate()
+        .map(|(i, (name, detail))| edit.item(&name, kind, Some(detail), i))
+        .collect()
 }
 
 /// The input properties of a primitive, required ones first, with their types.

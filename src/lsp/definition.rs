@@ -1,6 +1,8 @@
 //! Go to definition: from a node reference (`entry`, `next`, a `branches` or `on_error` target,
 //! a binding's `from`) to the `id` of the node it names; from a node's `primitive` that a pack
-//! defines to the primitive's contract in that pack's `pack.json` (SPEC §9.1).
+//! defines to the primitive's contract in that pack's `pack.json` (SPEC §9.1); from a use's
+//! `fragment` value to the fragment's file, and from a key of its `inputs`, `exits` or `with` to
+//! that port's, exit's or parameter's declaration there (SPEC §9.3).
 
 use super::scan::{Outline, Role, cursor_at, is_node_reference};
 
@@ -46,7 +48,7 @@ pub fn pack_primitive(
 }
 
 /// `file://` and the path, each byte outside the unreserved set and `/` percent-encoded.
-fn file_uri(path: &std::path::Path) -> String {
+pub fn file_uri(path: &std::path::Path) -> String {
     let mut out = String::from("file://");
     for &b in path.to_string_lossy().as_bytes() {
         if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
@@ -56,4 +58,34 @@ fn file_uri(path: &std::path::Path) -> String {
         }
     }
     out
+}
+
+/// The declaration a fragment use's `fragment` value, or a key of its `inputs`, `exits` or
+/// `with`, at `offset` refers to, in the fragment's file.
+pub fn fragment(
+    text: &str,
+    outline: &mut dyn FnMut() -> std::sync::Arc<Outline>,
+    fragments: &super::fragments::Fragments,
+    offset: usize,
+) -> Option<lsp_types::Location> {
+    use super::fragments::{Member, declaration};
+    use super::scan::Seg;
+    let cursor = cursor_at(text, offset);
+    match (cursor.role, cursor.path.as_slice()) {
+        (Role::Value, [Seg::Key(n), Seg::Index(_), Seg::Key(f)])
+            if n == "nodes" && f == "fragment" =>
+        {
+            let f = fragments.get(cursor.string.as_deref()?)?;
+            declaration(&f, None)
+        }
+        (Role::Key, [Seg::Key(n), Seg::Index(i), Seg::Key(field)]) if n == "nodes" => {
+            let member = Member::of_field(field)?;
+            let name = cursor.string.as_deref()?;
+            let outline = outline();
+            let key = &outline.at(*i)?.fragment.as_ref()?.0;
+            let f = fragments.get(key)?;
+            declaration(&f, Some((member, name)))
+        }
+        _ => None,
+    }
 }

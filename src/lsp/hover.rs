@@ -18,6 +18,7 @@ pub fn hover(
     text: &str,
     outline: &mut dyn FnMut() -> std::sync::Arc<Outline>,
     registry: &Registry,
+    fragments: &super::fragments::Fragments,
     offset: usize,
 ) -> Option<(String, std::ops::Range<usize>)> {
     let cursor = cursor_at(text, offset);
@@ -32,6 +33,16 @@ pub fn hover(
                 None => format!(
                     "`{value}` is not a primitive of ABI {} (ID or alias)",
                     registry.abi()
+                ),
+            }
+        }
+        [Seg::Key(n), Seg::Index(_), Seg::Key(f)]
+            if n == "nodes" && f == "fragment" && is_value(&cursor) =>
+        {
+            match fragments.get(value) {
+                Some(fragment) => super::fragments::hover(&fragment, registry),
+                None => format!(
+                    "`{value}` is no fragment of the packs on the pack path (write `PACK/NAME`)"
                 ),
             }
         }

@@ -24,6 +24,7 @@ pub mod code_actions;
 pub mod completion;
 pub mod definition;
 pub mod diagnostics;
+pub mod fragments;
 pub mod hover;
 pub mod position;
 pub mod scan;
@@ -449,11 +450,24 @@ impl Server<'_> {
     fn view(&mut self, uri: &Uri) -> Option<View> {
         let settings = self.settings.for_uri(uri);
         let doc = self.documents.get_mut(uri)?;
+        // Fragments: those of every pack on the pack path, and in a fragment file, those of its
+        // own pack and the packs that one requires.
+        let mut compositions = Vec::new();
+        if let settings::RegistryHandle::Composed(c) = &settings.editor {
+            compositions.push(c.clone());
+        }
+        if let Some(path) = settings::uri_to_path(uri)
+            .filter(|p| p.to_string_lossy().ends_with(crate::pack::fragment::SUFFIX))
+            && let Some(own) = self.settings.own_pack(&path, &settings, false)
+        {
+            compositions.push(own);
+        }
         Some(View {
             lines: doc.lines(),
             text: doc.snapshot(),
             // Hover, completion and definition know every pack on the pack path too.
             registry: settings.editor,
+            fragments: fragments::Fragments::of(&compositions),
         })
     }
 
@@ -466,6 +480,7 @@ impl Server<'_> {
             &view.text,
             &mut || self.outline(&uri),
             &view.registry,
+            &view.fragments,
             offset,
         )?;
         Some(Hover {
@@ -490,6 +505,7 @@ impl Server<'_> {
             &view.lines,
             &mut || self.outline(&uri),
             &view.registry,
+            &view.fragments,
             offset,
         );
         Some(lsp_types::CompletionResponse::Array(items))
@@ -504,6 +520,14 @@ impl Server<'_> {
         let view = self.view(&uri)?;
         let offset = view.lines.offset(&view.text, at.position);
         if let Some(location) = definition::pack_primitive(&view.text, &view.registry, offset) {
+            return Some(lsp_types::GotoDefinitionResponse::Scalar(location));
+        }
+        if let Some(location) = definition::fragment(
+            &view.text,
+            &mut || self.outline(&uri),
+            &view.fragments,
+            offset,
+        ) {
             return Some(lsp_types::GotoDefinitionResponse::Scalar(location));
         }
         let range = definition::definition(&view.text, &self.outline(&uri), offset)?;
@@ -557,6 +581,7 @@ struct View {
     text: Arc<str>,
     lines: Arc<LineMap>,
     registry: settings::RegistryHandle,
+    fragments: fragments::Fragments,
 }
 
 pub use transport::serve_io;

@@ -410,6 +410,10 @@ pub struct NodeEntry {
     pub branch_value_ends: Vec<usize>,
     pub on_error: Vec<String>,
     pub inputs: Vec<String>,
+    /// A fragment use's `fragment` value (SPEC §9.3), and its `exits` and `with` keys.
+    pub fragment: Option<(String, Range<usize>)>,
+    pub exits: Vec<String>,
+    pub with: Vec<String>,
     /// `inputs.NAME.from`, per input.
     pub bindings: Vec<(String, String)>,
 }
@@ -492,6 +496,7 @@ impl Outline {
                                 match f.as_str() {
                                     "id" => node.id = Some((s.to_string(), range)),
                                     "primitive" => node.primitive = Some((s.to_string(), range)),
+                                    "fragment" => node.fragment = Some((s.to_string(), range)),
                                     _ => {}
                                 }
                             }
@@ -504,6 +509,8 @@ impl Outline {
                                 "branches" => node.branches.push((s, range)),
                                 "on_error" => node.on_error.push(s),
                                 "inputs" => node.inputs.push(s),
+                                "exits" => node.exits.push(s),
+                                "with" => node.with.push(s),
                                 _ => {}
                             }
                         }

@@ -62,6 +62,9 @@ pub struct DocSettings {
 pub struct Settings {
     explicit: Option<PathBuf>,
     by_folder: Mutex<HashMap<PathBuf, DocSettings>>,
+    /// Per pack folder: that pack with the packs it requires, for its open fragment files
+    /// (`None`: it does not load or compose). Refreshed each time one of them is validated.
+    own_packs: Mutex<HashMap<PathBuf, Option<Arc<crate::pack::compose::Composition>>>>,
 }
 
 /// The file path of a `file:` URI (percent-decoded), `None` for other schemes.
@@ -94,7 +97,35 @@ impl Settings {
         Settings {
             explicit,
             by_folder: Mutex::new(HashMap::new()),
+            own_packs: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The pack the fragment file at `path` is in, composed with the packs it requires
+    /// (`super::fragments::own_pack`): built when `fresh` or not built yet, else as last built.
+    pub fn own_pack(
+        &self,
+        path: &Path,
+        doc: &DocSettings,
+        fresh: bool,
+    ) -> Option<Arc<crate::pack::compose::Composition>> {
+        let dir = super::fragments::pack_dir_of(path)?;
+        let cache = || {
+            self.own_packs
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if !fresh && let Some(found) = cache().get(&dir) {
+            return found.clone();
+        }
+        let base = match &doc.registry {
+            RegistryHandle::File(r) => crate::pack::compose::Base::Loaded(r.clone()),
+            _ => crate::pack::compose::Base::Builtin,
+        };
+        let pack_path = doc.config.as_ref().map_or(&[][..], |c| c.packs.as_slice());
+        let built = super::fragments::own_pack(&dir, base, pack_path);
+        cache().insert(dir, built.clone());
+        built
     }
 
     /// The settings for the document at `uri`.

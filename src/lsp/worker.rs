@@ -113,6 +113,13 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
     {
         return analyze_pack(&doc, uri, version, text, path);
     }
+    if let Some(path) = &path
+        && path
+            .to_string_lossy()
+            .ends_with(crate::pack::fragment::SUFFIX)
+    {
+        return analyze_fragment(settings, &doc, uri, version, text, path);
+    }
     let options = Options {
         packs: doc.packs.clone(),
         ..Options::default()
@@ -223,7 +230,8 @@ pub fn spawn(
 }
 
 /// A pack's `pack.json` (SPEC §9.1): the loader's findings in this file, from the editor's text
-/// (the pack's other files are read from disk), and the rules' P840 when it loads.
+/// (the pack's other files are read from disk), and when it loads, the rules' P840 and the
+/// conflicts it takes part in on the pack path (`conflicts_on_path`).
 fn analyze_pack(
     doc: &super::settings::DocSettings,
     uri: &Uri,
@@ -235,7 +243,11 @@ fn analyze_pack(
     let file = path.display().to_string();
     let mut diagnostics =
         match crate::pack::manifest::load_bytes(dir, text.as_bytes(), &doc.registry) {
-            Ok(pack) => crate::pack_rules::effective::rules_of(&pack).1,
+            Ok(pack) => {
+                let mut found = crate::pack_rules::effective::rules_of(&pack).1;
+                found.extend(conflicts_on_path(doc, pack));
+                found
+            }
             Err(errors) => errors
                 .reports
                 .into_iter()
@@ -246,6 +258,110 @@ fn analyze_pack(
     let parsed = crate::json::parse(text.as_bytes(), &crate::pack::LIMITS).ok();
     if let Some(parsed) = &parsed {
         crate::diagnostic::resolve(&mut diagnostics, parsed);
+    }
+    let lines = LineMap::new(text);
+    let source = Source {
+        uri,
+        text,
+        lines: &lines,
+        parsed: parsed.as_ref(),
+    };
+    Analysis {
+        uri: uri.clone(),
+        version,
+        diagnostics: source.convert_all(&diagnostics),
+        config_error: doc.error.clone(),
+    }
+}
+
+/// P802 and P803 of the pack open in the editor (SPEC §9.1, §9.2): the library's composition
+/// check (`Composition::build`) of the base registry, the highest version of every other pack on
+/// the configured pack path, and this pack last — so that a root or an ID it shares with any of
+/// them is reported in this file (the composition reports a clash in the pack that comes
+/// second). Only P802/P803 are kept: what else a composition of packs that need not go together
+/// reports (a required pack's error classes, a fallback) is `pack lint`'s, with the packs the
+/// pack actually requires.
+fn conflicts_on_path(
+    doc: &super::settings::DocSettings,
+    pack: crate::pack::Pack,
+) -> Vec<crate::diagnostic::Diagnostic> {
+    use crate::pack::compose::Composition;
+    let mut packs = Vec::new();
+    if let Some(composer) = &doc.packs {
+        for name in composer.path().names() {
+            if name == pack.name {
+                continue;
+            }
+            if let Some(candidate) = composer.path().versions(name).first()
+                && let Ok(other) = composer.load(candidate)
+            {
+                packs.push(other);
+            }
+        }
+    }
+    let manifest = pack.manifest.clone();
+    packs.push(Arc::new(pack));
+    match Composition::build(&doc.registry, packs) {
+        Ok(_) => Vec::new(),
+        Err(located) => located
+            .into_iter()
+            .filter(|l| l.file.as_deref() == Some(manifest.as_str()))
+            .map(|l| l.diagnostic)
+            .filter(|d| d.code == "P802" || d.code == "P803")
+            .collect(),
+    }
+}
+
+/// An open `*.fragment.json` (SPEC §9.3), checked from the editor's text without a use site:
+/// the strict loader's P801s, then `fragment_expand::check_alone` over its pack composed with the
+/// packs it requires (the pack is the nearest folder upwards with a `pack.json`; without one, or
+/// when it does not load, the loader's findings alone).
+fn analyze_fragment(
+    settings: &Settings,
+    doc: &super::settings::DocSettings,
+    uri: &Uri,
+    version: i32,
+    text: &str,
+    path: &std::path::Path,
+) -> Analysis {
+    let file = path.display().to_string();
+    let base = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = base
+        .strip_suffix(crate::pack::fragment::SUFFIX)
+        .unwrap_or(&base)
+        .to_string();
+    let own = settings.own_pack(path, doc, true);
+    let dir = super::fragments::pack_dir_of(path);
+    let pack = own
+        .as_ref()
+        .and_then(|c| c.packs.iter().find(|p| Some(&p.dir) == dir.as_ref()))
+        .map(|p| p.name.clone())
+        .unwrap_or_default();
+    let mut diagnostics =
+        match crate::pack::fragment::load_source(&pack, &file, &stem, text.as_bytes()) {
+            Err(errors) => errors,
+            Ok(fragment) => match &own {
+                Some(c) => crate::pack::fragment_expand::check_alone(
+                    &Arc::new(fragment),
+                    &c.registry,
+                    &c.packs,
+                ),
+                None => Vec::new(),
+            },
+        };
+    diagnostics.retain(|d| d.file.as_deref().is_none_or(|f| f == file));
+    for d in &mut diagnostics {
+        d.file = None;
+    }
+    let parsed = crate::json::parse(text.as_bytes(), &crate::pack::fragment::LIMITS).ok();
+    if let Some(parsed) = &parsed {
+        crate::diagnostic::resolve(&mut diagnostics, parsed);
+    }
+    if let Some(config) = &doc.config {
+        config.apply(path, &mut diagnostics);
     }
     let lines = LineMap::new(text);
     let source = Source {

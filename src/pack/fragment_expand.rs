@@ -101,6 +101,16 @@ fn is_use(node: &Value) -> bool {
 /// with them) when the graph cannot be expanded soundly; diagnostics in the graph have
 /// `file: None` and unresolved lines, those in fragment files are located.
 pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnostic>> {
+    expand_over(value, cx, None)
+}
+
+/// [`expand`], with `overlay` standing in for its pack's file of the same name (an editor's
+/// unsaved text, checked by [`check_alone`]).
+fn expand_over(
+    value: &Value,
+    cx: &Context<'_>,
+    overlay: Option<&Arc<Fragment>>,
+) -> Result<Expansion, Vec<Diagnostic>> {
     let Some(nodes) = value.get("nodes").and_then(Value::as_array) else {
         return Err(vec![
             codes::G003.at("/nodes", "`nodes` must be an array of node objects"),
@@ -119,6 +129,19 @@ pub fn expand(value: &Value, cx: &Context<'_>) -> Result<Expansion, Vec<Diagnost
         missing_params: HashSet::new(),
         input: value.get("input").cloned(),
     };
+    // The stand-in is what every reference to its name resolves to, wherever a reference to
+    // it may be written: the graph, its own pack's fragments, and those of packs that require
+    // its pack (the references are resolved through this table first).
+    if let Some(o) = overlay {
+        let key = o.key();
+        ex.refs.insert((None, key.clone()), o.clone());
+        for p in cx.packs {
+            if p.name == o.pack || p.requires.iter().any(|r| r.name == o.pack) {
+                ex.refs
+                    .insert((Some(p.name.clone()), key.clone()), o.clone());
+            }
+        }
+    }
     // 1. Resolve every reference and check the nesting before expanding anything.
     let mut graph_uses = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
@@ -1422,6 +1445,100 @@ pub fn chain_related(graph_file: &str, graph: &Parsed, chain: &[UseSite]) -> Vec
                 line: Some(span.line),
                 column: Some(span.column),
             }
+        })
+        .collect()
+}
+
+/// The file name a standalone check's stand-in graph is reported under (never shown: only
+/// findings in the fragment's own file are kept).
+const ALONE: &str = "<a use of the fragment>";
+
+/// What can be said of a fragment without a use site (the editor's check of an open
+/// `*.fragment.json`): its interface (P822/P823 `param` and `$in` names, P826 exit targets, P827
+/// output ports), its nested uses (P821/P811 references, P828 nesting, and at each nested use
+/// P822 `with`, P823 ports, P824/P825 port bindings, P826 exits). The fragment is expanded once
+/// through a stand-in graph that binds every port to the run's input with the port's own schema,
+/// keeps the `params` defaults and wires every exit, so nothing found is about the stand-in.
+/// Findings located in the fragment's file are returned, the stand-in's use site left out of
+/// their related locations; one located in a fragment it uses is moved to the nested use in this
+/// file it is reached through, naming where it is. `packs` is the fragment's pack composed with
+/// the packs it requires, over `registry`.
+pub fn check_alone(
+    fragment: &Arc<Fragment>,
+    registry: &Registry,
+    packs: &[Arc<Pack>],
+) -> Vec<Diagnostic> {
+    let mut properties = Map::new();
+    let mut inputs = Map::new();
+    for (port, schema) in &fragment.inputs {
+        properties.insert(port.clone(), schema.clone());
+        inputs.insert(
+            port.clone(),
+            serde_json::json!({"from": crate::rules::INPUT_SOURCE, "at": push("", port)}),
+        );
+    }
+    let exits: Map<String, Value> = fragment
+        .exits
+        .iter()
+        .map(|e| (e.clone(), Value::String("end".into())))
+        .collect();
+    let graph = serde_json::json!({
+        "graph": "alone",
+        "abi": registry.abi(),
+        "packs": {fragment.pack.clone(): "*"},
+        "input": {"type": "object", "properties": properties,
+                  "required": fragment.inputs.keys().collect::<Vec<_>>()},
+        "entry": "use",
+        "nodes": [{"id": "use", "fragment": fragment.key(), "inputs": inputs, "exits": exits}],
+    });
+    let text = graph.to_string();
+    let Ok(parsed) = crate::json::parse(text.as_bytes(), &Default::default()) else {
+        return Vec::new();
+    };
+    let declared = [fragment.pack.clone()];
+    let cx = Context {
+        file: ALONE,
+        parsed: &parsed,
+        registry,
+        packs,
+        declared: &declared,
+        on_path: &[],
+    };
+    let found = match expand_over(&parsed.value, &cx, Some(fragment)) {
+        Ok(expansion) => expansion.warnings,
+        Err(diags) => diags,
+    };
+    let own = fragment.file.as_str();
+    found
+        .into_iter()
+        .filter_map(|mut d| {
+            d.related.retain(|r| r.file.as_deref() != Some(ALONE));
+            if d.file.as_deref() == Some(own) {
+                return Some(d);
+            }
+            // Found in a fragment this one uses (a cycle closing there, its interface): shown
+            // at the nested use in this file it is reached through, as a graph shows it at the
+            // use site. A nested file that does not load has its P801 at the use already.
+            if d.code == "P801" {
+                return None;
+            }
+            let at = d
+                .related
+                .iter()
+                .rposition(|r| r.file.as_deref() == Some(own))?;
+            let site = d.related.remove(at);
+            d.message = format!(
+                "{} (in {}:{}:{})",
+                d.message,
+                d.file.as_deref()?,
+                d.line,
+                d.column
+            );
+            d.file = Some(own.to_string());
+            d.pointer = site.pointer;
+            d.line = site.line?;
+            d.column = site.column?;
+            Some(d)
         })
         .collect()
 }
