@@ -241,23 +241,41 @@ fn analyze_pack(
 ) -> Analysis {
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     let file = path.display().to_string();
-    let mut diagnostics =
-        match crate::pack::manifest::load_bytes(dir, text.as_bytes(), &doc.registry) {
-            Ok(pack) => {
-                let mut found = crate::pack_rules::effective::rules_of(&pack).1;
-                found.extend(conflicts_on_path(doc, pack));
-                found
-            }
-            Err(errors) => errors
-                .reports
-                .into_iter()
-                .filter(|r| r.file == file)
-                .flat_map(|r| r.diagnostics)
-                .collect(),
-        };
-    let parsed = crate::json::parse(text.as_bytes(), &crate::pack::LIMITS).ok();
+    let diagnostics = match crate::pack::manifest::load_bytes(dir, text.as_bytes(), &doc.registry) {
+        Ok(pack) => {
+            let mut found = crate::pack_rules::effective::rules_of(&pack).1;
+            found.extend(conflicts_on_path(doc, pack));
+            found
+        }
+        Err(errors) => errors
+            .reports
+            .into_iter()
+            .filter(|r| r.file == file)
+            .flat_map(|r| r.diagnostics)
+            .collect(),
+    };
+    located_analysis(
+        doc,
+        (uri, version, text, path),
+        &crate::pack::LIMITS,
+        diagnostics,
+    )
+}
+
+/// An analysis of a pack file open in the editor: `diagnostics` (in this file) located in its
+/// text, the configuration's severities applied.
+fn located_analysis(
+    doc: &super::settings::DocSettings,
+    (uri, version, text, path): (&Uri, i32, &str, &std::path::Path),
+    limits: &crate::json::Limits,
+    mut diagnostics: Vec<crate::diagnostic::Diagnostic>,
+) -> Analysis {
+    let parsed = crate::json::parse(text.as_bytes(), limits).ok();
     if let Some(parsed) = &parsed {
         crate::diagnostic::resolve(&mut diagnostics, parsed);
+    }
+    if let Some(config) = &doc.config {
+        config.apply(path, &mut diagnostics);
     }
     let lines = LineMap::new(text);
     let source = Source {
@@ -356,24 +374,10 @@ fn analyze_fragment(
     for d in &mut diagnostics {
         d.file = None;
     }
-    let parsed = crate::json::parse(text.as_bytes(), &crate::pack::fragment::LIMITS).ok();
-    if let Some(parsed) = &parsed {
-        crate::diagnostic::resolve(&mut diagnostics, parsed);
-    }
-    if let Some(config) = &doc.config {
-        config.apply(path, &mut diagnostics);
-    }
-    let lines = LineMap::new(text);
-    let source = Source {
-        uri,
-        text,
-        lines: &lines,
-        parsed: parsed.as_ref(),
-    };
-    Analysis {
-        uri: uri.clone(),
-        version,
-        diagnostics: source.convert_all(&diagnostics),
-        config_error: doc.error.clone(),
-    }
+    located_analysis(
+        doc,
+        (uri, version, text, path),
+        &crate::pack::fragment::LIMITS,
+        diagnostics,
+    )
 }
