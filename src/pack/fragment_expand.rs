@@ -116,19 +116,7 @@ fn expand_over(
             codes::G003.at("/nodes", "`nodes` must be an array of node objects"),
         ]);
     };
-    let mut ex = Expander {
-        cx,
-        graph_uses: HashMap::new(),
-        refs: HashMap::new(),
-        reported: HashSet::new(),
-        out: Vec::new(),
-        origins: Vec::new(),
-        diags: Vec::new(),
-        ports: Vec::new(),
-        interfaces: HashSet::new(),
-        missing_params: HashSet::new(),
-        input: value.get("input").cloned(),
-    };
+    let mut ex = Expander::new(cx, value.get("input").cloned());
     // The stand-in is what every reference to its name resolves to, wherever a reference to
     // it may be written: the graph, its own pack's fragments, and those of packs that require
     // its pack (the references are resolved through this table first).
@@ -251,19 +239,7 @@ fn expand_over(
 pub fn lint_fragments(pack: &Pack, cx: &Context<'_>) -> Vec<Diagnostic> {
     let all = fragments_of(pack);
     let mut out: Vec<Diagnostic> = all.errors().cloned().collect();
-    let mut ex = Expander {
-        cx,
-        graph_uses: HashMap::new(),
-        refs: HashMap::new(),
-        reported: HashSet::new(),
-        out: Vec::new(),
-        origins: Vec::new(),
-        diags: Vec::new(),
-        ports: Vec::new(),
-        interfaces: HashSet::new(),
-        missing_params: HashSet::new(),
-        input: None,
-    };
+    let mut ex = Expander::new(cx, None);
     // A broken fragment used by another is reported in its own file above already.
     ex.reported.extend(
         all.by_name
@@ -415,6 +391,25 @@ struct Expander<'c, 'a> {
     missing_params: HashSet<(String, String)>,
     /// The graph's `input` schema.
     input: Option<Value>,
+}
+
+impl<'c, 'a> Expander<'c, 'a> {
+    /// An expander with nothing expanded yet; `input` is the graph's `input` schema.
+    fn new(cx: &'c Context<'a>, input: Option<Value>) -> Self {
+        Expander {
+            cx,
+            graph_uses: HashMap::new(),
+            refs: HashMap::new(),
+            reported: HashSet::new(),
+            out: Vec::new(),
+            origins: Vec::new(),
+            diags: Vec::new(),
+            ports: Vec::new(),
+            interfaces: HashSet::new(),
+            missing_params: HashSet::new(),
+            input,
+        }
+    }
 }
 
 /// One use on a nesting-check path: (the fragment it is written in, its pointer, its ID, the
