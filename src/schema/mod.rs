@@ -393,28 +393,48 @@ impl Checker {
         }
     }
 
+    /// Decide, reading a suspected typo (`maxItems:`, `multipleOF`) as the validators do — an
+    /// annotation that constrains nothing. A `no` is kept, since its witness is what the
+    /// validators do whatever the author meant, and its reason notes the typo; a `yes` or an
+    /// `unknown` becomes `unknown` with "did you mean …?", so that the typo is never hidden
+    /// behind a yes.
     fn decide(&self, source: &Prepared, target: &Prepared) -> Decision {
-        for (side, prepared) in [("source", source), ("target", target)] {
-            if let Some((keyword, pointer, suggestion)) = &prepared.unknown_keyword {
+        let typo = [("source", source), ("target", target)]
+            .into_iter()
+            .find_map(|(side, prepared)| Some((side, prepared.unknown_keyword.as_ref()?)));
+        let decision = self.decide_as_validators_do(source, target);
+        let Some((side, (keyword, pointer, suggestion))) = typo else {
+            return decision;
+        };
+        let typo_message = format!(
+            "the {side} schema uses `{keyword}`, which is not a Draft 2020-12 keyword and would \
+             be ignored by a validator; did you mean `{suggestion}`?"
+        );
+        match decision {
+            Decision::No {
+                witness,
+                mut reason,
+            } => {
+                reason.message = format!(
+                    "{}; note: {typo_message} (it was ignored, as a validator ignores it)",
+                    reason.message
+                );
+                Decision::No { witness, reason }
+            }
+            Decision::Yes { .. } | Decision::Unknown { .. } => {
                 let (s, t) = if side == "source" {
                     (Some(pointer.as_str()), None)
                 } else {
                     (None, Some(pointer.as_str()))
                 };
-                return Decision::Unknown {
-                    reason: reason(
-                        keyword,
-                        s,
-                        t,
-                        format!(
-                            "the {side} schema uses `{keyword}`, which is not a Draft 2020-12 \
-                             keyword and would be ignored by a validator; did you mean \
-                             `{suggestion}`?"
-                        ),
-                    ),
-                };
+                Decision::Unknown {
+                    reason: reason(keyword, s, t, typo_message),
+                }
             }
         }
+    }
+
+    fn decide_as_validators_do(&self, source: &Prepared, target: &Prepared) -> Decision {
         if source.document == Value::Bool(false) {
             return Decision::Yes {
                 reason: reason("", Some(""), None, "the source admits no value".into()),
@@ -454,6 +474,9 @@ impl Checker {
             return decision;
         }
         if let Some(decision) = self.find_pattern_witness(source, target, &budget) {
+            return decision;
+        }
+        if let Some(decision) = self.find_member_name_witness(source, target, &budget) {
             return decision;
         }
         let too_large = budget::canonical_too_large(&source.document, &target.document);
@@ -560,11 +583,11 @@ impl Checker {
         let bases = instance::candidates_within(&source.document, &source.document, budget);
         let mut candidates = Vec::new();
         for place in places {
-            let text = match pattern::inclusion(
+            let text = match pattern::inclusion_within(
                 place.source_pattern.as_deref(),
-                Some(&place.target_pattern),
-                place.min_length,
-                place.max_length,
+                pattern::Lengths::new(place.min_length, place.max_length),
+                place.target_pattern.as_deref(),
+                place.target_lengths,
             ) {
                 Inclusion::Witness(text) => text,
                 Inclusion::Exhausted(_) => {
@@ -584,6 +607,42 @@ impl Checker {
         }
         if candidates.is_empty() {
             return None;
+        }
+        self.confirm_witness(source, target, candidates, budget)
+    }
+
+    /// A witness where the two root objects govern some member name differently through
+    /// `patternProperties`: a name found by the automata ([`pattern::member_names`]) that the
+    /// source leaves to one of its subschemas and the target to another, with a value of the
+    /// source's subschema, added to the source's own candidate objects; confirmed by validators.
+    fn find_member_name_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        budget: &Budget,
+    ) -> Option<Decision> {
+        let names = pattern::member_names(&source.document, &target.document);
+        if names.is_empty() {
+            return None;
+        }
+        let bases: Vec<Value> =
+            instance::candidates_within(&source.document, &source.document, budget)
+                .into_iter()
+                .filter(Value::is_object)
+                .take(4)
+                .collect();
+        let mut candidates = Vec::new();
+        for (name, source_schema) in names {
+            let values = instance::candidates_within(&source_schema, &source.document, budget);
+            for base in &bases {
+                for value in values.iter().take(12) {
+                    let mut candidate = base.clone();
+                    if let Value::Object(members) = &mut candidate {
+                        members.insert(name.clone(), value.clone());
+                    }
+                    candidates.push(candidate);
+                }
+            }
         }
         self.confirm_witness(source, target, candidates, budget)
     }
