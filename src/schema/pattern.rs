@@ -1392,4 +1392,64 @@ mod tests {
         );
         assert_eq!(example("^x-[0-9]{2}$", 0, None).as_deref(), Some("x-00"));
     }
+
+    #[test]
+    fn target_length_bounds_reject_in_the_same_search() {
+        let (none, at_most_5) = (Lengths::default(), Lengths::new(0, Some(5)));
+        assert_eq!(
+            inclusion_within(Some("^(ab){0,3}$"), none, Some("^(ab)*$"), at_most_5),
+            Inclusion::Witness("ababab".into())
+        );
+        assert_eq!(
+            inclusion_within(Some("^(ab){0,2}$"), none, None, Lengths::new(0, Some(4))),
+            Inclusion::Included
+        );
+        assert_eq!(
+            inclusion_within(Some(".{2,}"), none, None, Lengths::new(2, None)),
+            Inclusion::Included
+        );
+        assert_eq!(
+            inclusion_within(Some("a|bcd"), none, None, Lengths::new(2, None)),
+            Inclusion::Witness("a".into())
+        );
+        assert_eq!(
+            inclusion_within(Some("^(ab)*$"), at_most_5, Some("^(ab){0,3}$"), none),
+            Inclusion::Included
+        );
+    }
+
+    #[test]
+    fn common_strings_literals_and_unions() {
+        assert_eq!(
+            common_string(Some("b.*b"), Some("^ba+b$")),
+            Inclusion::Witness("bab".into())
+        );
+        assert_eq!(common_string(Some("^a"), Some("^b")), Inclusion::Included);
+        let literal = literal_pattern("e-mail.x").unwrap();
+        assert_eq!(matches(&literal, "e-mail.x"), Some(true));
+        assert_eq!(matches(&literal, "e-mailxx"), Some(false));
+        let union = union_pattern([literal.as_str(), "^b"]);
+        assert_eq!(matches(&union, "bee"), Some(true));
+        assert_eq!(matches(&union, "e-mail.x"), Some(true));
+        assert_eq!(matches(&union, "abee"), Some(false));
+    }
+
+    #[test]
+    fn member_names_come_from_the_automata() {
+        use serde_json::json;
+        let source =
+            json!({"properties": {"bb": {}}, "patternProperties": {"^ba+b$": {"type": "integer"}}});
+        let target = json!({"patternProperties": {"b.*b": {"type": "boolean"}}});
+        let names = member_names(&source, &target);
+        // `bb` is a source property, `bab` the source pattern's: the shortest name left to the
+        // rest (the target's pattern searches, so it need not start with `b`) is `abb`.
+        assert!(
+            names.contains(&("abb".to_string(), json!(true))),
+            "{names:?}"
+        );
+        assert!(
+            names.contains(&("bab".to_string(), json!({"type": "integer"}))),
+            "{names:?}"
+        );
+    }
 }
