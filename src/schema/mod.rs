@@ -32,8 +32,11 @@
 //!   (`minimumForOptimizer`, `documentation_url`, `x-*`). What the closed vocabulary was for is
 //!   kept: a keyword within a small edit distance of a real keyword, or equal to one but for
 //!   case or punctuation (`maxLen`, `multipleOF`, `maxItems:`), silently validates nothing, so it
-//!   makes the verdict `Unknown` with "did you mean …?" ([`walk::suspected_typo`]);
-//!   [`ignored_annotations`] names the others (the CLI prints them as a note).
+//!   makes the verdict `Unknown` with "did you mean …?" ([`walk::suspected_typo`]) — unless the
+//!   pair is decided `No` with the keyword ignored as the validators ignore it: the confirmed
+//!   witness is what happens at run time whatever was meant, and its reason carries the typo as
+//!   a note. A `Yes` is never given beside a typo (it would hide it);
+//!   [`ignored_annotations`] names the other unknown keywords (the CLI prints them as a note).
 //! - **Input checks** with locations: a document that is not a 2020-12 schema (meta-schema
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
 //! - **A co-inductive structural prover** ([`structural`]), run *before* the canonical algebra:
@@ -51,6 +54,12 @@
 //!   one-member mutations) that it finds admitted by the source and rejected by the target are
 //!   confirmed with validators like any witness. Only what neither finds reaches `canonicalize`,
 //!   `covers` and `subtract`.
+//! - **Patterns with lengths, and member names.** The pattern automata ([`pattern`]) decide a
+//!   string's `pattern` together with `minLength`/`maxLength` on both sides in one product
+//!   search (the structural prover's proof and the witness search share it), and the names of
+//!   `patternProperties`: the prover skips a target pattern whose every name the source's
+//!   properties and patterns take, and [`pattern::member_names`] finds the member names on which
+//!   two root objects differ, for a witness object built from the source's candidates.
 //! - **Fast paths** that need no validator: a `false` source, a `true` target, and identical
 //!   schemas (modulo annotations) are `Yes` at once.
 //! - **Caching.** A [`Checker`] keeps, per schema (found by a structural hash and equality, never
@@ -180,6 +189,11 @@ fn reason(keyword: &str, source: Option<&str>, target: Option<&str>, message: St
         message,
     }
 }
+
+/// How many candidates the structural evaluator separates before they go to the validators:
+/// the evaluator models both schemas, so the first is nearly always confirmed, and stopping
+/// there spares building the mutations of every later candidate (megabytes on large arrays).
+const STRUCTURAL_WITNESSES: usize = 8;
 
 /// Keywords the canonical algebra often cannot decide; named in an `Unknown`'s reason.
 const HARD_KEYWORDS: &[&str] = &[
@@ -769,15 +783,18 @@ impl Checker {
         let mut found: Vec<Value> = from_source
             .iter()
             .filter(|c| separates(c))
+            .take(STRUCTURAL_WITNESSES)
             .cloned()
             .collect();
         if found.is_empty() {
             // One member or item changed at a time finds what a whole-value candidate misses
-            // (a nested bound, one member of the wrong type).
+            // (a nested bound, one member of the wrong type). The mutations of one candidate
+            // are built only once those of the one before have separated nothing.
             found = from_source
                 .iter()
                 .flat_map(|value| instance::mutations_within(value, 2, budget))
                 .filter(separates)
+                .take(STRUCTURAL_WITNESSES)
                 .collect();
         }
         if found.is_empty() {

@@ -3,9 +3,15 @@
 //! regular), compiled to dense DFAs with `regex-automata`, and compared by a product
 //! construction: `L(source) ⊆ L(target)` is decided by a breadth-first search of the product for
 //! a string the source matches and the target does not; the first one found is the shortest, and
-//! it is the witness. All work is bounded (pattern length, automaton size, product states and
-//! transitions, all counts, so the answer does not depend on the machine) and past a bound the
-//! answer is [`Inclusion::Undecided`] or [`Inclusion::Exhausted`] with the reason, never a hang.
+//! it is the witness. The search counts code points, so length bounds on either side are part of
+//! the question ([`inclusion_within`]: a string the source's pattern and lengths admit that the
+//! target's pattern *or* lengths reject); the same product finds a string two patterns share
+//! ([`common_string`]), and unions of patterns and anchored literals ([`union_pattern`],
+//! [`literal_pattern`]) stand for "every name a set of properties and patterns takes", which is
+//! how `patternProperties` are compared ([`member_names`]). All work is bounded (pattern length,
+//! automaton size, product states and transitions, all counts, so the answer does not depend on
+//! the machine) and past a bound the answer is [`Inclusion::Undecided`] or
+//! [`Inclusion::Exhausted`] with the reason, never a hang.
 //!
 //! Semantics, as the validator applies them: a `pattern` *searches* (it matches a string when it
 //! matches anywhere in it, unless `^`/`$` anchor it); `^` and `$` are the ends of the string (no
