@@ -873,7 +873,14 @@ fn strings_contained(so: &Map<String, Value>, to: &Map<String, Value>) -> bool {
             bound("maxLength")?,
         ))
     };
-    let (Some(source_lengths), Some(target_lengths)) = (lengths(so), lengths(to)) else {
+    // Bounds the source's imply are no part of the question (and a large one would only make
+    // the search give up).
+    let target_lengths = if bounds_implied {
+        Some(pattern::Lengths::default())
+    } else {
+        lengths(to)
+    };
+    let (Some(source_lengths), Some(target_lengths)) = (lengths(so), target_lengths) else {
         return false;
     };
     pattern::inclusion_within(
