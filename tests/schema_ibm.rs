@@ -1,7 +1,7 @@
 //! IBM's jsonsubschema test pairs (`tests/fixtures/schema-compat/ibm-jsonsubschema.json`, see the
 //! README beside it): the checker never contradicts the verdict a test states (a `yes` where the
 //! test says no, or a `no` — with a witness the validators confirm — where it says yes), answers
-//! at least 93.5 % of them (issue 28 asks 97 %), and every `no` carries a witness admitted by the source and rejected by
+//! at least 97 % of them (issue 28's target), and every `no` carries a witness admitted by the source and rejected by
 //! the target. The share decided, the undecided pairs and the slowest pairs are printed (run with
 //! `--nocapture`); times are printed, never asserted (the bench `schema_compat` compares them).
 
@@ -18,8 +18,8 @@ fn validator(schema: &Value) -> jsonschema::Validator {
         .unwrap_or_else(|e| panic!("fixture schema does not compile: {e}: {schema}"))
 }
 
-/// The least share of the pairs decided (yes or no), in percent.
-const DECIDED_AT_LEAST: f64 = 93.5;
+/// The least share of the pairs decided (yes or no), in percent (issue 28's target).
+const DECIDED_AT_LEAST: f64 = 97.0;
 
 fn pairs() -> Vec<Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -105,9 +105,10 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
         );
     }
     assert!(wrong.is_empty(), "wrong answers:\n{}", wrong.join("\n"));
-    // Issue 28's target is 97 %; the checker decides 93.9 % today (the rest: `pattern` and
-    // `patternProperties` beside unions the automata do not reach, keyword typos it refuses to
-    // guess, and the large lale pairs past the work budget). The floor keeps what is decided.
+    // The checker decides 97.2 % (592 of 609); the rest: `pattern`s inside `not` and unions of
+    // several types that the string automata do not reach, two `yes` pairs beside a keyword
+    // typo it refuses to hide, the BigchainDB pair whose pattern witness sits in a union, and
+    // the large lale pairs past the work budget.
     assert!(
         share >= DECIDED_AT_LEAST,
         "{share:.1} % decided, below {DECIDED_AT_LEAST} %; undecided:\n{}",

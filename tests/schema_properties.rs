@@ -565,3 +565,115 @@ fn a_finite_source_against_a_union_is_decided_as_the_validator_decides() {
     // gave none).
     assert_eq!(unknown, 0, "finite sources left undecided");
 }
+
+static PATTERNED: VerdictCounts = VerdictCounts::new();
+
+/// A small pattern over `a`/`b`: anchored or not, with repetitions and alternatives.
+fn small_pattern() -> impl Strategy<Value = String> {
+    let atom = prop::sample::select(vec![
+        "a",
+        "b",
+        "ab",
+        "(ab)",
+        "[ab]",
+        "(a|bb)",
+        ".",
+        "(ab){0,3}",
+        "a{2}",
+        "b?",
+    ]);
+    let quantifier = prop::sample::select(vec!["", "", "*", "+", "?", "{1,2}"]);
+    (
+        any::<bool>(),
+        prop::collection::vec((atom, quantifier), 1..4),
+        any::<bool>(),
+    )
+        .prop_map(|(start, parts, end)| {
+            let mut text = String::from(if start { "^" } else { "" });
+            for (atom, quantifier) in parts {
+                // A quantifier after a quantifier would be refused; keep those atoms plain.
+                text.push_str(atom);
+                if !atom.ends_with(['}', '?']) {
+                    text.push_str(quantifier);
+                }
+            }
+            if end {
+                text.push('$');
+            }
+            text
+        })
+}
+
+/// A string schema with an optional pattern and optional length bounds.
+fn patterned_string() -> impl Strategy<Value = Value> {
+    (
+        prop::option::of(small_pattern()),
+        prop::option::of(0u64..4),
+        prop::option::of(0u64..7),
+    )
+        .prop_map(|(pattern, min, max)| {
+            let mut schema = json!({ "type": "string" });
+            if let Some(pattern) = pattern {
+                schema["pattern"] = json!(pattern);
+            }
+            if let Some(min) = min {
+                schema["minLength"] = json!(min);
+            }
+            if let Some(max) = max {
+                schema["maxLength"] = json!(max);
+            }
+            schema
+        })
+}
+
+/// Every string over `a`, `b` and a line feed of up to `length` characters.
+fn short_strings(length: usize) -> Vec<Value> {
+    let mut all = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..length {
+        last = last
+            .iter()
+            .flat_map(|s| ['a', 'b', '\n'].map(|c| format!("{s}{c}")))
+            .collect();
+        all.extend(last.iter().cloned());
+    }
+    all.into_iter().map(Value::from).collect()
+}
+
+/// Patterns beside length bounds on both sides, decided by one automaton search: a `No`'s
+/// witness is a string the source's validator admits and the target's rejects, and a `Yes`
+/// meets no string (of every string over `a`, `b` and a line feed up to seven characters) that
+/// the source admits and the target rejects.
+#[test]
+fn pattern_and_length_verdicts_agree_with_the_validator() {
+    let strategy = || (patterned_string(), patterned_string());
+    run_property(strategy, |(source, target)| {
+        let verdict = Checker::new().verdict(&source, &target);
+        PATTERNED.count(&verdict);
+        let (admits, target_admits) = (validator(&source), validator(&target));
+        match &verdict {
+            CompatVerdict::Yes => {
+                for text in short_strings(7) {
+                    prop_assert!(
+                        !admits.is_valid(&text) || target_admits.is_valid(&text),
+                        "yes, but {text} is in {source} and not in {target}"
+                    );
+                }
+            }
+            CompatVerdict::No { witness, .. } => {
+                prop_assert!(
+                    admits.is_valid(witness),
+                    "witness {witness} not in {source}"
+                );
+                prop_assert!(
+                    !target_admits.is_valid(witness),
+                    "witness {witness} in {target}"
+                );
+            }
+            CompatVerdict::Unknown { reason } => prop_assert!(!reason.is_empty()),
+        }
+        Ok(())
+    });
+    let unknown = PATTERNED.assert_both_decided("patterns beside length bounds");
+    assert_eq!(unknown, 0, "patterned strings left undecided");
+}

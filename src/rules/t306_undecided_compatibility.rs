@@ -23,10 +23,18 @@
 //!   letter case or surrounding punctuation (`multipleOF`, `maxItems:`), a prefix of one keeping
 //!   at least five letters (`maxLen`), or within edit distance 1 (keywords of up to five
 //!   letters) or 2 (longer ones). Such a keyword answers unknown, with "did you mean
-//!   `multipleOf`?".
+//!   `multipleOf`?" — unless the pair is incompatible all the same: a witness the validators
+//!   confirm (they ignore the keyword) is reported as a "no" (T305) whose reason notes the typo.
+//!   A "yes" is never given beside a suspected typo, so the typo is never hidden.
 //! - **Patterns** (`pattern`, and the names of `patternProperties` and `propertyNames`) are
 //!   compared as regular languages by automata, with ECMA-262 search semantics (unanchored unless
-//!   `^`/`$`); a "no" carries the shortest string one admits and the other does not. Unknown
+//!   `^`/`$`); a "no" carries the shortest string one admits and the other does not. The same
+//!   search counts code points, so `minLength`/`maxLength` on either side are decided with the
+//!   patterns (`^(ab){0,3}$` is not within `maxLength: 5`: "ababab"). `patternProperties` are
+//!   compared by name languages: a target pattern whose every name a source property or pattern
+//!   takes never meets the source's `additionalProperties`, and a "no" carries an object with a
+//!   member name the automata find (a name both patterns match, or one only the target's
+//!   pattern matches) and a value of the source's subschema for it. Unknown
 //!   remains for patterns with look-around, back-references, word boundaries or another
 //!   construct whose meaning differs between ECMA-262 and Rust regular expressions, and past the
 //!   work bound (pattern length, automaton size, search states, time), with that reason.

@@ -64,6 +64,8 @@ fn stock_values() -> Vec<Value> {
         json!(""),
         json!("a"),
         json!("abc"),
+        // A line terminator: ECMA-262's `.` does not match it, so `.+` does not either.
+        json!("\n"),
         json!([]),
         json!([null]),
         json!({}),
@@ -373,7 +375,7 @@ fn strings(object: &Map<String, Value>, budget: &Budget) -> Vec<Value> {
     for length in lengths.into_iter().filter(|&l| l <= MAX_WITNESS_BYTES) {
         push_unique(&mut out, json!("a".repeat(length)), MAX_CANDIDATES, budget);
     }
-    for stock in ["", "0", "abc", "A-1", "hello world", "2020-01-01"] {
+    for stock in ["", "0", "abc", "A-1", "hello world", "2020-01-01", "\n"] {
         push_unique(&mut out, json!(stock), MAX_CANDIDATES, budget);
     }
     out

@@ -32,8 +32,11 @@
 //!   (`minimumForOptimizer`, `documentation_url`, `x-*`). What the closed vocabulary was for is
 //!   kept: a keyword within a small edit distance of a real keyword, or equal to one but for
 //!   case or punctuation (`maxLen`, `multipleOF`, `maxItems:`), silently validates nothing, so it
-//!   makes the verdict `Unknown` with "did you mean …?" ([`walk::suspected_typo`]);
-//!   [`ignored_annotations`] names the others (the CLI prints them as a note).
+//!   makes the verdict `Unknown` with "did you mean …?" ([`walk::suspected_typo`]) — unless the
+//!   pair is decided `No` with the keyword ignored as the validators ignore it: the confirmed
+//!   witness is what happens at run time whatever was meant, and its reason carries the typo as
+//!   a note. A `Yes` is never given beside a typo (it would hide it);
+//!   [`ignored_annotations`] names the other unknown keywords (the CLI prints them as a note).
 //! - **Input checks** with locations: a document that is not a 2020-12 schema (meta-schema
 //!   validation) or has a `$ref` that names nothing locally is a [`SchemaError`], not a verdict.
 //! - **A co-inductive structural prover** ([`structural`]), run *before* the canonical algebra:
@@ -51,6 +54,12 @@
 //!   one-member mutations) that it finds admitted by the source and rejected by the target are
 //!   confirmed with validators like any witness. Only what neither finds reaches `canonicalize`,
 //!   `covers` and `subtract`.
+//! - **Patterns with lengths, and member names.** The pattern automata ([`pattern`]) decide a
+//!   string's `pattern` together with `minLength`/`maxLength` on both sides in one product
+//!   search (the structural prover's proof and the witness search share it), and the names of
+//!   `patternProperties`: the prover skips a target pattern whose every name the source's
+//!   properties and patterns take, and [`pattern::member_names`] finds the member names on which
+//!   two root objects differ, for a witness object built from the source's candidates.
 //! - **Fast paths** that need no validator: a `false` source, a `true` target, and identical
 //!   schemas (modulo annotations) are `Yes` at once.
 //! - **Caching.** A [`Checker`] keeps, per schema (found by a structural hash and equality, never
@@ -180,6 +189,11 @@ fn reason(keyword: &str, source: Option<&str>, target: Option<&str>, message: St
         message,
     }
 }
+
+/// How many candidates the structural evaluator separates before they go to the validators:
+/// the evaluator models both schemas, so the first is nearly always confirmed, and stopping
+/// there spares building the mutations of every later candidate (megabytes on large arrays).
+const STRUCTURAL_WITNESSES: usize = 8;
 
 /// Keywords the canonical algebra often cannot decide; named in an `Unknown`'s reason.
 const HARD_KEYWORDS: &[&str] = &[
@@ -393,28 +407,48 @@ impl Checker {
         }
     }
 
+    /// Decide, reading a suspected typo (`maxItems:`, `multipleOF`) as the validators do — an
+    /// annotation that constrains nothing. A `no` is kept, since its witness is what the
+    /// validators do whatever the author meant, and its reason notes the typo; a `yes` or an
+    /// `unknown` becomes `unknown` with "did you mean …?", so that the typo is never hidden
+    /// behind a yes.
     fn decide(&self, source: &Prepared, target: &Prepared) -> Decision {
-        for (side, prepared) in [("source", source), ("target", target)] {
-            if let Some((keyword, pointer, suggestion)) = &prepared.unknown_keyword {
+        let typo = [("source", source), ("target", target)]
+            .into_iter()
+            .find_map(|(side, prepared)| Some((side, prepared.unknown_keyword.as_ref()?)));
+        let decision = self.decide_as_validators_do(source, target);
+        let Some((side, (keyword, pointer, suggestion))) = typo else {
+            return decision;
+        };
+        let typo_message = format!(
+            "the {side} schema uses `{keyword}`, which is not a Draft 2020-12 keyword and would \
+             be ignored by a validator; did you mean `{suggestion}`?"
+        );
+        match decision {
+            Decision::No {
+                witness,
+                mut reason,
+            } => {
+                reason.message = format!(
+                    "{}; note: {typo_message} (it was ignored, as a validator ignores it)",
+                    reason.message
+                );
+                Decision::No { witness, reason }
+            }
+            Decision::Yes { .. } | Decision::Unknown { .. } => {
                 let (s, t) = if side == "source" {
                     (Some(pointer.as_str()), None)
                 } else {
                     (None, Some(pointer.as_str()))
                 };
-                return Decision::Unknown {
-                    reason: reason(
-                        keyword,
-                        s,
-                        t,
-                        format!(
-                            "the {side} schema uses `{keyword}`, which is not a Draft 2020-12 \
-                             keyword and would be ignored by a validator; did you mean \
-                             `{suggestion}`?"
-                        ),
-                    ),
-                };
+                Decision::Unknown {
+                    reason: reason(keyword, s, t, typo_message),
+                }
             }
         }
+    }
+
+    fn decide_as_validators_do(&self, source: &Prepared, target: &Prepared) -> Decision {
         if source.document == Value::Bool(false) {
             return Decision::Yes {
                 reason: reason("", Some(""), None, "the source admits no value".into()),
@@ -454,6 +488,9 @@ impl Checker {
             return decision;
         }
         if let Some(decision) = self.find_pattern_witness(source, target, &budget) {
+            return decision;
+        }
+        if let Some(decision) = self.find_member_name_witness(source, target, &budget) {
             return decision;
         }
         let too_large = budget::canonical_too_large(&source.document, &target.document);
@@ -560,11 +597,11 @@ impl Checker {
         let bases = instance::candidates_within(&source.document, &source.document, budget);
         let mut candidates = Vec::new();
         for place in places {
-            let text = match pattern::inclusion(
+            let text = match pattern::inclusion_within(
                 place.source_pattern.as_deref(),
-                Some(&place.target_pattern),
-                place.min_length,
-                place.max_length,
+                pattern::Lengths::new(place.min_length, place.max_length),
+                place.target_pattern.as_deref(),
+                place.target_lengths,
             ) {
                 Inclusion::Witness(text) => text,
                 Inclusion::Exhausted(_) => {
@@ -584,6 +621,42 @@ impl Checker {
         }
         if candidates.is_empty() {
             return None;
+        }
+        self.confirm_witness(source, target, candidates, budget)
+    }
+
+    /// A witness where the two root objects govern some member name differently through
+    /// `patternProperties`: a name found by the automata ([`pattern::member_names`]) that the
+    /// source leaves to one of its subschemas and the target to another, with a value of the
+    /// source's subschema, added to the source's own candidate objects; confirmed by validators.
+    fn find_member_name_witness(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        budget: &Budget,
+    ) -> Option<Decision> {
+        let names = pattern::member_names(&source.document, &target.document);
+        if names.is_empty() {
+            return None;
+        }
+        let bases: Vec<Value> =
+            instance::candidates_within(&source.document, &source.document, budget)
+                .into_iter()
+                .filter(Value::is_object)
+                .take(4)
+                .collect();
+        let mut candidates = Vec::new();
+        for (name, source_schema) in names {
+            let values = instance::candidates_within(&source_schema, &source.document, budget);
+            for base in &bases {
+                for value in values.iter().take(12) {
+                    let mut candidate = base.clone();
+                    if let Value::Object(members) = &mut candidate {
+                        members.insert(name.clone(), value.clone());
+                    }
+                    candidates.push(candidate);
+                }
+            }
         }
         self.confirm_witness(source, target, candidates, budget)
     }
@@ -710,15 +783,18 @@ impl Checker {
         let mut found: Vec<Value> = from_source
             .iter()
             .filter(|c| separates(c))
+            .take(STRUCTURAL_WITNESSES)
             .cloned()
             .collect();
         if found.is_empty() {
             // One member or item changed at a time finds what a whole-value candidate misses
-            // (a nested bound, one member of the wrong type).
+            // (a nested bound, one member of the wrong type). The mutations of one candidate
+            // are built only once those of the one before have separated nothing.
             found = from_source
                 .iter()
                 .flat_map(|value| instance::mutations_within(value, 2, budget))
                 .filter(separates)
+                .take(STRUCTURAL_WITNESSES)
                 .collect();
         }
         if found.is_empty() {

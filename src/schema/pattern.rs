@@ -3,9 +3,15 @@
 //! regular), compiled to dense DFAs with `regex-automata`, and compared by a product
 //! construction: `L(source) ⊆ L(target)` is decided by a breadth-first search of the product for
 //! a string the source matches and the target does not; the first one found is the shortest, and
-//! it is the witness. All work is bounded (pattern length, automaton size, product states and
-//! transitions, all counts, so the answer does not depend on the machine) and past a bound the
-//! answer is [`Inclusion::Undecided`] or [`Inclusion::Exhausted`] with the reason, never a hang.
+//! it is the witness. The search counts code points, so length bounds on either side are part of
+//! the question ([`inclusion_within`]: a string the source's pattern and lengths admit that the
+//! target's pattern *or* lengths reject); the same product finds a string two patterns share
+//! ([`common_string`]), and unions of patterns and anchored literals ([`union_pattern`],
+//! [`literal_pattern`]) stand for "every name a set of properties and patterns takes", which is
+//! how `patternProperties` are compared ([`member_names`]). All work is bounded (pattern length,
+//! automaton size, product states and transitions, all counts, so the answer does not depend on
+//! the machine) and past a bound the answer is [`Inclusion::Undecided`] or
+//! [`Inclusion::Exhausted`] with the reason, never a hang.
 //!
 //! Semantics, as the validator applies them: a `pattern` *searches* (it matches a string when it
 //! matches anywhere in it, unless `^`/`$` anchor it); `^` and `$` are the ends of the string (no
@@ -641,6 +647,27 @@ fn preferred_bytes() -> impl Iterator<Item = u8> {
         .chain((0x00..0x20).chain(0x7F..=0xFF))
 }
 
+/// Length bounds on a string, in code points: `min..=max` (`None`: unbounded above).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Lengths {
+    pub min: u64,
+    pub max: Option<u64>,
+}
+
+impl Lengths {
+    pub fn new(min: u64, max: Option<u64>) -> Self {
+        Lengths { min, max }
+    }
+
+    fn admits(&self, count: u64) -> bool {
+        count >= self.min && self.max.is_none_or(|m| count <= m)
+    }
+
+    fn largest_bound(&self) -> u64 {
+        self.min.max(self.max.unwrap_or(0))
+    }
+}
+
 /// Search the product of `source` and `target` (with the UTF-8 decoder and a code-point count
 /// for the length bounds) for a shortest string the source matches and the target does not.
 pub fn search(
@@ -649,10 +676,58 @@ pub fn search(
     min_length: u64,
     max_length: Option<u64>,
 ) -> Inclusion {
-    if min_length > MAX_COUNTED_LENGTH || max_length.is_some_and(|m| m > MAX_COUNTED_LENGTH) {
+    search_within(
+        source,
+        Lengths::new(min_length, max_length),
+        target,
+        Lengths::default(),
+    )
+}
+
+/// [`search`] with length bounds on both sides: a shortest string the source matches within
+/// `source_lengths` that the target rejects — because its pattern does not match, or because
+/// the string's length is outside `target_lengths` (a target `minLength`/`maxLength`).
+pub fn search_within(
+    source: Language<'_>,
+    source_lengths: Lengths,
+    target: Language<'_>,
+    target_lengths: Lengths,
+) -> Inclusion {
+    product(
+        source,
+        source_lengths,
+        target,
+        target_lengths,
+        Goal::TargetRejects,
+    )
+}
+
+/// What a string the product search looks for does with the target.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// The target rejects it (inclusion; a witness of its failure).
+    TargetRejects,
+    /// The target admits it too (a common string; none found: the languages are disjoint).
+    TargetAdmits,
+}
+
+fn product(
+    source: Language<'_>,
+    source_lengths: Lengths,
+    target: Language<'_>,
+    target_lengths: Lengths,
+    goal: Goal,
+) -> Inclusion {
+    let (min_length, max_length) = (source_lengths.min, source_lengths.max);
+    if source_lengths.largest_bound() > MAX_COUNTED_LENGTH
+        || target_lengths.largest_bound() > MAX_COUNTED_LENGTH
+    {
         // Counting past the bound could only make a witness longer; inclusion without the
-        // bounds still proves inclusion with them.
-        if let Inclusion::Included = search(source, target, 0, None) {
+        // source's bounds (and with no target bounds to fail) still proves inclusion with them.
+        if target_lengths == Lengths::default()
+            && goal == Goal::TargetRejects
+            && let Inclusion::Included = search(source, target, 0, None)
+        {
             return Inclusion::Included;
         }
         return Inclusion::Undecided(format!(
@@ -667,12 +742,23 @@ pub fn search(
     let representatives: Vec<u8> = preferred_bytes()
         .filter(|&byte| seen.insert((source.class(byte), target.class(byte), utf8_class(byte))))
         .collect();
-    let cap = max_length.map_or(min_length, |m| m + 1);
+    // Every count at or past `cap` compares alike with every bound of either side.
+    let cap = [
+        min_length,
+        max_length.map_or(0, |m| m + 1),
+        target_lengths.min,
+        target_lengths.max.map_or(0, |m| m + 1),
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(0);
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     struct Key {
         source: StateID,
+        /// The target's state; `StateID::ZERO` once it has matched (`target_matched`).
         target: StateID,
         source_matched: bool,
+        target_matched: bool,
         utf8: u8,
         count: u16,
     }
@@ -680,6 +766,7 @@ pub fn search(
         source: source.start(),
         target: target.start(),
         source_matched: false,
+        target_matched: false,
         utf8: 0,
         count: 0,
     };
@@ -691,10 +778,16 @@ pub fn search(
     let mut steps = 0usize;
     while let Some(index) = queue.pop_front() {
         let (key, _, _) = nodes[index as usize];
+        let count = u64::from(key.count);
+        let target_rejects = || {
+            let admitted = target_lengths.admits(count)
+                && (key.target_matched || target.matches_at_end(key.target));
+            admitted == (goal == Goal::TargetAdmits)
+        };
         if key.utf8 == 0
-            && u64::from(key.count) >= min_length
+            && count >= min_length
             && (key.source_matched || source.matches_at_end(key.source))
-            && !target.matches_at_end(key.target)
+            && target_rejects()
         {
             let mut bytes = Vec::new();
             let mut at = index;
@@ -729,15 +822,38 @@ pub fn search(
             if !source_matched && source.dead(next_source) {
                 continue;
             }
-            let next_target = target.step(key.target, byte);
-            // A target that has matched a prefix matches every extension: nothing to find.
-            if target.matched(next_target) {
-                continue;
+            let (next_target, target_matched) = if key.target_matched {
+                (StateID::ZERO, true)
+            } else {
+                let next = target.step(key.target, byte);
+                if target.matched(next) {
+                    (StateID::ZERO, true)
+                } else {
+                    (next, false)
+                }
+            };
+            match goal {
+                // A target that has matched a prefix matches every extension: what is left
+                // to find is a length the target refuses, and past its `minLength` with no
+                // `maxLength` there is none.
+                Goal::TargetRejects => {
+                    if target_matched && target_lengths.max.is_none() && count >= target_lengths.min
+                    {
+                        continue;
+                    }
+                }
+                // A target that can no longer match admits no extension.
+                Goal::TargetAdmits => {
+                    if !target_matched && target.dead(next_target) {
+                        continue;
+                    }
+                }
             }
             let next = Key {
                 source: next_source,
                 target: next_target,
                 source_matched,
+                target_matched,
                 utf8,
                 count: count.min(cap) as u16,
             };
@@ -758,14 +874,32 @@ pub fn inclusion(
     min_length: u64,
     max_length: Option<u64>,
 ) -> Inclusion {
-    type Question = (Option<String>, Option<String>, u64, Option<u64>);
+    inclusion_within(
+        source,
+        Lengths::new(min_length, max_length),
+        target,
+        Lengths::default(),
+    )
+}
+
+/// Decide whether every string of the source pattern within `source_lengths` is a string of
+/// the target pattern within `target_lengths` (`None`: no pattern, every string). A witness is
+/// a shortest string the source admits that the target's pattern or length bounds reject.
+/// Cached per question.
+pub fn inclusion_within(
+    source: Option<&str>,
+    source_lengths: Lengths,
+    target: Option<&str>,
+    target_lengths: Lengths,
+) -> Inclusion {
+    type Question = (Option<String>, Lengths, Option<String>, Lengths);
     static CACHE: OnceLock<Mutex<rustc_hash::FxHashMap<Question, Inclusion>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let question = (
         source.map(String::from),
+        source_lengths,
         target.map(String::from),
-        min_length,
-        max_length,
+        target_lengths,
     );
     if let Ok(cache) = cache.lock()
         && let Some(found) = cache.get(&question)
@@ -782,7 +916,7 @@ pub fn inclusion(
         }
     }
     let answer = match (language(&source_compiled), language(&target_compiled)) {
-        (Ok(s), Ok(t)) => search(s, t, min_length, max_length),
+        (Ok(s), Ok(t)) => search_within(s, source_lengths, t, target_lengths),
         (Err(reason), _) | (_, Err(reason)) => Inclusion::Undecided(reason),
     };
     if let Ok(mut cache) = cache.lock()
@@ -791,6 +925,63 @@ pub fn inclusion(
         cache.insert(question, answer.clone());
     }
     answer
+}
+
+/// The union of `patterns` as one pattern: a string matches it when it matches one of them
+/// (each searches on its own, so each keeps its anchors inside its group).
+pub fn union_pattern<'a>(patterns: impl IntoIterator<Item = &'a str>) -> String {
+    patterns
+        .into_iter()
+        .map(|p| format!("(?:{p})"))
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// A shortest string both patterns match (`None` for a side: every string): `Witness` with it,
+/// `Included` when there is none (the languages are disjoint), or why it was not decided.
+pub fn common_string(first: Option<&str>, second: Option<&str>) -> Inclusion {
+    let first_compiled = first.map(compiled);
+    let second_compiled = second.map(compiled);
+    let language = |compiled: &Option<Arc<Result<Compiled, String>>>| -> Result<(), String> {
+        match compiled.as_deref() {
+            Some(Err(reason)) => Err(reason.clone()),
+            _ => Ok(()),
+        }
+    };
+    if let Err(reason) = language(&first_compiled).and(language(&second_compiled)) {
+        return Inclusion::Undecided(reason);
+    }
+    fn side(compiled: &Option<Arc<Result<Compiled, String>>>) -> Language<'_> {
+        match compiled.as_deref() {
+            Some(Ok(compiled)) => Language::Pattern(compiled),
+            _ => Language::Everything,
+        }
+    }
+    product(
+        side(&first_compiled),
+        Lengths::default(),
+        side(&second_compiled),
+        Lengths::default(),
+        Goal::TargetAdmits,
+    )
+}
+
+/// A pattern that matches exactly `text` (anchored, every character but ASCII letters and
+/// digits escaped as `\uXXXX`), or `None` for a character outside the Basic Multilingual
+/// Plane (which one `\u` escape cannot write).
+pub fn literal_pattern(text: &str) -> Option<String> {
+    let mut out = String::from("^");
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if (c as u32) <= 0xFFFF {
+            out.push_str(&format!("\\u{:04X}", c as u32));
+        } else {
+            return None;
+        }
+    }
+    out.push('$');
+    Some(out)
 }
 
 /// A shortest string `pattern` matches within the length bounds, if the search finds one.
@@ -824,9 +1015,12 @@ pub struct StringPlace {
     pub path: Vec<Step>,
     pub names: bool,
     pub source_pattern: Option<String>,
-    pub target_pattern: String,
+    /// The target's pattern (`None`: the target bounds only the length).
+    pub target_pattern: Option<String>,
     pub min_length: u64,
     pub max_length: Option<u64>,
+    /// The target's `minLength`/`maxLength` at the place.
+    pub target_lengths: Lengths,
 }
 
 /// How many places, and how deep, [`string_places`] looks.
@@ -883,17 +1077,26 @@ pub fn string_places(source: &serde_json::Value, target: &serde_json::Value) -> 
             o.get("pattern").and_then(Value::as_str).map(String::from)
         };
         let length = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).and_then(Value::as_u64);
-        if let Some(target_pattern) = pattern_of(to)
-            && admits_strings(so)
-            && pattern_of(so).as_deref() != Some(&target_pattern)
-        {
+        let target_lengths = Lengths::new(
+            length(to, "minLength").unwrap_or(0),
+            length(to, "maxLength"),
+        );
+        // A target pattern the source does not share, or a target length bound beside a source
+        // pattern (whose strings' lengths the pattern alone decides).
+        let differs = match (pattern_of(so), pattern_of(to)) {
+            (source, Some(target)) => source.as_deref() != Some(target.as_str()),
+            (Some(_), None) => target_lengths != Lengths::default(),
+            (None, None) => false,
+        };
+        if differs && admits_strings(so) {
             places.push(StringPlace {
                 path: path.clone(),
                 names: false,
                 source_pattern: pattern_of(so),
-                target_pattern,
+                target_pattern: pattern_of(to),
                 min_length: length(so, "minLength").unwrap_or(0),
                 max_length: length(so, "maxLength"),
+                target_lengths,
             });
         }
         if let Some(target_names) = to.get("propertyNames").and_then(Value::as_object)
@@ -904,11 +1107,15 @@ pub fn string_places(source: &serde_json::Value, target: &serde_json::Value) -> 
                 path: path.clone(),
                 names: true,
                 source_pattern: source_names.and_then(pattern_of),
-                target_pattern,
+                target_pattern: Some(target_pattern),
                 min_length: source_names
                     .and_then(|n| length(n, "minLength"))
                     .unwrap_or(0),
                 max_length: source_names.and_then(|n| length(n, "maxLength")),
+                target_lengths: Lengths::new(
+                    length(target_names, "minLength").unwrap_or(0),
+                    length(target_names, "maxLength"),
+                ),
             });
         }
         // Union branches on either side, at the same place: a string outside one target
@@ -945,6 +1152,123 @@ pub fn string_places(source: &serde_json::Value, target: &serde_json::Value) -> 
         }
     }
     places
+}
+
+/// How many member names [`member_names`] returns.
+const MAX_MEMBER_NAMES: usize = 16;
+
+/// Member names on which two root objects with `patternProperties` may differ, each with the
+/// source's subschema for it: for each target pattern, a name it matches that falls to the
+/// source's `additionalProperties` (no source property or pattern takes it) and a name it
+/// shares with each source pattern; for a target `additionalProperties`, a name of each source
+/// pattern, and one of the source's rest, that no target property or pattern takes. The names
+/// come from the automata (shortest strings of a product), so each is one the patterns really
+/// govern; a name a pattern does not decide is skipped. Bounded by [`MAX_MEMBER_NAMES`].
+pub fn member_names(
+    source: &serde_json::Value,
+    target: &serde_json::Value,
+) -> Vec<(String, serde_json::Value)> {
+    use serde_json::{Map, Value};
+    let (Some(so), Some(to)) = (source.as_object(), target.as_object()) else {
+        return Vec::new();
+    };
+    let empty = Map::new();
+    let map = |o: &'_ Map<String, Value>, k: &str| -> Option<Map<String, Value>> {
+        match o.get(k) {
+            None => Some(empty.clone()),
+            Some(Value::Object(m)) => Some(m.clone()),
+            Some(_) => None,
+        }
+    };
+    let (Some(sprops), Some(spatterns), Some(tprops), Some(tpatterns)) = (
+        map(so, "properties"),
+        map(so, "patternProperties"),
+        map(to, "properties"),
+        map(to, "patternProperties"),
+    ) else {
+        return Vec::new();
+    };
+    let target_additional = to.get("additionalProperties");
+    if tpatterns.is_empty() && target_additional.is_none() {
+        return Vec::new();
+    }
+    let source_rest = so
+        .get("additionalProperties")
+        .cloned()
+        .unwrap_or(Value::Bool(true));
+    // The union of the names a side's properties and patterns take (`None`: no name).
+    let takers = |props: &Map<String, Value>, patterns: &Map<String, Value>| {
+        let mut all: Vec<String> = patterns.keys().cloned().collect();
+        for name in props.keys() {
+            all.push(literal_pattern(name)?);
+        }
+        Some((!all.is_empty()).then(|| union_pattern(all.iter().map(String::as_str))))
+    };
+    let (Some(source_takers), Some(target_takers)) =
+        (takers(&sprops, &spatterns), takers(&tprops, &tpatterns))
+    else {
+        return Vec::new();
+    };
+    let outside = |pattern: Option<&str>, taken: Option<&str>| -> Option<String> {
+        match taken {
+            None => example(pattern?, 0, None),
+            Some(taken) => match inclusion(pattern, Some(taken), 0, None) {
+                Inclusion::Witness(name) => Some(name),
+                _ => None,
+            },
+        }
+    };
+    let both_props = sprops
+        .keys()
+        .chain(tprops.keys())
+        .cloned()
+        .collect::<Vec<_>>();
+    let mut names: Vec<(String, Value)> = Vec::new();
+    let mut add = |name: Option<String>, schema: &Value| {
+        if let Some(name) = name
+            && !both_props.contains(&name)
+            && names.len() < MAX_MEMBER_NAMES
+            && !names.iter().any(|(n, _)| n == &name)
+        {
+            names.push((name, schema.clone()));
+        }
+    };
+    for target_pattern in tpatterns.keys() {
+        if source_rest != Value::Bool(false) {
+            add(
+                outside(Some(target_pattern), source_takers.as_deref()),
+                &source_rest,
+            );
+        }
+        for (source_pattern, source_schema) in &spatterns {
+            if let Inclusion::Witness(name) =
+                common_string(Some(source_pattern), Some(target_pattern))
+            {
+                add(Some(name), source_schema);
+            }
+        }
+    }
+    if target_additional.is_some() {
+        for (source_pattern, source_schema) in &spatterns {
+            add(
+                outside(Some(source_pattern), target_takers.as_deref()),
+                source_schema,
+            );
+        }
+        if source_rest != Value::Bool(false) {
+            let everything_taken = match (&source_takers, &target_takers) {
+                (Some(s), Some(t)) => Some(union_pattern([s.as_str(), t.as_str()])),
+                (Some(one), None) | (None, Some(one)) => Some(one.clone()),
+                (None, None) => None,
+            };
+            let name = match everything_taken {
+                None => Some("extra".to_string()),
+                Some(taken) => outside(None, Some(&taken)),
+            };
+            add(name, &source_rest);
+        }
+    }
+    names
 }
 
 /// `base` with `text` put at the place (creating the members and items on the way), as a few
@@ -1073,5 +1397,65 @@ mod tests {
             Inclusion::Witness("ba".into())
         );
         assert_eq!(example("^x-[0-9]{2}$", 0, None).as_deref(), Some("x-00"));
+    }
+
+    #[test]
+    fn target_length_bounds_reject_in_the_same_search() {
+        let (none, at_most_5) = (Lengths::default(), Lengths::new(0, Some(5)));
+        assert_eq!(
+            inclusion_within(Some("^(ab){0,3}$"), none, Some("^(ab)*$"), at_most_5),
+            Inclusion::Witness("ababab".into())
+        );
+        assert_eq!(
+            inclusion_within(Some("^(ab){0,2}$"), none, None, Lengths::new(0, Some(4))),
+            Inclusion::Included
+        );
+        assert_eq!(
+            inclusion_within(Some(".{2,}"), none, None, Lengths::new(2, None)),
+            Inclusion::Included
+        );
+        assert_eq!(
+            inclusion_within(Some("a|bcd"), none, None, Lengths::new(2, None)),
+            Inclusion::Witness("a".into())
+        );
+        assert_eq!(
+            inclusion_within(Some("^(ab)*$"), at_most_5, Some("^(ab){0,3}$"), none),
+            Inclusion::Included
+        );
+    }
+
+    #[test]
+    fn common_strings_literals_and_unions() {
+        assert_eq!(
+            common_string(Some("b.*b"), Some("^ba+b$")),
+            Inclusion::Witness("bab".into())
+        );
+        assert_eq!(common_string(Some("^a"), Some("^b")), Inclusion::Included);
+        let literal = literal_pattern("e-mail.x").unwrap();
+        assert_eq!(matches(&literal, "e-mail.x"), Some(true));
+        assert_eq!(matches(&literal, "e-mailxx"), Some(false));
+        let union = union_pattern([literal.as_str(), "^b"]);
+        assert_eq!(matches(&union, "bee"), Some(true));
+        assert_eq!(matches(&union, "e-mail.x"), Some(true));
+        assert_eq!(matches(&union, "abee"), Some(false));
+    }
+
+    #[test]
+    fn member_names_come_from_the_automata() {
+        use serde_json::json;
+        let source =
+            json!({"properties": {"bb": {}}, "patternProperties": {"^ba+b$": {"type": "integer"}}});
+        let target = json!({"patternProperties": {"b.*b": {"type": "boolean"}}});
+        let names = member_names(&source, &target);
+        // `bb` is a source property, `bab` the source pattern's: the shortest name left to the
+        // rest (the target's pattern searches, so it need not start with `b`) is `abb`.
+        assert!(
+            names.contains(&("abb".to_string(), json!(true))),
+            "{names:?}"
+        );
+        assert!(
+            names.contains(&("bab".to_string(), json!({"type": "integer"}))),
+            "{names:?}"
+        );
     }
 }

@@ -551,33 +551,8 @@ impl Prover {
         if numeric && !numbers_contained(so, to, !admits("number")) {
             return false;
         }
-        if admits("string") {
-            if !bound_implied(so, to, "minLength", true)
-                || !bound_implied(so, to, "maxLength", false)
-            {
-                return false;
-            }
-            if let Some(pattern) = to.field("pattern")
-                && so.field("pattern") != Some(pattern)
-            {
-                // Two different patterns: inclusion of the regular languages, decided by
-                // automata within the source's length bounds.
-                let source_pattern = match so.field("pattern") {
-                    None => None,
-                    Some(Value::String(p)) => Some(p.as_str()),
-                    Some(_) => return false,
-                };
-                let Some(target_pattern) = pattern.as_str() else {
-                    return false;
-                };
-                let min = so.field("minLength").and_then(Value::as_u64).unwrap_or(0);
-                let max = so.field("maxLength").and_then(Value::as_u64);
-                if pattern::inclusion(source_pattern, Some(target_pattern), min, max)
-                    != Inclusion::Included
-                {
-                    return false;
-                }
-            }
+        if admits("string") && !strings_contained(so, to) {
+            return false;
         }
         if admits("array") && !self.arrays(pair, steps) {
             return false;
@@ -730,12 +705,16 @@ impl Prover {
                     target_pointer.clone(),
                 ));
             }
-            pairs.push((
-                source_rest.0,
-                source_rest.1.clone(),
-                target_schema,
-                target_pointer,
-            ));
+            // The rest meets the target pattern only with a name that no source property
+            // or pattern takes; none when the automata show every name it matches is taken.
+            if !names_taken(target_pattern, sprops, spatterns) {
+                pairs.push((
+                    source_rest.0,
+                    source_rest.1.clone(),
+                    target_schema,
+                    target_pointer,
+                ));
+            }
         }
         // Every member the target leaves to its `additionalProperties`.
         if let Some(target_additional) = to.field("additionalProperties") {
@@ -767,12 +746,9 @@ impl Prover {
                 ));
             }
             for (source_pattern, source_schema) in spatterns {
-                // Skipped only when one target pattern provably takes every name it matches.
-                let taken = tpatterns.keys().any(|target_pattern| {
-                    pattern::inclusion(Some(source_pattern), Some(target_pattern), 0, None)
-                        == Inclusion::Included
-                });
-                if taken {
+                // Skipped only when the target's properties and patterns provably take every
+                // name it matches.
+                if names_taken(source_pattern, tprops, tpatterns) {
                     continue;
                 }
                 let source_pointer = pattern_pointer(s.pointer, source_pattern);
@@ -864,6 +840,76 @@ impl Prover {
         };
         self.sub(node, target_node, steps + 1)
     }
+}
+
+/// Whether every string the source admits meets the target's `minLength`, `maxLength` and
+/// `pattern`: the bounds by comparison, and else — two different patterns, or a pattern that
+/// implies a length — by the automata ([`pattern::inclusion_within`]), which decide the
+/// inclusion of the regular languages within the source's and the target's length bounds.
+fn strings_contained(so: &Map<String, Value>, to: &Map<String, Value>) -> bool {
+    let bounds_implied =
+        bound_implied(so, to, "minLength", true) && bound_implied(so, to, "maxLength", false);
+    let target_pattern = to.field("pattern");
+    let same_pattern = target_pattern.is_none() || so.field("pattern") == target_pattern;
+    if bounds_implied && same_pattern {
+        return true;
+    }
+    let text = |schema: &Map<String, Value>| match schema.field("pattern") {
+        None => Ok(None),
+        Some(Value::String(p)) => Ok(Some(p.clone())),
+        Some(_) => Err(()),
+    };
+    let (Ok(source_pattern), Ok(target_pattern)) = (text(so), text(to)) else {
+        return false;
+    };
+    // Bounds that are not whole numbers are left to the comparison above.
+    let lengths = |schema: &Map<String, Value>| -> Option<pattern::Lengths> {
+        let bound = |keyword: &str| match schema.field(keyword) {
+            None => Some(None),
+            Some(value) => value.as_u64().map(Some),
+        };
+        Some(pattern::Lengths::new(
+            bound("minLength")?.unwrap_or(0),
+            bound("maxLength")?,
+        ))
+    };
+    // Bounds the source's imply are no part of the question (and a large one would only make
+    // the search give up).
+    let target_lengths = if bounds_implied {
+        Some(pattern::Lengths::default())
+    } else {
+        lengths(to)
+    };
+    let (Some(source_lengths), Some(target_lengths)) = (lengths(so), target_lengths) else {
+        return false;
+    };
+    pattern::inclusion_within(
+        source_pattern.as_deref(),
+        source_lengths,
+        target_pattern.as_deref(),
+        target_lengths,
+    ) == Inclusion::Included
+}
+
+/// Whether every name `pattern` matches is one of `properties` or matched by one of
+/// `patterns` (the union of their languages, decided by automata; `false` when undecided).
+fn names_taken(
+    pattern: &str,
+    properties: &Map<String, Value>,
+    patterns: &Map<String, Value>,
+) -> bool {
+    let mut takers: Vec<String> = patterns.keys().cloned().collect();
+    for name in properties.keys() {
+        match pattern::literal_pattern(name) {
+            Some(literal) => takers.push(literal),
+            None => return false,
+        }
+    }
+    if takers.is_empty() {
+        return false;
+    }
+    let union = pattern::union_pattern(takers.iter().map(String::as_str));
+    pattern::inclusion(Some(pattern), Some(&union), 0, None) == Inclusion::Included
 }
 
 /// Whether the source's bound implies the target's (`lower`: a minimum, else a maximum).
