@@ -73,11 +73,39 @@ struct OwnedSample {
     #[serde(default)]
     events: Option<Vec<OwnedEvent>>,
     #[serde(default)]
-    messages: Option<StrictValue>,
+    messages: Option<LastAssistant>,
     #[serde(default)]
     output: Option<StrictValue>,
     #[serde(default)]
     attachments: Option<StrictValue>,
+}
+
+/// Of a streamed sample's messages, only the last assistant message is kept (the final
+/// answer when the output has none): one message in memory at a time, never the conversation.
+struct LastAssistant(Option<Value>);
+
+impl<'de> Deserialize<'de> for LastAssistant {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LastAssistant, D::Error> {
+        struct Messages;
+        impl<'de> Visitor<'de> for Messages {
+            type Value = LastAssistant;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of messages")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LastAssistant, A::Error> {
+                let mut last = None;
+                while let Some(StrictValue(message)) = seq.next_element()? {
+                    if message.get("role").and_then(Value::as_str) == Some("assistant") {
+                        last = Some(message);
+                    }
+                }
+                Ok(LastAssistant(last))
+            }
+        }
+        d.deserialize_seq(Messages)
+    }
 }
 
 #[derive(Deserialize)]
@@ -212,6 +240,16 @@ fn read_eval(
             sample: Some(format!("{id} epoch {epoch}")),
             ..at
         };
+        if archive
+            .by_index_raw(index)
+            .is_ok_and(|e| e.size() > STREAM_PAST)
+        {
+            match read_streamed(&mut archive, index, max, &stem, &sample_at) {
+                Ok(run) => importer.run(Format::Inspect, run)?,
+                Err(d) => importer.diagnose(*d),
+            }
+            continue;
+        }
         buf.clear();
         if let Err(message) = inflate(&mut archive, index, max, &mut buf) {
             importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
@@ -456,6 +494,100 @@ fn last_assistant<R: Read + std::io::Seek>(
         }
     }
     Ok(None)
+}
+
+/// A sample entry larger than this (inflated) is parsed as it inflates, never held whole:
+/// its memory is what the run keeps (its tool calls, the last assistant message, the
+/// attachments), not the size of the entry. Smaller ones are inflated first and parsed from
+/// memory, which is faster.
+pub const STREAM_PAST: u64 = 64 << 20;
+
+/// The marker of a streamed entry that inflated past its cap (an I/O error to serde_json).
+const OVER_CAP: &str = "inflated past the cap";
+
+/// A reader that fails once more than `left` bytes would be read from it.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    read: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            let mut probe = [0u8; 1];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => Err(std::io::Error::other(OVER_CAP)),
+            };
+        }
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.left -= n as u64;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+/// One large sample entry parsed as it inflates (see [`STREAM_PAST`]); the same caps as
+/// [`inflate`], errors located by line and column in the entry.
+fn read_streamed<R: Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    index: usize,
+    max: u64,
+    stem: &str,
+    at: &Location,
+) -> Result<SourceRun, Box<ImportDiagnostic>> {
+    let fail = |message: String| Box::new(ImportDiagnostic::new(&I901, at.clone(), message));
+    let entry = archive
+        .by_index(index)
+        .map_err(|e| fail(format!("the entry cannot be read: {e}")))?;
+    let compressed = entry.compressed_size();
+    let declared = entry.size();
+    let cap = max.min(compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR));
+    if declared > cap {
+        return Err(fail(bomb_message(declared, compressed, max, "declares")));
+    }
+    let capped = Capped {
+        inner: entry,
+        left: cap,
+        read: 0,
+    };
+    let mut de =
+        serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, capped));
+    let parsed = OwnedSample::deserialize(&mut de).and_then(|s| de.end().map(|()| s));
+    match parsed {
+        Ok(sample) => owned_run(sample, stem, at, "").map_err(Box::new),
+        Err(e) if e.is_io() && e.to_string().contains(OVER_CAP) => Err(fail(bomb_message(
+            cap.saturating_add(1),
+            compressed,
+            max,
+            "inflates to more than",
+        ))),
+        Err(e) if e.is_io() => Err(fail(format!(
+            "the entry cannot be inflated (truncated or corrupt): {e}"
+        ))),
+        Err(e) => {
+            let mut message = e.to_string();
+            if let Some(cut) = message.find(" at line ") {
+                message.truncate(cut);
+            }
+            let mut d = ImportDiagnostic::new(
+                &I901,
+                Location {
+                    line: e.line() as u32,
+                    column: e.column().max(1) as u32,
+                    ..at.clone()
+                },
+                format!("not an Inspect sample: {message}"),
+            );
+            d.diagnostic.line = e.line() as u32;
+            d.diagnostic.column = e.column().max(1) as u32;
+            Err(Box::new(d))
+        }
+    }
 }
 
 /// Inflate one entry into `buf`, refusing it past `max` bytes or a zip bomb's ratio.
@@ -724,7 +856,7 @@ fn owned_run(
                 at: None,
             })
             .collect(),
-        messages: s.messages.map(|v| v.0),
+        messages: s.messages.and_then(|m| m.0).map(|m| Value::Array(vec![m])),
         output: s.output.map(|v| v.0),
         attachments: s.attachments.map(|v| v.0),
     };
