@@ -418,7 +418,9 @@ pub(crate) fn write(
         // Rendered in memory to compare with what is there.
         let mut bytes = Vec::with_capacity(existing.len() as usize);
         render(seal, trace, &mut bytes).map_err(failed)?;
-        if bytes.len() as u64 == existing.len() && std::fs::read(path).is_ok_and(|b| b == bytes) {
+        if bytes.len() as u64 == existing.len()
+            && crate::input::read_capped(path, bytes.len()).is_ok_and(|b| b == bytes)
+        {
             return Ok(written);
         }
         return replace(path, |out| out.write_all(&bytes).map_err(|e| e.to_string()))
