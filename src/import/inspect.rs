@@ -240,18 +240,24 @@ fn read_eval(
             sample: Some(format!("{id} epoch {epoch}")),
             ..at
         };
-        if archive
-            .by_index_raw(index)
-            .is_ok_and(|e| e.size() > STREAM_PAST)
-        {
-            match read_streamed(&mut archive, index, max, &stem, &sample_at) {
+        // Opened once: whether it is streamed is read off the opened entry.
+        let entry = match archive.by_index(index) {
+            Ok(entry) => entry,
+            Err(e) => {
+                let message = format!("the entry cannot be read: {e}");
+                importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
+                continue;
+            }
+        };
+        if entry.size() > STREAM_PAST {
+            match read_streamed(entry, max, &stem, &sample_at) {
                 Ok(run) => importer.run(Format::Inspect, run)?,
                 Err(d) => importer.diagnose(*d),
             }
             continue;
         }
         buf.clear();
-        if let Err(message) = inflate(&mut archive, index, max, &mut buf) {
+        if let Err(message) = inflate_entry(entry, max, &mut buf) {
             importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
             continue;
         }
@@ -533,17 +539,13 @@ impl<R: Read> Read for Capped<R> {
 
 /// One large sample entry parsed as it inflates (see [`STREAM_PAST`]); the same caps as
 /// [`inflate`], errors located by line and column in the entry.
-fn read_streamed<R: Read + std::io::Seek>(
-    archive: &mut zip::ZipArchive<R>,
-    index: usize,
+fn read_streamed<R: Read>(
+    entry: zip::read::ZipFile<'_, R>,
     max: u64,
     stem: &str,
     at: &Location,
 ) -> Result<SourceRun, Box<ImportDiagnostic>> {
     let fail = |message: String| Box::new(ImportDiagnostic::new(&I901, at.clone(), message));
-    let entry = archive
-        .by_index(index)
-        .map_err(|e| fail(format!("the entry cannot be read: {e}")))?;
     let compressed = entry.compressed_size();
     let declared = entry.size();
     let cap = max.min(compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR));
@@ -597,9 +599,18 @@ fn inflate<R: Read + std::io::Seek>(
     max: u64,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
-    let mut entry = archive
+    let entry = archive
         .by_index(index)
         .map_err(|e| format!("the entry cannot be read: {e}"))?;
+    inflate_entry(entry, max, buf)
+}
+
+/// Inflate an opened entry into `buf`, with the caps of [`inflate`].
+fn inflate_entry<R: Read>(
+    mut entry: zip::read::ZipFile<'_, R>,
+    max: u64,
+    buf: &mut Vec<u8>,
+) -> Result<(), String> {
     let compressed = entry.compressed_size();
     let declared = entry.size();
     let ratio_cap = compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR);
