@@ -18,12 +18,16 @@ use std::path::{Path, PathBuf};
 use zip::CompressionMethod::{Deflated, Zstd};
 
 fn import(format: Format, sources: &[PathBuf], out: &Path) -> ImportReport {
+    import_mapped(format, sources, out, "")
+}
+
+fn import_mapped(format: Format, sources: &[PathBuf], out: &Path, map: &str) -> ImportReport {
     let bytes = std::fs::read(GRAPH).unwrap();
     let graph = ReplayGraph::load(GRAPH, &bytes, Registry::builtin()).unwrap();
     let options = ImportOptions {
         registry: Registry::builtin(),
         graph: &graph,
-        mapping: Mapping::default(),
+        mapping: Mapping::parse("map.toml", map, &graph).unwrap(),
         out: out.to_path_buf(),
         seal: None,
         max_entry_bytes: DEFAULT_MAX_ENTRY_BYTES,
@@ -456,4 +460,96 @@ fn colliding_ids_get_distinct_files_and_a_repeated_span_keeps_the_first() {
     assert!(errs[0].4.contains("appears twice"), "{errs:?}");
     assert_eq!(errs[0].3, 2, "the second line");
     assert_eq!(report.runs[0].steps, 1);
+}
+
+/// A chunked sample (Inspect's `samples/ID_epoch_N/` layout) built by hand: the shell, its
+/// events in two chunks, attachments by index, its conversation in two message chunks.
+fn chunked(id: &str, events_second_chunk: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let at = |rest: &str| format!("samples/{id}_epoch_1/{rest}");
+    let shell = json!({"id": id, "epoch": 1, "input": "attachment://1",
+        "output": {"model": "mockllm/model", "choices": [], "completion": ""},
+        "scores": {"match": {"value": "C"}}, "message_refs": [[0, 2], [3, 4]]});
+    let first = json!([
+        {"event": "sample_init", "sample": {"input": "attachment://1"}},
+        tool("search_text", json!({"query": "attachment://0"}), json!("{}")),
+    ]);
+    vec![
+        (at("sample.json"), shell.to_string().into_bytes()),
+        (at("skeleton.json"), b"{}".to_vec()),
+        // Out of order in the zip: read in the order of their first index.
+        (at("events/2.json"), events_second_chunk.to_vec()),
+        (at("events/0.json"), first.to_string().into_bytes()),
+        (at("events/stats.json"), b"{}".to_vec()),
+        (
+            at("attachments/0.json"),
+            json!(["the long query", "where is main, at length?"])
+                .to_string()
+                .into_bytes(),
+        ),
+        (
+            at("messages/0.json"),
+            json!([{"role": "user", "content": "q"}, {"role": "assistant", "content": "first"}])
+                .to_string()
+                .into_bytes(),
+        ),
+        (
+            at("messages/2.json"),
+            json!([{"role": "assistant", "content": "not in the conversation"},
+                   {"role": "assistant", "content": [{"type": "text", "text": "the answer"}]}])
+            .to_string()
+            .into_bytes(),
+        ),
+    ]
+}
+
+#[test]
+fn a_chunked_sample_is_read_in_index_order_and_a_bad_chunk_is_located_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let second = json!([tool(
+        "read_file",
+        json!({"path": "src/lib.rs"}),
+        json!("{}")
+    )]);
+    let mut entries = chunked("good", second.to_string().as_bytes());
+    entries.extend(chunked("bad", br#"[{"event": "tool", "function": 7}]"#));
+    entries.push(good(3));
+    let log = dir.path().join("chunked.eval");
+    eval_log(&log, &entries, true, Zstd);
+    let out = dir.path().join("out");
+    let report = import_mapped(
+        Format::Inspect,
+        &[log],
+        &out,
+        "[final]\nnode = \"answer\"\n",
+    );
+    let errs = errors(&report);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(
+        errs[0].0.as_deref(),
+        Some("samples/bad_epoch_1/events/2.json")
+    );
+    assert_eq!(errs[0].1.as_deref(), Some("bad epoch 1"));
+    assert_eq!(errs[0].2, "/0/function");
+    assert_eq!(
+        names(&out),
+        ["3_epoch_1.trace.jsonl", "good_epoch_1.trace.jsonl"]
+    );
+    let lines: Vec<Value> = std::fs::read_to_string(out.join("good_epoch_1.trace.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["input"],
+        json!({"input": "where is main, at length?"})
+    );
+    let steps: Vec<&Value> = lines.iter().filter(|l| l.get("seq").is_some()).collect();
+    assert_eq!(steps[0]["node"], "search");
+    assert_eq!(steps[0]["input"], json!({"query": "the long query"}));
+    assert_eq!(steps[1]["node"], "read");
+    // No completion: the answer is the last assistant message of the conversation (message 3,
+    // in the second chunk; message 2 is not in `message_refs`).
+    assert_eq!(steps[2]["node"], "answer");
+    assert_eq!(steps[2]["output"], json!({"text": "the answer"}));
+    assert_eq!(report.summary.runs, 2);
 }

@@ -660,3 +660,62 @@ fn a_trace_that_cannot_be_completed_leaves_no_file_under_its_name() {
         ["1_epoch_1.trace.jsonl", "two_epoch_1.trace.jsonl"]
     );
 }
+
+/// The step lines of a trace without what depends on the source's name (the chain): node,
+/// input, output and error.
+fn steps_of(path: &Path) -> Vec<Value> {
+    trace_lines(path)
+        .into_iter()
+        .filter(|l| l.get("seq").is_some() && l.get("end").is_none())
+        .map(|l| json!([l["node"], l["input"], l["output"], l["error"]]))
+        .collect()
+}
+
+#[test]
+fn a_log_in_inspects_chunked_layout_imports_as_its_single_entry_form_does() {
+    // Both written by the real Inspect AI (tests/fixtures/import/make_chunked.py): the same
+    // eval, as Inspect writes it and converted by Inspect to chunked samples (events in chunks
+    // of 3, the long `grep` result an attachment).
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("map.toml");
+    std::fs::write(&map, MAP).unwrap();
+    let mut traces = Vec::new();
+    for log in ["chunked.eval", "chunked.monolith.eval"] {
+        let out = dir.path().join(log);
+        let (code, stdout, stderr) = primgraph(&[
+            "import",
+            "inspect",
+            &format!("tests/fixtures/import/{log}"),
+            "--graph",
+            GRAPH,
+            "--map",
+            s(&map),
+            "--out",
+            s(&out),
+        ]);
+        assert_eq!(code, 0, "{log}: {stdout}{stderr}");
+        assert!(
+            stdout.contains("imported 2 run(s), 6 step(s)"),
+            "{log}: {stdout}"
+        );
+        assert_eq!(
+            names(&out),
+            ["main_epoch_1.trace.jsonl", "main_epoch_2.trace.jsonl"]
+        );
+        traces.push(out);
+    }
+    for name in ["main_epoch_1.trace.jsonl", "main_epoch_2.trace.jsonl"] {
+        let chunked = steps_of(&traces[0].join(name));
+        let nodes: Vec<&Value> = chunked.iter().map(|s| &s[0]).collect();
+        assert_eq!(nodes, [&json!("search"), &json!("read"), &json!("answer")]);
+        // The attachment (`attachment://0` in the chunk) is resolved to its text.
+        let context = chunked[0][2]["context"].as_str().unwrap_or_default();
+        assert!(
+            context.starts_with("src/lib.rs:1: fn main()"),
+            "{chunked:?}"
+        );
+        assert!(!context.contains("attachment://"), "{chunked:?}");
+        assert_eq!(chunked[2][2], json!({"text": "main is in src/lib.rs"}));
+        assert_eq!(chunked, steps_of(&traces[1].join(name)), "{name}");
+    }
+}

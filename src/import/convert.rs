@@ -14,7 +14,9 @@ use super::{
 use crate::codes;
 use crate::replay::digest::{canonical_json, format_hash, sha256};
 use crate::replay::trace::{Evidence, StepError};
-use crate::replay::{EndStatus, Imported, Step, StepOrigin, StepResult, TraceHeader, TraceWriter};
+use crate::replay::{
+    EndStatus, Imported, SealKey, Step, StepOrigin, StepResult, TraceHeader, TraceWriter,
+};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -395,9 +397,12 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
 }
 
 /// Write a planned trace to `path` through a temporary file in the same folder, renamed when
-/// complete: nothing half-written ever has the trace's name.
+/// complete: nothing half-written ever has the trace's name. A trace already at `path` with
+/// the same bytes (a source imported again, unchanged) is left as it is: the import is
+/// deterministic, and replacing a file costs the file system far more than reading it (a new
+/// inode, the old one evicted, ext4 flushing the data of a file renamed over another).
 pub(crate) fn write(
-    options: &ImportOptions<'_>,
+    seal: Option<&SealKey>,
     trace: &PlannedTrace,
     path: &Path,
 ) -> Result<WrittenRun, ImportError> {
@@ -405,54 +410,84 @@ pub(crate) fn write(
         path: path.display().to_string(),
         message,
     };
+    let written = written(trace, path);
+    let existing = std::fs::symlink_metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file);
+    if let Some(existing) = existing {
+        // Rendered in memory to compare with what is there.
+        let mut bytes = Vec::with_capacity(existing.len() as usize);
+        render(seal, trace, &mut bytes).map_err(failed)?;
+        if bytes.len() as u64 == existing.len()
+            && crate::input::read_capped(path, bytes.len()).is_ok_and(|b| b == bytes)
+        {
+            return Ok(written);
+        }
+        return replace(path, |out| out.write_all(&bytes).map_err(|e| e.to_string()))
+            .map(|()| written)
+            .map_err(failed);
+    }
+    replace(path, |out| render(seal, trace, out))
+        .map(|()| written)
+        .map_err(failed)
+}
+
+/// What writing `trace` to `path` records: its run, file and step counts.
+pub(crate) fn written(trace: &PlannedTrace, path: &Path) -> WrittenRun {
+    let mut written = WrittenRun {
+        run: trace.header.run.clone(),
+        trace: path.to_path_buf(),
+        steps: 0,
+        partial_steps: 0,
+        unmapped_steps: 0,
+        end: trace.end.as_str(),
+    };
+    for (_, origin) in &trace.steps {
+        written.steps += 1;
+        written.partial_steps += u64::from(origin.partial);
+        written.unmapped_steps += u64::from(origin.unmapped);
+    }
+    written
+}
+
+/// The trace's lines, through the [`TraceWriter`] (sealed when the options say so).
+fn render<W: Write>(seal: Option<&SealKey>, trace: &PlannedTrace, out: W) -> Result<(), String> {
+    let mut writer = TraceWriter::new(out, &trace.header).map_err(|e| e.to_string())?;
+    if let Some(key) = seal {
+        writer = writer.sealed(key.clone());
+    }
+    for (step, origin) in &trace.steps {
+        writer.step_from(step, origin).map_err(|e| e.to_string())?;
+    }
+    writer.end(trace.end).map_err(|e| e.to_string())?;
+    let mut out = writer.finish().map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())
+}
+
+/// Write `path` through a temporary file in its folder renamed over it when complete; on any
+/// failure the temporary file is removed.
+fn replace(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), String>,
+) -> Result<(), String> {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = (|| -> Result<WrittenRun, ImportError> {
-        let file = std::fs::File::create(&tmp).map_err(|e| failed(e.to_string()))?;
-        let out = std::io::BufWriter::with_capacity(64 * 1024, file);
-        let mut writer = TraceWriter::new(out, &trace.header).map_err(|e| failed(e.to_string()))?;
-        if let Some(key) = &options.seal {
-            writer = writer.sealed(key.clone());
-        }
-        let mut written = WrittenRun {
-            run: trace.header.run.clone(),
-            trace: path.to_path_buf(),
-            steps: 0,
-            partial_steps: 0,
-            unmapped_steps: 0,
-            end: trace.end.as_str(),
-        };
-        for (step, origin) in &trace.steps {
-            writer
-                .step_from(step, origin)
-                .map_err(|e| failed(e.to_string()))?;
-            written.steps += 1;
-            written.partial_steps += u64::from(origin.partial);
-            written.unmapped_steps += u64::from(origin.unmapped);
-        }
-        writer.end(trace.end).map_err(|e| failed(e.to_string()))?;
-        let mut out = writer.finish().map_err(|e| failed(e.to_string()))?;
-        out.flush().map_err(|e| failed(e.to_string()))?;
+    let result = (|| {
+        let file = std::fs::File::create(&tmp).map_err(|e| e.to_string())?;
+        let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
+        fill(&mut out)?;
+        out.flush().map_err(|e| e.to_string())?;
         drop(out);
-        Ok(written)
+        std::fs::rename(&tmp, path).map_err(|e| e.to_string())
     })();
-    match result {
-        Ok(w) => match std::fs::rename(&tmp, path) {
-            Ok(()) => Ok(w),
-            Err(e) => {
-                // Nothing half-done is left behind: not the complete trace under a temporary name.
-                let _ = std::fs::remove_file(&tmp);
-                Err(failed(e.to_string()))
-            }
-        },
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
+    if result.is_err() {
+        // Nothing half-done is left behind: not the complete trace under a temporary name.
+        let _ = std::fs::remove_file(&tmp);
     }
+    result
 }
 
 /// The header `input` of a prompt (SPEC §10): `{"input": TEXT}` for text, `{"messages": […]}`

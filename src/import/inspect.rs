@@ -73,11 +73,39 @@ struct OwnedSample {
     #[serde(default)]
     events: Option<Vec<OwnedEvent>>,
     #[serde(default)]
-    messages: Option<StrictValue>,
+    messages: Option<LastAssistant>,
     #[serde(default)]
     output: Option<StrictValue>,
     #[serde(default)]
     attachments: Option<StrictValue>,
+}
+
+/// Of a streamed sample's messages, only the last assistant message is kept (the final
+/// answer when the output has none): one message in memory at a time, never the conversation.
+struct LastAssistant(Option<Value>);
+
+impl<'de> Deserialize<'de> for LastAssistant {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LastAssistant, D::Error> {
+        struct Messages;
+        impl<'de> Visitor<'de> for Messages {
+            type Value = LastAssistant;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of messages")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LastAssistant, A::Error> {
+                let mut last = None;
+                while let Some(StrictValue(message)) = seq.next_element()? {
+                    if message.get("role").and_then(Value::as_str) == Some("assistant") {
+                        last = Some(message);
+                    }
+                }
+                Ok(LastAssistant(last))
+            }
+        }
+        d.deserialize_seq(Messages)
+    }
 }
 
 #[derive(Deserialize)]
@@ -166,6 +194,7 @@ fn read_eval(
         }
     };
     let stem = stem_of(file);
+    let mut chunked = chunked_entries(&archive);
     let mut buf: Vec<u8> = Vec::new();
     let mut found_samples = 0u64;
     for index in 0..archive.len() {
@@ -186,6 +215,23 @@ fn read_eval(
             ));
             continue;
         }
+        if let Some(prefix) = name
+            .strip_prefix("samples/")
+            .and_then(|rest| rest.strip_suffix("/sample.json"))
+            .filter(|p| !p.contains('/'))
+        {
+            found_samples += 1;
+            let entries = chunked.remove(prefix).unwrap_or_default();
+            let at = Location {
+                sample: Some(prefix.replacen("_epoch_", " epoch ", 1)),
+                ..at
+            };
+            match read_chunked(&mut archive, index, &entries, max, &stem, &at) {
+                Ok(run) => importer.run(Format::Inspect, run)?,
+                Err(d) => importer.diagnose(*d),
+            }
+            continue;
+        }
         let Some((id, epoch)) = sample_entry(&name) else {
             continue;
         };
@@ -194,8 +240,24 @@ fn read_eval(
             sample: Some(format!("{id} epoch {epoch}")),
             ..at
         };
+        // Opened once: whether it is streamed is read off the opened entry.
+        let entry = match archive.by_index(index) {
+            Ok(entry) => entry,
+            Err(e) => {
+                let message = format!("the entry cannot be read: {e}");
+                importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
+                continue;
+            }
+        };
+        if entry.size() > STREAM_PAST {
+            match read_streamed(entry, max, &stem, &sample_at) {
+                Ok(run) => importer.run(Format::Inspect, run)?,
+                Err(d) => importer.diagnose(*d),
+            }
+            continue;
+        }
         buf.clear();
-        if let Err(message) = inflate(&mut archive, index, max, &mut buf) {
+        if let Err(message) = inflate_entry(entry, max, &mut buf) {
             importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
             continue;
         }
@@ -228,6 +290,308 @@ fn read_eval(
     Ok(())
 }
 
+/// The entries of one chunked sample (Inspect's `samples/ID_epoch_N/` layout): each
+/// sequence's chunks as (first index, zip index), in index order.
+#[derive(Default)]
+struct ChunkedEntries {
+    events: Vec<(u64, usize)>,
+    attachments: Vec<(u64, usize)>,
+    messages: Vec<(u64, usize)>,
+}
+
+/// Every chunked sample's entries, by its prefix `ID_epoch_N`, from the central directory
+/// (the only record of a chunked sample's layout): `events/START.json`,
+/// `attachments/START.json` and `messages/START.json`; the sidecars (`skeleton.json`,
+/// `events/stats.json`, `events/uuids.json`, `calls/…`, `metadata.json`) are not needed.
+fn chunked_entries<R: Read + std::io::Seek>(
+    archive: &zip::ZipArchive<R>,
+) -> std::collections::HashMap<String, ChunkedEntries> {
+    let mut out: std::collections::HashMap<String, ChunkedEntries> = Default::default();
+    for index in 0..archive.len() {
+        let Some(name) = archive.name_for_index(index) else {
+            continue;
+        };
+        let Some(rest) = name.strip_prefix("samples/") else {
+            continue;
+        };
+        let mut parts = rest.split('/');
+        let (Some(prefix), Some(sequence), Some(chunk), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let Some(start) = chunk
+            .strip_suffix(".json")
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        let entries = out.entry(prefix.to_string()).or_default();
+        match sequence {
+            "events" => entries.events.push((start, index)),
+            "attachments" => entries.attachments.push((start, index)),
+            "messages" => entries.messages.push((start, index)),
+            _ => {}
+        }
+    }
+    for entries in out.values_mut() {
+        entries.events.sort_unstable();
+        entries.attachments.sort_unstable();
+        entries.messages.sort_unstable();
+    }
+    out
+}
+
+/// A chunked sample's shell (`sample.json`): the sample without its messages, events and
+/// attachments, its final conversation as ranges into the `messages` sequence.
+#[derive(Deserialize)]
+struct Shell {
+    id: Option<StrictValue>,
+    epoch: Option<u64>,
+    input: Option<StrictValue>,
+    #[serde(default)]
+    scores: Option<StrictValue>,
+    #[serde(default)]
+    output: Option<StrictValue>,
+    #[serde(default)]
+    message_refs: Option<Vec<(u64, u64)>>,
+}
+
+/// Inflate and parse one entry of a chunked sample, errors located in that entry.
+fn chunk_of<R: Read + std::io::Seek, T: serde::de::DeserializeOwned>(
+    archive: &mut zip::ZipArchive<R>,
+    index: usize,
+    max: u64,
+    at: &Location,
+) -> Result<T, Box<ImportDiagnostic>> {
+    let at = Location {
+        entry: archive.name_for_index(index).map(str::to_string),
+        ..at.clone()
+    };
+    let mut buf = Vec::new();
+    inflate(archive, index, max, &mut buf)
+        .map_err(|message| Box::new(ImportDiagnostic::new(&I901, at.clone(), message)))?;
+    serde_json::from_slice(&buf).map_err(|e| Box::new(json_error(&buf, &e, at)))
+}
+
+/// One sample in Inspect's chunked layout: the shell, then the events chunks in order (tool
+/// events kept, each located in its chunk), the attachments its tool calls, input or answer
+/// refer to (`attachment://INDEX`, only those kept), and — when the output has no completion —
+/// the last assistant message of its final conversation.
+fn read_chunked<R: Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    shell_index: usize,
+    entries: &ChunkedEntries,
+    max: u64,
+    stem: &str,
+    at: &Location,
+) -> Result<SourceRun, Box<ImportDiagnostic>> {
+    let shell: Shell = chunk_of(archive, shell_index, max, at)?;
+    let mut events = Vec::new();
+    let mut buf = Vec::new();
+    for &(_, index) in &entries.events {
+        let chunk_at = Location {
+            entry: archive.name_for_index(index).map(str::to_string),
+            ..at.clone()
+        };
+        buf.clear();
+        inflate(archive, index, max, &mut buf)
+            .map_err(|message| Box::new(ImportDiagnostic::new(&I901, chunk_at.clone(), message)))?;
+        let chunk: Vec<Event<'_>> = serde_json::from_slice(&buf)
+            .map_err(|e| Box::new(json_error(&buf, &e, chunk_at.clone())))?;
+        for (i, event) in chunk.into_iter().enumerate() {
+            events.push(EventParts::of(
+                event,
+                Some(chunk_at.with_pointer(format!("/{i}"))),
+            ));
+        }
+    }
+    let output = shell.output.map(|v| v.0);
+    let input = shell.input.map(|v| v.0);
+    let mut wanted = std::collections::HashSet::new();
+    let mut refer = |v: &Value| collect_attachments(v, &mut wanted);
+    if let Some(i) = &input {
+        refer(i);
+    }
+    if let Some(c) = completion(&output) {
+        refer(&Value::String(c));
+    }
+    for e in &events {
+        for v in [&e.arguments, &e.result, &e.error].into_iter().flatten() {
+            refer(v);
+        }
+    }
+    let mut attachments = serde_json::Map::new();
+    if !wanted.is_empty() {
+        for &(start, index) in &entries.attachments {
+            let chunk: Vec<StrictValue> = chunk_of(archive, index, max, at)?;
+            for (i, content) in chunk.into_iter().enumerate() {
+                let key = (start + i as u64).to_string();
+                if wanted.contains(&key) {
+                    attachments.insert(key, content.0);
+                }
+            }
+        }
+    }
+    let mut messages = None;
+    if completion(&output).is_none() {
+        messages = last_assistant(archive, entries, shell.message_refs.as_deref(), max, at)?;
+    }
+    let parts = Parts {
+        id: shell.id.map(|v| v.0),
+        epoch: shell.epoch,
+        input,
+        scores: shell.scores.map(|v| v.0),
+        events,
+        messages: messages.map(|m| Value::Array(vec![m])),
+        output,
+        attachments: Some(Value::Object(attachments)),
+    };
+    build_run(parts, stem, at, "").map_err(Box::new)
+}
+
+/// The attachment keys (`attachment://KEY`) a value refers to.
+fn collect_attachments(v: &Value, into: &mut std::collections::HashSet<String>) {
+    match v {
+        Value::String(s) => {
+            if let Some(key) = s.strip_prefix(ATTACHMENT) {
+                into.insert(key.to_string());
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect_attachments(v, into)),
+        Value::Object(m) => m.values().for_each(|v| collect_attachments(v, into)),
+        _ => {}
+    }
+}
+
+/// The last assistant message of a chunked sample's final conversation (`message_refs`:
+/// half-open ranges into the `messages` sequence), read from the chunk that holds it.
+fn last_assistant<R: Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    entries: &ChunkedEntries,
+    refs: Option<&[(u64, u64)]>,
+    max: u64,
+    at: &Location,
+) -> Result<Option<Value>, Box<ImportDiagnostic>> {
+    let Some(refs) = refs else {
+        return Ok(None);
+    };
+    let mut loaded: Option<(u64, Vec<StrictValue>)> = None;
+    for &(start, end) in refs.iter().rev() {
+        for index in (start..end).rev() {
+            // The chunk holding `index`: the one with the greatest start at or before it.
+            let Some(&(chunk_start, zip_index)) =
+                entries.messages.iter().rev().find(|(s, _)| *s <= index)
+            else {
+                continue;
+            };
+            if loaded.as_ref().is_none_or(|(s, _)| *s != chunk_start) {
+                loaded = Some((chunk_start, chunk_of(archive, zip_index, max, at)?));
+            }
+            let Some((_, chunk)) = &loaded else {
+                continue;
+            };
+            let Some(message) = chunk.get((index - chunk_start) as usize) else {
+                continue;
+            };
+            if message.0.get("role").and_then(Value::as_str) == Some("assistant") {
+                return Ok(Some(message.0.clone()));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A sample entry larger than this (inflated) is parsed as it inflates, never held whole:
+/// its memory is what the run keeps (its tool calls, the last assistant message, the
+/// attachments), not the size of the entry. Smaller ones are inflated first and parsed from
+/// memory, which is faster.
+pub const STREAM_PAST: u64 = 64 << 20;
+
+/// The marker of a streamed entry that inflated past its cap (an I/O error to serde_json).
+const OVER_CAP: &str = "inflated past the cap";
+
+/// A reader that fails once more than `left` bytes would be read from it.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    read: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            let mut probe = [0u8; 1];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => Err(std::io::Error::other(OVER_CAP)),
+            };
+        }
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.left -= n as u64;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+/// One large sample entry parsed as it inflates (see [`STREAM_PAST`]); the same caps as
+/// [`inflate`], errors located by line and column in the entry.
+fn read_streamed<R: Read>(
+    entry: zip::read::ZipFile<'_, R>,
+    max: u64,
+    stem: &str,
+    at: &Location,
+) -> Result<SourceRun, Box<ImportDiagnostic>> {
+    let fail = |message: String| Box::new(ImportDiagnostic::new(&I901, at.clone(), message));
+    let compressed = entry.compressed_size();
+    let declared = entry.size();
+    let cap = max.min(compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR));
+    if declared > cap {
+        return Err(fail(bomb_message(declared, compressed, max, "declares")));
+    }
+    let capped = Capped {
+        inner: entry,
+        left: cap,
+        read: 0,
+    };
+    let mut de =
+        serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, capped));
+    let parsed = OwnedSample::deserialize(&mut de).and_then(|s| de.end().map(|()| s));
+    match parsed {
+        Ok(sample) => owned_run(sample, stem, at, "").map_err(Box::new),
+        Err(e) if e.is_io() && e.to_string().contains(OVER_CAP) => Err(fail(bomb_message(
+            cap.saturating_add(1),
+            compressed,
+            max,
+            "inflates to more than",
+        ))),
+        Err(e) if e.is_io() => Err(fail(format!(
+            "the entry cannot be inflated (truncated or corrupt): {e}"
+        ))),
+        Err(e) => {
+            let mut message = e.to_string();
+            if let Some(cut) = message.find(" at line ") {
+                message.truncate(cut);
+            }
+            let mut d = ImportDiagnostic::new(
+                &I901,
+                Location {
+                    line: e.line() as u32,
+                    column: e.column().max(1) as u32,
+                    ..at.clone()
+                },
+                format!("not an Inspect sample: {message}"),
+            );
+            d.diagnostic.line = e.line() as u32;
+            d.diagnostic.column = e.column().max(1) as u32;
+            Err(Box::new(d))
+        }
+    }
+}
+
 /// Inflate one entry into `buf`, refusing it past `max` bytes or a zip bomb's ratio.
 fn inflate<R: Read + std::io::Seek>(
     archive: &mut zip::ZipArchive<R>,
@@ -235,9 +599,18 @@ fn inflate<R: Read + std::io::Seek>(
     max: u64,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
-    let mut entry = archive
+    let entry = archive
         .by_index(index)
         .map_err(|e| format!("the entry cannot be read: {e}"))?;
+    inflate_entry(entry, max, buf)
+}
+
+/// Inflate an opened entry into `buf`, with the caps of [`inflate`].
+fn inflate_entry<R: Read>(
+    mut entry: zip::read::ZipFile<'_, R>,
+    max: u64,
+    buf: &mut Vec<u8>,
+) -> Result<(), String> {
     let compressed = entry.compressed_size();
     let declared = entry.size();
     let ratio_cap = compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR);
@@ -299,13 +672,17 @@ fn json_error(bytes: &[u8], e: &serde_json::Error, at: Location) -> ImportDiagno
     d
 }
 
+/// How a value refers to an attachment: `attachment://HASH` in a sample entry,
+/// `attachment://INDEX` (into the sample's `attachments/` sequence) in a chunked sample.
+const ATTACHMENT: &str = "attachment://";
+
 /// Resolve `attachment://HASH` strings anywhere in a value from the sample's attachments.
 fn resolve(value: Value, attachments: &Option<serde_json::Map<String, Value>>) -> Value {
     let Some(att) = attachments else {
         return value;
     };
     match value {
-        Value::String(s) => match s.strip_prefix("attachment://") {
+        Value::String(s) => match s.strip_prefix(ATTACHMENT) {
             Some(key) => att.get(key).cloned().unwrap_or(Value::String(s)),
             None => Value::String(s),
         },
@@ -321,7 +698,7 @@ fn resolve(value: Value, attachments: &Option<serde_json::Map<String, Value>>) -
 
 fn mentions_attachment(v: &Value) -> bool {
     match v {
-        Value::String(s) => s.starts_with("attachment://"),
+        Value::String(s) => s.starts_with(ATTACHMENT),
         Value::Array(a) => a.iter().any(mentions_attachment),
         Value::Object(m) => m.values().any(mentions_attachment),
         _ => false,
@@ -365,14 +742,45 @@ fn tool_result(result: Value) -> Value {
 }
 
 /// One event as the run is built from it: its kind, and for a tool event its function,
-/// arguments, result and error.
-type EventParts = (
-    Option<String>,
-    Option<Value>,
-    Option<Value>,
-    Option<Value>,
-    Option<Value>,
-);
+/// arguments, result and error; where it is when that is not `/events/N` of the sample's
+/// entry (a chunked sample's events are in entries of their own).
+struct EventParts {
+    kind: Option<String>,
+    function: Option<Value>,
+    arguments: Option<Value>,
+    result: Option<Value>,
+    error: Option<Value>,
+    at: Option<Location>,
+}
+
+impl EventParts {
+    fn of(e: Event<'_>, at: Option<Location>) -> EventParts {
+        if e.event.as_deref() != Some("tool") {
+            return EventParts {
+                kind: e.event.map(std::borrow::Cow::into_owned),
+                function: None,
+                arguments: None,
+                result: None,
+                error: None,
+                at,
+            };
+        }
+        EventParts {
+            kind: Some("tool".into()),
+            function: e.function.map(|v| v.0),
+            arguments: e.arguments.map(|v| v.0),
+            result: e.result.map(|v| v.0),
+            error: e.error.map(|v| v.0),
+            at,
+        }
+    }
+
+    fn mentions_attachment(&self) -> bool {
+        [&self.arguments, &self.result, &self.error]
+            .iter()
+            .any(|v| v.as_ref().is_some_and(mentions_attachment))
+    }
+}
 
 struct Parts {
     id: Option<Value>,
@@ -414,19 +822,7 @@ fn borrowed_run(
             .events
             .unwrap_or_default()
             .into_iter()
-            .map(|e| {
-                let tool = e.event.as_deref() == Some("tool");
-                if !tool {
-                    return (e.event.map(|c| c.into_owned()), None, None, None, None);
-                }
-                (
-                    Some("tool".into()),
-                    e.function.map(|v| v.0),
-                    e.arguments.map(|v| v.0),
-                    e.result.map(|v| v.0),
-                    e.error.map(|v| v.0),
-                )
-            })
+            .map(|e| EventParts::of(e, None))
             .collect(),
         messages: None,
         output: raw(s.output, "output")?,
@@ -435,11 +831,8 @@ fn borrowed_run(
     // Parsed only when needed: the final answer's messages when the output has no text, and
     // the attachments when a tool call refers to one.
     let needs_attachments = parts.input.as_ref().is_some_and(mentions_attachment)
-        || parts.events.iter().any(|(_, _, a, r, e)| {
-            [a, r, e]
-                .iter()
-                .any(|v| v.as_ref().is_some_and(mentions_attachment))
-        });
+        || completion(&parts.output).is_some_and(|c| c.starts_with(ATTACHMENT))
+        || parts.events.iter().any(EventParts::mentions_attachment);
     let mut parts = parts;
     if needs_attachments {
         parts.attachments = raw(s.attachments, "attachments")?;
@@ -465,17 +858,16 @@ fn owned_run(
             .events
             .unwrap_or_default()
             .into_iter()
-            .map(|e| {
-                (
-                    e.event,
-                    e.function.map(|v| v.0),
-                    e.arguments.map(|v| v.0),
-                    e.result.map(|v| v.0),
-                    e.error.map(|v| v.0),
-                )
+            .map(|e| EventParts {
+                kind: e.event,
+                function: e.function.map(|v| v.0),
+                arguments: e.arguments.map(|v| v.0),
+                result: e.result.map(|v| v.0),
+                error: e.error.map(|v| v.0),
+                at: None,
             })
             .collect(),
-        messages: s.messages.map(|v| v.0),
+        messages: s.messages.and_then(|m| m.0).map(|m| Value::Array(vec![m])),
         output: s.output.map(|v| v.0),
         attachments: s.attachments.map(|v| v.0),
     };
@@ -522,15 +914,24 @@ fn build_run(
         _ => None,
     };
     let mut steps = Vec::new();
-    for (i, (kind, function, arguments, result, error)) in p.events.into_iter().enumerate() {
+    for (i, event) in p.events.into_iter().enumerate() {
+        let EventParts {
+            kind,
+            function,
+            arguments,
+            result,
+            error,
+            at: event_at,
+        } = event;
         if kind.as_deref() != Some("tool") {
             continue;
         }
-        let pointer = format!("{base}/events/{i}");
+        let event_at = event_at.unwrap_or_else(|| at.with_pointer(format!("{base}/events/{i}")));
         let Some(Value::String(name)) = function else {
+            let pointer = format!("{}/function", event_at.pointer);
             return Err(ImportDiagnostic::new(
                 &I901,
-                at.with_pointer(format!("{pointer}/function")),
+                event_at.with_pointer(pointer),
                 "not an Inspect tool event: `function` is not a string",
             ));
         };
@@ -545,7 +946,7 @@ fn build_run(
                 result.map(|r| tool_result(resolve(r, &attachments)))
             },
             error: error.map(|e| resolve(e, &attachments)),
-            location: at.with_pointer(pointer),
+            location: event_at,
         });
     }
     let mut scores = Vec::new();
@@ -565,6 +966,10 @@ fn build_run(
             .find(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
             .and_then(|m| m.get("content"))
             .and_then(content_text)
+    });
+    let final_text = final_text.map(|t| match resolve(Value::String(t), &attachments) {
+        Value::String(t) => t,
+        other => other.to_string(),
     });
     let input = p.input.map(|i| resolve(i, &attachments));
     Ok(SourceRun {

@@ -287,11 +287,47 @@ pub enum ImportError {
     Write { path: String, message: String },
 }
 
-/// The state of one import: the options, the names taken, the report being built.
+/// The state of one import: the options, the names taken, the report being built, and the
+/// thread that writes the traces.
 pub struct Importer<'a> {
     options: ImportOptions<'a>,
     taken: HashSet<String>,
     report: ImportReport,
+    writer: Option<Writer>,
+}
+
+/// The traces are written on a thread of their own, in the order they are planned: creating
+/// a file costs the file system about as much as reading and mapping a sample, and the two
+/// overlap. The first failure stops it; the import learns of it at its next run or at the end.
+struct Writer {
+    sender: std::sync::mpsc::SyncSender<(convert::PlannedTrace, PathBuf)>,
+    thread: std::thread::JoinHandle<Result<(), ImportError>>,
+}
+
+impl Writer {
+    fn start(seal: Option<SealKey>) -> Writer {
+        // A few traces in flight: the reader never runs far ahead of the disk.
+        let (sender, receiver) =
+            std::sync::mpsc::sync_channel::<(convert::PlannedTrace, PathBuf)>(8);
+        let thread = std::thread::spawn(move || {
+            for (trace, path) in receiver {
+                convert::write(seal.as_ref(), &trace, &path)?;
+            }
+            Ok(())
+        });
+        Writer { sender, thread }
+    }
+
+    /// Wait for every trace sent to be written.
+    fn join(self) -> Result<(), ImportError> {
+        drop(self.sender);
+        self.thread.join().unwrap_or_else(|_| {
+            Err(ImportError::Write {
+                path: String::new(),
+                message: "the thread writing the traces stopped".into(),
+            })
+        })
+    }
 }
 
 impl<'a> Importer<'a> {
@@ -300,10 +336,12 @@ impl<'a> Importer<'a> {
             path: options.out.display().to_string(),
             source,
         })?;
+        let writer = Writer::start(options.seal.clone());
         Ok(Importer {
             options,
             taken: HashSet::new(),
             report: ImportReport::default(),
+            writer: Some(writer),
         })
     }
 
@@ -336,7 +374,8 @@ impl<'a> Importer<'a> {
         }
         let name = self.file_name(&converted.file_stem);
         let path = self.options.out.join(format!("{name}.trace.jsonl"));
-        let written = convert::write(&self.options, &converted.trace, &path)?;
+        let written = convert::written(&converted.trace, &path);
+        self.send(converted.trace, path)?;
         let s = &mut self.report.summary;
         s.runs += 1;
         s.steps += written.steps;
@@ -346,6 +385,32 @@ impl<'a> Importer<'a> {
         }
         self.report.runs.push(written);
         Ok(())
+    }
+
+    /// Hand a trace to the writer; a write that failed before stops the import here.
+    fn send(&mut self, trace: convert::PlannedTrace, path: PathBuf) -> Result<(), ImportError> {
+        let Some(writer) = &self.writer else {
+            return convert::write(self.options.seal.as_ref(), &trace, &path).map(drop);
+        };
+        if writer.sender.send((trace, path)).is_err() {
+            // The writer stopped at a failure: that failure is the import's.
+            return self.complete();
+        }
+        Ok(())
+    }
+
+    /// Wait until every trace planned so far is written; the first write that failed.
+    pub fn complete(&mut self) -> Result<(), ImportError> {
+        match self.writer.take() {
+            Some(writer) => {
+                let result = writer.join();
+                if result.is_ok() {
+                    self.writer = Some(Writer::start(self.options.seal.clone()));
+                }
+                result
+            }
+            None => Ok(()),
+        }
     }
 
     /// A file name for a run not yet used in this import: runs whose IDs collide after
@@ -360,7 +425,11 @@ impl<'a> Importer<'a> {
         name
     }
 
-    pub fn finish(self) -> ImportReport {
+    /// The report. Call [`Importer::complete`] first to learn whether every trace was written.
+    pub fn finish(mut self) -> ImportReport {
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
         self.report
     }
 }
@@ -375,6 +444,7 @@ pub fn import_paths(
     for path in sources {
         importer.import_path(format, path)?;
     }
+    importer.complete()?;
     Ok(importer.finish())
 }
 
