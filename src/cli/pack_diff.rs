@@ -123,19 +123,7 @@ pub fn run(args: PackDiffArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let output = match args.format {
-        DiffFormat::Human => report.render_human(anstream::stdout().is_terminal()),
-        DiffFormat::Json => report.render_json(),
-        DiffFormat::Sarif => report.render_sarif(),
-        DiffFormat::Markdown => report.render_markdown(),
-        DiffFormat::Github => report.render_github(),
-    };
-    print!("{output}");
-    if report.fails(args.deny_warnings) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    super::registry::print_diff(&report, args.format, args.deny_warnings)
 }
 
 /// The graph's bytes with its `packs` range for `name` replaced by `"*"` (on the same line, so

@@ -499,19 +499,7 @@ fn diff(args: DiffArgs) -> ExitCode {
             Err(e) => return super::usage_error(e),
         }
     };
-    let output = match args.format {
-        DiffFormat::Human => report.render_human(anstream::stdout().is_terminal()),
-        DiffFormat::Json => report.render_json(),
-        DiffFormat::Sarif => report.render_sarif(),
-        DiffFormat::Markdown => report.render_markdown(),
-        DiffFormat::Github => report.render_github(),
-    };
-    print!("{output}");
-    if report.fails(args.deny_warnings) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    print_diff(&report, args.format, args.deny_warnings)
 }
 
 /// The validation options of OLD's and NEW's side of `--graphs`: with a pack path (or a lock),
@@ -531,4 +519,26 @@ fn gate_options(
         })
     };
     Ok((side(&args.old)?, side(&args.new)?))
+}
+
+/// Print a registry or pack diff in `format`; exit 1 when it fails (errors, or warnings with
+/// `--deny-warnings`).
+pub fn print_diff(
+    report: &primgraph::versions::registry_diff::RegistryDiff,
+    format: DiffFormat,
+    deny_warnings: bool,
+) -> ExitCode {
+    let output = match format {
+        DiffFormat::Human => report.render_human(anstream::stdout().is_terminal()),
+        DiffFormat::Json => report.render_json(),
+        DiffFormat::Sarif => report.render_sarif(),
+        DiffFormat::Markdown => report.render_markdown(),
+        DiffFormat::Github => report.render_github(),
+    };
+    print!("{output}");
+    if report.fails(deny_warnings) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
