@@ -1163,7 +1163,7 @@ const MAX_MEMBER_NAMES: usize = 16;
 /// shares with each source pattern; for a target `additionalProperties`, a name of each source
 /// pattern, and one of the source's rest, that no target property or pattern takes. The names
 /// come from the automata (shortest strings of a product), so each is one the patterns really
-/// govern; a name a pattern does not decide is skipped. Bounded by [`MAX_MEMBER_NAMES`].
+/// govern; a name a pattern does not decide is skipped. Bounded by `MAX_MEMBER_NAMES`.
 pub fn member_names(
     source: &serde_json::Value,
     target: &serde_json::Value,
