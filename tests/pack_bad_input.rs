@@ -93,6 +93,29 @@ fn primgraph(cwd: &Path, args: &[&str]) -> Run {
 }
 
 /// Every diagnostic of a §3.1 JSON document: (code, file, line, column, pointer, message).
+/// `validate g.graph.json --pack PACK --format json` in `cwd`.
+fn validate_json(cwd: &Path, pack: &str) -> Run {
+    primgraph(
+        cwd,
+        &[
+            "validate",
+            "g.graph.json",
+            "--pack",
+            pack,
+            "--format",
+            "json",
+        ],
+    )
+}
+
+/// The one finding of a `--format json` run that exits `code`.
+fn one_finding(run: &Run, code: i32) -> (String, String, u64, u64, String, String) {
+    assert_eq!(run.code, code, "{}", run.stderr);
+    let found = findings(&run.json());
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.into_iter().next().unwrap()
+}
+
 fn findings(doc: &Value) -> Vec<(String, String, u64, u64, String, String)> {
     let mut out = Vec::new();
     for file in doc["files"].as_array().into_iter().flatten() {
@@ -161,20 +184,8 @@ fn a_symlink_escaping_the_pack_is_p801_at_the_link_and_never_followed() {
     )
     .unwrap();
 
-    let run = primgraph(
-        dir,
-        &[
-            "validate",
-            "g.graph.json",
-            "--pack",
-            "pyfix",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    let found = findings(&run.json());
-    assert_eq!(found.len(), 1, "{found:?}");
+    let run = validate_json(dir, "pyfix");
+    let found = [one_finding(&run, 1)];
     let (code, file, line, column, _, message) = &found[0];
     assert_eq!(
         (code.as_str(), file.as_str(), *line, *column),
@@ -244,17 +255,7 @@ fn symlink_loops_in_a_pack_and_on_the_pack_path_end_in_located_errors() {
     std::fs::rename(dir.join("pyfix"), shelf.join("pyfix")).unwrap();
     std::os::unix::fs::symlink("b", shelf.join("a")).unwrap();
     std::os::unix::fs::symlink("a", shelf.join("b")).unwrap();
-    let run = primgraph(
-        dir,
-        &[
-            "validate",
-            "g.graph.json",
-            "--pack",
-            "shelf",
-            "--format",
-            "json",
-        ],
-    );
+    let run = validate_json(dir, "shelf");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(codes(&run.json()), Vec::<String>::new());
 
@@ -283,9 +284,7 @@ fn a_50_mb_pack_json_is_p801_from_its_size_alone() {
     assert!(size > 50 * 1024 * 1024);
 
     let run = primgraph(dir, &["pack", "lint", "pyfix", "--format", "json"]);
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    let found = findings(&run.json());
-    assert_eq!(found.len(), 1, "{found:?}");
+    let found = [one_finding(&run, 1)];
     let (code, file, line, column, _, message) = &found[0];
     assert_eq!(
         (code.as_str(), file.as_str(), *line, *column),
@@ -299,17 +298,7 @@ fn a_50_mb_pack_json_is_p801_from_its_size_alone() {
 
     // The graph that declares it: the pack's P801 in its pack.json, then the P804 at the
     // graph's range (no loadable version).
-    let run = primgraph(
-        dir,
-        &[
-            "validate",
-            "g.graph.json",
-            "--pack",
-            "pyfix",
-            "--format",
-            "json",
-        ],
-    );
+    let run = validate_json(dir, "pyfix");
     assert_eq!(run.code, 1, "{}", run.stderr);
     let found = findings(&run.json());
     let located: Vec<(&str, &str, u64, &str)> = found
@@ -420,9 +409,7 @@ fn ten_thousand_packs_on_the_pack_path_resolve_to_the_ones_asked_for() {
             "json",
         ],
     );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    let found = findings(&run.json());
-    assert_eq!(found.len(), 1, "{found:?}");
+    let found = [one_finding(&run, 1)];
     assert_eq!(
         (
             found[0].0.as_str(),
@@ -496,9 +483,7 @@ fn a_requirement_chain_1000_deep_resolves_unlocked_and_locked() {
         cwd,
         &["validate", "g.graph.json", "--locked", "--format", "json"],
     );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    let found = findings(&run.json());
-    assert_eq!(found.len(), 1, "{found:?}");
+    let found = [one_finding(&run, 1)];
     assert_eq!(
         (found[0].0.as_str(), found[0].1.as_str()),
         ("P806", "primgraph.lock")
@@ -517,20 +502,8 @@ fn a_chain_1000_deep_that_breaks_at_the_bottom_or_loops_is_located_there() {
     );
 
     chain(&cwd.join("broken"), Some(("nowhere", "^1.0")));
-    let run = primgraph(
-        cwd,
-        &[
-            "validate",
-            "g.graph.json",
-            "--pack",
-            "broken",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    let found = findings(&run.json());
-    assert_eq!(found.len(), 1, "{found:?}");
+    let run = validate_json(cwd, "broken");
+    let found = [one_finding(&run, 1)];
     assert_eq!(
         (
             found[0].0.as_str(),
@@ -542,20 +515,8 @@ fn a_chain_1000_deep_that_breaks_at_the_bottom_or_loops_is_located_there() {
     assert!(found[0].2 >= 1 && found[0].3 > 1, "{found:?}");
 
     chain(&cwd.join("cycle"), Some(("c0000", "^1.0")));
-    let run = primgraph(
-        cwd,
-        &[
-            "validate",
-            "g.graph.json",
-            "--pack",
-            "cycle",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    let found = findings(&run.json());
-    assert_eq!(found.len(), 1, "{found:?}");
+    let run = validate_json(cwd, "cycle");
+    let found = [one_finding(&run, 1)];
     assert_eq!(
         (
             found[0].0.as_str(),
@@ -642,17 +603,7 @@ fn a_pack_json_that_is_a_fifo_is_p801_never_opened() {
     );
     assert!(found[0].5.contains("FIFO"), "{}", found[0].5);
 
-    let run = primgraph(
-        dir,
-        &[
-            "validate",
-            "g.graph.json",
-            "--pack",
-            "pyfix",
-            "--format",
-            "json",
-        ],
-    );
+    let run = validate_json(dir, "pyfix");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let located: Vec<(String, String)> = findings(&run.json())
         .into_iter()
