@@ -102,6 +102,21 @@ fn two_samples() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// `primgraph import inspect LOG --graph GRAPH [--map MAP] --out OUT EXTRA…`.
+fn import_inspect(
+    log: &Path,
+    map: Option<&Path>,
+    out: &Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut args = vec!["import", "inspect", s(log), "--graph", GRAPH];
+    if let Some(map) = map {
+        args.extend(["--map", s(map)]);
+    }
+    args.extend(["--out", s(out)]);
+    args.extend_from_slice(extra);
+    primgraph(&args)
+}
 #[test]
 fn an_eval_log_imports_with_a_summary_and_replays() {
     let dir = tempfile::tempdir().unwrap();
@@ -110,17 +125,7 @@ fn an_eval_log_imports_with_a_summary_and_replays() {
     let map = dir.path().join("map.toml");
     std::fs::write(&map, MAP).unwrap();
     let out = dir.path().join("out");
-    let (code, stdout, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--map",
-        s(&map),
-        "--out",
-        s(&out),
-    ]);
+    let (code, stdout, stderr) = import_inspect(&log, Some(&map), &out, &[]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         stdout.contains(
@@ -465,17 +470,7 @@ fn a_bad_mapping_file_or_graph_is_a_located_usage_error() {
     let map = dir.path().join("map.toml");
     std::fs::write(&map, "[tools]\ngrep = \"nowhere\"\n").unwrap();
     let out = dir.path().join("out");
-    let (code, stdout, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--map",
-        s(&map),
-        "--out",
-        s(&out),
-    ]);
+    let (code, stdout, stderr) = import_inspect(&log, Some(&map), &out, &[]);
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains(&format!("{}:2:", map.display())),
@@ -485,17 +480,7 @@ fn a_bad_mapping_file_or_graph_is_a_located_usage_error() {
     assert!(!out.exists() || names(&out).is_empty(), "nothing written");
 
     std::fs::write(&map, [0xff, 0xfe, b'\n']).unwrap();
-    let (code, _, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--map",
-        s(&map),
-        "--out",
-        s(&out),
-    ]);
+    let (code, _, stderr) = import_inspect(&log, Some(&map), &out, &[]);
     assert_eq!(code, 2);
     assert!(stderr.contains("not UTF-8"), "{stderr}");
 
@@ -536,19 +521,7 @@ fn sign_seals_imported_traces_that_trust_accepts_and_edits_break() {
     let map = dir.path().join("map.toml");
     std::fs::write(&map, MAP).unwrap();
     let out = dir.path().join("out");
-    let (code, stdout, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--map",
-        s(&map),
-        "--out",
-        s(&out),
-        "--sign",
-        s(&key),
-    ]);
+    let (code, stdout, stderr) = import_inspect(&log, Some(&map), &out, &["--sign", s(&key)]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let trace = out.join("1_epoch_1.trace.jsonl");
     let text = std::fs::read_to_string(&trace).unwrap();
@@ -583,34 +556,19 @@ fn sign_seals_imported_traces_that_trust_accepts_and_edits_break() {
 
     // An unsealed import is refused under --trust.
     let plain = dir.path().join("plain");
-    let (code, _, _) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--map",
-        s(&map),
-        "--out",
-        s(&plain),
-    ]);
+    let (code, _, _) = import_inspect(&log, Some(&map), &plain, &[]);
     assert_eq!(code, 0);
     let (_, report, _) = replay(&plain.join("1_epoch_1.trace.jsonl"));
     let run = run_of(&report);
     assert_eq!(run["seal"], "absent", "{report}");
     assert_eq!(run["verdict"], "malformed", "{report}");
 
-    let (code, _, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--out",
-        s(&plain),
-        "--sign",
-        s(&dir.path().join("absent.key")),
-    ]);
+    let (code, _, stderr) = import_inspect(
+        &log,
+        None,
+        &plain,
+        &["--sign", s(&dir.path().join("absent.key"))],
+    );
     assert_eq!(code, 2);
     assert!(stderr.contains("absent.key"), "{stderr}");
 }
@@ -623,15 +581,7 @@ fn a_trace_that_cannot_be_completed_leaves_no_file_under_its_name() {
     let out = dir.path().join("out");
     // The second run's name is taken by a folder: its rename fails.
     std::fs::create_dir_all(out.join("two_epoch_1.trace.jsonl")).unwrap();
-    let (code, stdout, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        GRAPH,
-        "--out",
-        s(&out),
-    ]);
+    let (code, stdout, stderr) = import_inspect(&log, None, &out, &[]);
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("two_epoch_1.trace.jsonl"), "{stderr}");
     assert_eq!(
@@ -644,15 +594,7 @@ fn a_trace_that_cannot_be_completed_leaves_no_file_under_its_name() {
     // A second import over the same folder replaces complete traces, atomically.
     let again = dir.path().join("again");
     for _ in 0..2 {
-        let (code, stdout, stderr) = primgraph(&[
-            "import",
-            "inspect",
-            s(&log),
-            "--graph",
-            GRAPH,
-            "--out",
-            s(&again),
-        ]);
+        let (code, stdout, stderr) = import_inspect(&log, None, &again, &[]);
         assert_eq!(code, 0, "{stdout}{stderr}");
     }
     assert_eq!(
