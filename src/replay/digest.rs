@@ -62,6 +62,14 @@ pub fn graph_digest(document: &Value) -> Result<String, serde_json::Error> {
     Ok(format_hash(&sha256(&canonical_json(document)?)))
 }
 
+/// The task key of a run (SPEC §4.3): `sha256:` + the SHA-256 of the RFC 8785 form of its header
+/// `input`, so the same task recorded by two graph versions has the same key.
+pub fn task_key(input: &Value) -> String {
+    // A parsed JSON value always has a canonical form; the fallback only keeps this total.
+    let bytes = canonical_json(input).unwrap_or_else(|_| input.to_string().into_bytes());
+    format_hash(&sha256(&bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,18 +11,11 @@
 //! `replay --summary-out` writes and `compare` reads: the summary with the graph's name and
 //! digest and a format version, read back with located errors.
 
-use super::digest::{canonical_json, format_hash, sha256};
 use super::report::RunReport;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
-/// The task key of a run (SPEC §4.3): `sha256:` + the SHA-256 of the RFC 8785 form of its header
-/// `input`, so the same task recorded by two graph versions has the same key.
-pub fn task_key(input: &Value) -> String {
-    // A parsed JSON value always has a canonical form; the fallback only keeps this total.
-    let bytes = canonical_json(input).unwrap_or_else(|_| input.to_string().into_bytes());
-    format_hash(&sha256(&bytes))
-}
+pub use super::digest::task_key;
 
 /// Runs of one task, and how many of them ended `success`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -673,6 +673,41 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     memchr::memchr(b'\n', bytes)
 }
 
+/// Parse an event line, naming a cut last line (no newline) as such: whatever it holds, the
+/// recorder did not finish writing it.
+pub(crate) fn parse_line(bytes: &[u8], terminated: bool, number: u32) -> Result<Event, LineError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(LineError {
+            message: if terminated {
+                "empty line".into()
+            } else {
+                format!("the trace stops inside line {number} (no newline) without an end event")
+            },
+            pointer: String::new(),
+            column: 1,
+        });
+    }
+    match parse_event(bytes) {
+        Ok(event) if terminated => Ok(event),
+        Ok(_) => Err(LineError {
+            message: format!(
+                "the trace was cut inside line {number}: its last line has no newline (every event, the end event's included, ends with `\\n`)"
+            ),
+            pointer: String::new(),
+            column: 1,
+        }),
+        Err(mut e) => {
+            if !terminated {
+                e.message = format!(
+                    "the trace was cut inside line {number} (no newline, no end event): {}",
+                    e.message
+                );
+            }
+            Err(e)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -193,7 +193,7 @@ impl<W: Write> TraceWriter<W> {
     pub fn for_loaded_graph(
         out: W,
         run: &str,
-        graph: &super::ReplayGraph,
+        graph: &super::graph::ReplayGraph,
         input: Value,
     ) -> Result<TraceWriter<W>, WriteError> {
         let header = TraceHeader {
@@ -422,5 +422,29 @@ impl<W: Write> TraceWriter<W> {
     pub fn finish(mut self) -> Result<W, WriteError> {
         self.out.flush()?;
         Ok(self.out)
+    }
+}
+
+/// A run as a whole, before it is written: the header, the steps and the end status, as the
+/// simulator's walk chooses them and fault injection edits them (`simulate`, `replay/fault.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub header: TraceHeader,
+    pub steps: Vec<Step>,
+    pub end: EndStatus,
+}
+
+impl Plan {
+    /// The trace of the plan, sealed with `seal` when given.
+    pub(crate) fn write(&self, seal: Option<&SealKey>) -> Result<Vec<u8>, WriteError> {
+        let mut w = TraceWriter::new(Vec::new(), &self.header)?;
+        if let Some(key) = seal {
+            w = w.sealed(key.clone());
+        }
+        for s in &self.steps {
+            w.step(s)?;
+        }
+        w.end(self.end)?;
+        w.finish()
     }
 }

@@ -2,8 +2,8 @@
 //! documentation and whose body is the check; each code's row (severity, title, help) is in
 //! `crate::codes`, and each check reports through it. A code the simulator can seed
 //! (`simulate --faults`) also has its injector there, `inject`, which writes that code's defect
-//! into a faithful run with the toolkit of `replay/fault.rs`; `simulate/faults.rs` lists them
-//! and verifies what they write.
+//! into a faithful run with the toolkit of `replay/fault.rs`; `src/simulate/faults.rs` keys them by
+//! their code rows and verifies what they write.
 
 pub mod d601;
 pub mod d602;
