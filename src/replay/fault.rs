@@ -1,7 +1,7 @@
 //! The toolkit a D code's injector uses to write one defect into a faithful run (`simulate
 //! --faults`): [`FaultSite`], the run and what may be edited of it for one attempt, and the
 //! helpers injectors share — picking a step, editing a line, changing a value, re-chaining the
-//! lines into trace bytes. Each injector is `inject` in its code's file (`codes/d6xx.rs`,
+//! lines into trace bytes. Each injector is `inject` in its code's file (`codes/d6xx_*.rs`,
 //! beside the check that must catch it); the driver that chooses the code, reseals the result
 //! and keeps it only when replay reports that code first is `src/simulate/faults.rs`.
 

@@ -1,14 +1,17 @@
 //! Fault injection's driver: one defect of a seeded D code written into a faithful run (an
 //! edited line, a broken link, a run that loops past its bounds, …), re-sealed so that it is
 //! the run's only defect, and kept only when replay names exactly that code at exactly that
-//! `seq` first. It owns the table of injectors (code → `inject` in `replay/codes/d6xx.rs`,
-//! each beside its check, written with the toolkit of `replay/fault.rs`), the order codes and
-//! attempts are tried in, and the resealing.
+//! `seq` first. It owns the table of injectors, keyed by the code table's rows (a row → the
+//! `inject` of the row's file, `replay/codes/d6xx_*.rs`, beside its check, written with the
+//! toolkit of `replay/fault.rs`), the order codes and attempts are tried in, and the resealing.
 
 use super::InjectedFault;
 use crate::codes::{self, Code};
 use crate::replay::codes::{
-    d601, d603, d604, d605, d606, d607, d608, d609, d610, d611, d612, d614, d615, d616, d617,
+    d601_invalid_header, d603_divergence, d604_primitive_differs, d605_input_differs,
+    d606_input_schema, d607_output_schema, d608_evidence_missing, d609_undeclared_failure_mode,
+    d610_undeclared_outcome, d611_max_visits_exceeded, d612_budget_exceeded, d614_bad_end,
+    d615_chain_broken, d616_malformed_line, d617_seq_out_of_order,
 };
 use crate::replay::engine::Replayer;
 use crate::replay::fault::{FaultSite, Injector};
@@ -22,21 +25,21 @@ use serde_json::Value;
 /// seed: the driver draws its first code as an index into it, so reordering, adding or removing
 /// a row changes the corpus every seed gives.
 static INJECTORS: [(&Code, Injector); 15] = [
-    (&codes::D601, d601::inject),
-    (&codes::D603, d603::inject),
-    (&codes::D604, d604::inject),
-    (&codes::D605, d605::inject),
-    (&codes::D606, d606::inject),
-    (&codes::D607, d607::inject),
-    (&codes::D608, d608::inject),
-    (&codes::D609, d609::inject),
-    (&codes::D610, d610::inject),
-    (&codes::D611, d611::inject),
-    (&codes::D612, d612::inject),
-    (&codes::D614, d614::inject),
-    (&codes::D615, d615::inject),
-    (&codes::D616, d616::inject),
-    (&codes::D617, d617::inject),
+    (&codes::D601, d601_invalid_header::inject),
+    (&codes::D603, d603_divergence::inject),
+    (&codes::D604, d604_primitive_differs::inject),
+    (&codes::D605, d605_input_differs::inject),
+    (&codes::D606, d606_input_schema::inject),
+    (&codes::D607, d607_output_schema::inject),
+    (&codes::D608, d608_evidence_missing::inject),
+    (&codes::D609, d609_undeclared_failure_mode::inject),
+    (&codes::D610, d610_undeclared_outcome::inject),
+    (&codes::D611, d611_max_visits_exceeded::inject),
+    (&codes::D612, d612_budget_exceeded::inject),
+    (&codes::D614, d614_bad_end::inject),
+    (&codes::D615, d615_chain_broken::inject),
+    (&codes::D616, d616_malformed_line::inject),
+    (&codes::D617, d617_seq_out_of_order::inject),
 ];
 
 /// The fault kinds `--faults` can inject, each named by the code replay reports first (the

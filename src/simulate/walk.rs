@@ -4,7 +4,7 @@
 //! recomputes them.
 
 use crate::registry::{Class, PrimIdx};
-use crate::replay::codes::d605::recompute_input;
+use crate::replay::codes::d605_input_differs::recompute_input;
 use crate::replay::digest::{format_hash, sha256};
 use crate::replay::engine::Replayer;
 use crate::replay::graph::NodeIdx;

@@ -35,7 +35,7 @@ use super::super::engine::RunState;
 use super::super::fault::FaultSite;
 use super::super::step_memo::StepMemo;
 use super::super::writer::StepResult;
-use super::d606::{first_schema_error, violate_schema};
+use super::d606_input_schema::{first_schema_error, violate_schema};
 use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
