@@ -7,7 +7,8 @@
 //! refused.
 
 use primgraph::replay::corpus::replay_corpus;
-use primgraph::replay::summary::{GraphIdentity, SummaryFile, TaskCounts};
+use primgraph::replay::summary::{GraphIdentity, TaskCounts};
+use primgraph::replay::summary_file::SummaryFile;
 use primgraph::replay::{Replayer, RunReport, Summary};
 use primgraph::simulate::{SimOptions, simulate_run};
 use proptest::prelude::*;

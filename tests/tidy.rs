@@ -60,13 +60,18 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The files of `src/`, as (path relative to `src/`, text).
 fn sources() -> Vec<(String, String)> {
+    sources_at(&src())
+}
+
+/// The files under `root`, as (path relative to `root`, text).
+fn sources_at(root: &Path) -> Vec<(String, String)> {
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    rust_files(root, &mut files);
     files
         .into_iter()
         .map(|path| {
             let rel = path
-                .strip_prefix(src())
+                .strip_prefix(root)
                 .expect("under src")
                 .to_string_lossy()
                 .replace('\\', "/");
@@ -606,11 +611,12 @@ const REPLAY_FLOORS: &[&[&str]] = &[
     &["fault"],      // the injectors' toolkit
     &["step_memo"],  // the checks one step shares between the runs of a pair
     &["engine", "codes/*"],
-    &["summary"], // the monoid
-    &["corpus"],  // a corpus replayed into reports and a summary
-    &["pair"],    // one trace replayed against two graphs
-    &["render"],  // reports and summaries as text
-    &["mod"],     // the room's door: its re-exports
+    &["summary"],      // the monoid
+    &["summary_file"], // the summary file, and a summary read back
+    &["corpus"],       // a corpus replayed into reports and a summary
+    &["pair"],         // one trace replayed against two graphs
+    &["render"],       // reports and summaries as text
+    &["mod"],          // the room's door: its re-exports
 ];
 
 /// The floor of a file of the room (its path relative to `src/replay/`), `None` when the table
@@ -852,8 +858,9 @@ fn defined_types(code: &str) -> Vec<String> {
     names
 }
 
-/// The types `code` has `impl` blocks for, with the line of each block.
-fn implemented_types(code: &str) -> Vec<(String, usize)> {
+/// The types `code` has `impl` blocks for, with the line of each block and the functions it
+/// defines.
+fn implemented_types(code: &str) -> Vec<(String, usize, Vec<String>)> {
     let mut found = Vec::new();
     for start in token_lines_offsets(code, "impl") {
         let header = &code[start + 4..];
@@ -884,16 +891,58 @@ fn implemented_types(code: &str) -> Vec<(String, usize)> {
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
-        if !name.is_empty() {
-            found.push((name, code[..start].matches('\n').count() + 1));
+        if name.is_empty() {
+            continue;
         }
+        let open = start + 4 + header.len();
+        let mut depth = 0usize;
+        let mut end = code.len();
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = &code[open.min(end)..end];
+        let functions = token_lines_offsets(body, "fn")
+            .into_iter()
+            .map(|at| {
+                body[at + 2..]
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect()
+            })
+            .collect();
+        found.push((name, code[..start].matches('\n').count() + 1, functions));
     }
     found
 }
 
+/// Whether `code` calls one of `functions` (as a method or through a path).
+fn calls_any(code: &str, functions: &[String]) -> bool {
+    functions.iter().any(|f| {
+        token_lines_offsets(code, f)
+            .into_iter()
+            .any(|at| code[..at].ends_with('.') || code[..at].ends_with("::"))
+    })
+}
+
 /// The files of the room (relative to `src/`) and, for each, the files it names.
 fn replay_room() -> Vec<(String, Vec<(String, usize)>)> {
-    let files: Vec<(String, String)> = sources()
+    replay_room_at(&src())
+}
+
+/// The room of the source tree at `root` (a `src/` directory).
+fn replay_room_at(root: &Path) -> Vec<(String, Vec<(String, usize)>)> {
+    let files: Vec<(String, String)> = sources_at(root)
         .into_iter()
         .filter(|(rel, _)| rel.starts_with("replay/"))
         .collect();
@@ -902,20 +951,25 @@ fn replay_room() -> Vec<(String, Vec<(String, usize)>)> {
         .iter()
         .map(|(rel, text)| (rel.clone(), replay_room_references(rel, text, &room)))
         .collect();
-    // A type's `impl` in another file is part of the type: the file that defines it depends on
-    // the file that holds the block (the engine calls `RunState`'s checks in `codes/`).
+    // A type's `impl` in another file whose functions the type's own file calls is part of
+    // that file: it depends on the block's file (the engine calls `RunState`'s checks in
+    // `codes/`). A block its file does not call (`Summary::from_json` in `summary_file.rs`)
+    // only extends the type from above.
     let code: Vec<String> = files
         .iter()
         .map(|(_, text)| without_test_modules(&code_only(text)))
         .collect();
     let types: Vec<Vec<String>> = code.iter().map(|c| defined_types(c)).collect();
     for (i, (rel, _)) in files.iter().enumerate() {
-        for (name, line) in implemented_types(&code[i]) {
+        for (name, line, functions) in implemented_types(&code[i]) {
             if types[i].contains(&name) {
                 continue;
             }
             for j in 0..files.len() {
-                if j != i && types[j].contains(&name) && !graph[j].1.contains(&(rel.clone(), line))
+                if j != i
+                    && types[j].contains(&name)
+                    && calls_any(&code[j], &functions)
+                    && !graph[j].1.contains(&(rel.clone(), line))
                 {
                     graph[j].1.push((rel.clone(), line));
                 }
@@ -1090,11 +1144,13 @@ fn the_replay_room_scanner_resolves_paths() {
 }
 
 /// The before and after figures of issue 22 (run with `--ignored --nocapture`): every upward
-/// reference of the room and its circles.
+/// reference of the room and its circles, in this tree or in the `src/` directory
+/// `REPLAY_ROOM_SRC` names (an older tree: `git archive REV src | tar -x -C DIR`).
 #[test]
 #[ignore = "a report, not a check"]
 fn replay_room_figures() {
-    let graph = replay_room();
+    let root = std::env::var_os("REPLAY_ROOM_SRC").map_or_else(src, PathBuf::from);
+    let graph = replay_room_at(&root);
     let up = upward_references(&graph);
     println!("{} upward references:\n{}", up.len(), up.join("\n"));
     for c in circles(&graph) {

@@ -2,7 +2,8 @@
 //! (`digest`), the writer a runtime records with (`writer`), the graph as replay resolves it
 //! (`graph`) and which node it selects next (`next_node`), the replay engine (`engine`) with
 //! one file per D6xx code (`codes`) and the checks a paired step shares (`step_memo`), run
-//! reports (`report`), corpus summaries (`summary`) and replay (`corpus`), the toolkit the
+//! reports (`report`), corpus summaries (`summary`), their file (`summary_file`) and replay
+//! (`corpus`), the toolkit the
 //! codes' fault injectors share (`fault`), sealed traces' keys and signatures (`seal`), and
 //! paired replay of one trace against two graphs in one pass (`pair`). The files stand on inner
 //! floors, each naming only lower ones (ARCHITECTURE.md; `tests/tidy.rs` keeps the order);
@@ -22,6 +23,7 @@ pub mod schema_gen;
 pub mod seal;
 pub mod step_memo;
 pub mod summary;
+pub mod summary_file;
 pub mod trace;
 pub mod writer;
 
