@@ -3,11 +3,10 @@
 //! (`graph`) and which node it selects next (`next_node`), the replay engine (`engine`) with
 //! one file per D6xx code (`codes`) and the checks a paired step shares (`step_memo`), run
 //! reports (`report`), corpus summaries (`summary`), their file (`summary_file`) and replay
-//! (`corpus`), the toolkit the
-//! codes' fault injectors share (`fault`), sealed traces' keys and signatures (`seal`), and
-//! paired replay of one trace against two graphs in one pass (`pair`). The files stand on inner
-//! floors, each naming only lower ones (ARCHITECTURE.md; `tests/tidy.rs` keeps the order);
-//! synthetic runs are `crate::simulate`, above this room.
+//! (`corpus`), the toolkit the codes' fault injectors share (`fault`), sealed traces' keys and
+//! signatures (`seal`), and paired replay of one trace against two graphs in one pass (`pair`).
+//! The files stand on inner floors, each naming only lower ones (ARCHITECTURE.md;
+//! `tests/tidy.rs` keeps the order); synthetic runs are `crate::simulate`, above this room.
 
 pub mod codes;
 pub mod corpus;
