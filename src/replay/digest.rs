@@ -1,5 +1,6 @@
 //! Digests: SHA-256 of a line's exact bytes (the hash chain) and of a graph document in RFC 8785
-//! canonical form (the `graph_digest`), both written `sha256:` + 64 lowercase hex digits.
+//! canonical form (the `graph_digest`), both written `sha256:` + 64 lowercase hex digits; and a
+//! run's task key, the digest of its header `input` in that form.
 //!
 //! Canonical JSON comes from `serde_jcs` 0.2, which sorts object members by their UTF-16 code
 //! units and formats numbers as ECMAScript does (`ryu-js`); the tests below pin it to the RFC's

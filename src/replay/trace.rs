@@ -1,6 +1,7 @@
-//! The trace format of SPEC §4.1: the header and event types, and a streaming line reader that
-//! keeps the line number and byte offset of every line and never holds more than one line (up to
-//! a limit) in memory.
+//! The trace format of SPEC §4.1: the header and event types, all their parsing (the header,
+//! an event, and an event line as read, a cut last line named as such: `parse_line`), and a
+//! streaming line reader that keeps the line number and byte offset of every line and never
+//! holds more than one line (up to a limit) in memory.
 //!
 //! A line is the bytes up to (not including) a `\n`; a `\r` before it belongs to the line (JSON
 //! treats it as whitespace, the chain hashes it). `prev` is the SHA-256 of the previous line's
