@@ -1,9 +1,9 @@
 //! The checks of one step that give the same result under both graphs of a paired replay
 //! (SPEC §6.2 `graph diff --runs`), made once by the first run and reused by the second
-//! ([`StepMemo`]): the input and output schema checks (D606, D607) of the same primitive when
+//! (`StepMemo`): the input and output schema checks (D606, D607) of the same primitive when
 //! both graphs are checked against the same registry, and the recomputed input (D605) at a
 //! node with the same primitive and bindings in both, when both graphs list the same node IDs
-//! in the same order. What is shared is decided once per corpus ([`Sharing`]). It sits beside
+//! in the same order. What is shared is decided once per corpus (`Sharing`). It sits beside
 //! the engine, which carries a memo (or none) through every step; `pair.rs` makes them.
 
 use super::graph::{NodeIdx, ReplayNode};

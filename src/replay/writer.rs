@@ -5,7 +5,7 @@
 //! line is read back with replay's own parser and line limit before it is written, and the run's
 //! spend is summed as replay sums it, so nothing written is a line replay calls malformed.
 //! Given a key (`sealed`), it seals the run: the end event carries the `signer` and `sig` of
-//! SPEC §4.1. A [`Plan`] is a whole run to write at once (the simulator's, and the faithful run
+//! SPEC §4.1. A `Plan` is a whole run to write at once (the simulator's, and the faithful run
 //! a fault injector edits).
 
 use super::digest::{Hash, format_hash, graph_digest, sha256};
