@@ -12,9 +12,10 @@ use primgraph::compare::compare;
 use primgraph::registry::Registry;
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::pair::replay_pair_corpus;
-use primgraph::replay::simulate::{SimOptions, simulate_run};
-use primgraph::replay::summary::{GraphIdentity, Summary, SummaryFile, TaskCounts, task_key};
+use primgraph::replay::summary::{GraphIdentity, Summary, TaskCounts, task_key};
+use primgraph::replay::summary_file::SummaryFile;
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+use primgraph::simulate::{SimOptions, simulate_run};
 use serde_json::json;
 use std::hint::black_box;
 

@@ -4,8 +4,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use primgraph::registry::Registry;
-use primgraph::replay::simulate::{SimOptions, simulate_stream};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, Verdict};
+use primgraph::simulate::{SimOptions, simulate_stream};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

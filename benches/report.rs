@@ -8,9 +8,9 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use primgraph::registry::Registry;
 use primgraph::replay::corpus::replay_corpus;
-use primgraph::replay::simulate::{SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
 use primgraph::report::{Request, write_report};
+use primgraph::simulate::{SimOptions, simulate_run};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 

@@ -341,45 +341,45 @@ table! {
         help "set `requires_authorization: true` on a primitive with privileged effects";
     L510 Error "registry/lint/l510_grants.rs" "`grants` not within `outcomes`, or `grants` on a non-authorize primitive"
         help "grants are outcomes of an authorize primitive";
-    D601 Error "replay/codes/d601.rs" "trace header invalid or names another graph"
+    D601 Error "replay/codes/d601_invalid_header.rs" "trace header invalid or names another graph"
         help "start the trace with a header line {\"trace\":\"1\",\"run\",\"graph\",\"graph_digest\",\"abi\"} naming this graph";
-    D602 Warning "replay/codes/d602.rs" "graph digest differs (what-if replay)"
+    D602 Warning "replay/codes/d602_graph_digest_differs.rs" "graph digest differs (what-if replay)"
         help "the digest is SHA-256 of the graph in RFC 8785 canonical form";
-    D603 Error "replay/codes/d603.rs" "divergence: recorded node is not the one the graph selects"
+    D603 Error "replay/codes/d603_divergence.rs" "divergence: recorded node is not the one the graph selects"
         help "the run does not follow this graph here: compare the recorded node with the edge the graph takes";
-    D604 Error "replay/codes/d604.rs" "recorded primitive differs from the node's"
+    D604 Error "replay/codes/d604_primitive_differs.rs" "recorded primitive differs from the node's"
         help "record the node's own primitive, or its declared fallback after an unhandled error";
-    D605 Error "replay/codes/d605.rs" "recorded input differs from the recomputed input"
+    D605 Error "replay/codes/d605_input_differs.rs" "recorded input differs from the recomputed input"
         help "the recorded input must equal what the node's bindings compute from the run's input and the latest outputs";
-    D606 Error "replay/codes/d606.rs" "recorded input violates the input schema"
+    D606 Error "replay/codes/d606_input_schema.rs" "recorded input violates the input schema"
         help "the recorded input must validate against the primitive's input schema";
-    D607 Error "replay/codes/d607.rs" "recorded output violates the output schema"
+    D607 Error "replay/codes/d607_output_schema.rs" "recorded output violates the output schema"
         help "the recorded output must validate against the primitive's output schema";
-    D608 Error "replay/codes/d608.rs" "required evidence missing"
+    D608 Error "replay/codes/d608_evidence_missing.rs" "required evidence missing"
         help "attach evidence of every kind the primitive's contract lists";
-    D609 Error "replay/codes/d609.rs" "undeclared failure mode"
+    D609 Error "replay/codes/d609_undeclared_failure_mode.rs" "undeclared failure mode"
         help "record only the failure modes the primitive declares";
-    D610 Error "replay/codes/d610.rs" "undeclared outcome"
+    D610 Error "replay/codes/d610_undeclared_outcome.rs" "undeclared outcome"
         help "record an outcome from the primitive's declared decision set (and none for a primitive without outcomes)";
-    D611 Error "replay/codes/d611.rs" "`max_visits` exceeded"
+    D611 Error "replay/codes/d611_max_visits_exceeded.rs" "`max_visits` exceeded"
         help "the run entered the node more often than its `max_visits` allows";
-    D612 Error "replay/codes/d612.rs" "budget exceeded"
+    D612 Error "replay/codes/d612_budget_exceeded.rs" "budget exceeded"
         help "the run exceeded the graph's `budget` (steps or spend)";
-    D613 Error "replay/codes/d613.rs" "authorization-requiring node entered without a recorded grant"
+    D613 Error "replay/codes/d613_missing_grant.rs" "authorization-requiring node entered without a recorded grant"
         help "enter an authorization-requiring node only after a granting branch of a policy gate";
-    D614 Error "replay/codes/d614.rs" "run ended at a non-terminal node, or events after the end"
+    D614 Error "replay/codes/d614_bad_end.rs" "run ended at a non-terminal node, or events after the end"
         help "end the run at a terminal node with one end event, and nothing after it";
-    D615 Error "replay/codes/d615.rs" "hash chain broken"
+    D615 Error "replay/codes/d615_chain_broken.rs" "hash chain broken"
         help "`prev` is the SHA-256 of the previous line's exact bytes: a line was edited, inserted or dropped";
-    D616 Error "replay/codes/d616.rs" "malformed line"
+    D616 Error "replay/codes/d616_malformed_line.rs" "malformed line"
         help "each line is one JSON event object, terminated by a newline; the last one is the end event";
-    D617 Error "replay/codes/d617.rs" "`seq` out of order"
+    D617 Error "replay/codes/d617_seq_out_of_order.rs" "`seq` out of order"
         help "`seq` starts at 1 and rises by one per event";
-    D618 Error "replay/codes/d618.rs" "seal missing (with `--trust`), invalid, or by a key not trusted"
+    D618 Error "replay/codes/d618_seal.rs" "seal missing (with `--trust`), invalid, or by a key not trusted"
         help "seal the run with `TraceWriter::sealed` or `simulate --sign KEY`, and trust its public key with `--trust KEY.pub`";
-    D619 Warning "replay/codes/d619.rs" "replay: a pack's digest differs from the one the trace recorded"
+    D619 Warning "replay/codes/d619_pack_digest_differs.rs" "replay: a pack's digest differs from the one the trace recorded"
         help "replay with the packs the run was recorded with (`primgraph pack lock` pins them), or record the run again";
-    D620 Error "replay/codes/d620.rs" "replay: a step's evidence names a path its primitive's context rules deny"
+    D620 Error "replay/codes/d620_denied_path.rs" "replay: a step's evidence names a path its primitive's context rules deny"
         help "keep the primitive's context within its pack's `context_rules` (`read`, never `deny`)";
     V701 Error "versions/registry_diff/codes/v701.rs" "a primitive is gone (its ID no longer resolves)"
         help "keep the primitive until the next major, or restore it";

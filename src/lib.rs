@@ -85,6 +85,8 @@ pub mod rules;
 #[doc(hidden)]
 pub mod schema;
 #[doc(hidden)]
+pub mod simulate;
+#[doc(hidden)]
 pub mod validate;
 #[doc(hidden)]
 pub mod versions;

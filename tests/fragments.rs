@@ -212,8 +212,8 @@ fn every_fragment_code_doc_example_fires_where_it_says() {
 /// (`ship/test`) and replays faithful against the graph that uses the fragment.
 #[test]
 fn simulated_runs_record_expanded_ids_and_replay_faithful() {
-    use primgraph::replay::simulate::{SimOptions, simulate_run};
     use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+    use primgraph::simulate::{SimOptions, simulate_run};
     let path = fixtures().join("ship.graph.json");
     let bytes = std::fs::read(&path).unwrap();
     let registry = Registry::builtin();

@@ -4,8 +4,8 @@
 
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::render;
-use primgraph::replay::simulate::{SimOptions, simulate_run};
 use primgraph::replay::{Replayer, RunReport, Summary};
+use primgraph::simulate::{SimOptions, simulate_run};
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -9,8 +9,8 @@
 
 use primgraph::registry::Registry;
 use primgraph::replay::pair::{replay_pair_corpus, replay_pair_reader};
-use primgraph::replay::simulate::{SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+use primgraph::simulate::{SimOptions, simulate_run};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::OnceLock;

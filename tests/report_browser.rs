@@ -16,8 +16,8 @@ mod external_tool;
 
 use primgraph::registry::Registry;
 use primgraph::replay::digest::{format_hash, sha256};
-use primgraph::replay::simulate::{SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
+use primgraph::simulate::{SimOptions, simulate_run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

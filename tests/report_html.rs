@@ -8,9 +8,9 @@
 use primgraph::registry::Registry;
 use primgraph::replay::digest::{format_hash, sha256};
 use primgraph::replay::report::{FirstDivergence, RunReport, RunStats, SealStatus, Verdict};
-use primgraph::replay::simulate::{SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
 use primgraph::report::{self, Evaluation, Report, Side};
+use primgraph::simulate::{SimOptions, simulate_run};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,9 +6,9 @@
 
 use primgraph::registry::Registry;
 use primgraph::replay::schema_gen::random_instance;
-use primgraph::replay::simulate::{FAULT_CODES, SimOptions, simulate_run};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, Verdict};
 use primgraph::rng::Rng;
+use primgraph::simulate::{FAULT_CODES, SimOptions, simulate_run};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;

@@ -7,9 +7,10 @@
 //! refused.
 
 use primgraph::replay::corpus::replay_corpus;
-use primgraph::replay::simulate::{SimOptions, simulate_run};
-use primgraph::replay::summary::{GraphIdentity, SummaryFile, TaskCounts};
+use primgraph::replay::summary::{GraphIdentity, TaskCounts};
+use primgraph::replay::summary_file::SummaryFile;
 use primgraph::replay::{Replayer, RunReport, Summary};
+use primgraph::simulate::{SimOptions, simulate_run};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::OnceLock;

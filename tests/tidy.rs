@@ -28,7 +28,8 @@ const LAYERS: &[&str] = &[
     "pack_rules", // pack rules (SPEC §9.4) over the rules' model
     "config",     // project configuration
     "validate",   // the driver
-    "replay",     // traces, replay, simulation, summaries
+    "replay",     // traces, replay, summaries
+    "simulate",   // synthetic runs and seeded faults (SPEC §4.3)
     "pack_tools", // the `pack` commands: lock, sign, show, lint, test (SPEC §9.2, §9.5)
     "import",     // runs recorded by other tools imported as traces (SPEC §10)
     "versions",   // registry and graph versions compared (SPEC §6.1, §6.2)
@@ -59,13 +60,18 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The files of `src/`, as (path relative to `src/`, text).
 fn sources() -> Vec<(String, String)> {
+    sources_at(&src())
+}
+
+/// The files under `root`, as (path relative to `root`, text).
+fn sources_at(root: &Path) -> Vec<(String, String)> {
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    rust_files(root, &mut files);
     files
         .into_iter()
         .map(|path| {
             let rel = path
-                .strip_prefix(src())
+                .strip_prefix(root)
                 .expect("under src")
                 .to_string_lossy()
                 .replace('\\', "/");
@@ -587,4 +593,567 @@ fn every_crate_root_forbids_unsafe_code() {
         missing.is_empty(),
         "crate root(s) without `#![forbid(unsafe_code)]`: {missing:?}"
     );
+}
+
+/// The replay room's inner floors (issue 22), lowest first: a file of `src/replay/` may name
+/// files of its own and lower floors only. A floor lists file stems relative to `src/replay/`;
+/// `codes/*` is every file under `codes/`, which share the engine's floor (the engine's `impl`
+/// is split across them: the one circle the room keeps).
+const REPLAY_FLOORS: &[&[&str]] = &[
+    &["digest"],     // SHA-256, RFC 8785, the graph digest, the task key
+    &["trace"],      // the format: header and event parsing, the line reader
+    &["seal"],       // keys and signatures of sealed traces
+    &["report"],     // a run's report
+    &["graph"],      // the graph as replay resolves it
+    &["next_node"],  // which node comes next (`Expected`, `select_next`)
+    &["schema_gen"], // instances of a schema, for synthetic inputs
+    &["writer"],     // the writer a runtime records with, and a `Plan` to write
+    &["fault"],      // the injectors' toolkit
+    &["step_memo"],  // the checks one step shares between the runs of a pair
+    &["engine", "codes/*"],
+    &["summary"],      // the monoid
+    &["summary_file"], // the summary file, and a summary read back
+    &["corpus"],       // a corpus replayed into reports and a summary
+    &["pair"],         // one trace replayed against two graphs
+    &["render"],       // reports and summaries as text
+    &["mod"],          // the room's door: its re-exports
+];
+
+/// The floor of a file of the room (its path relative to `src/replay/`), `None` when the table
+/// does not name it.
+fn replay_floor(file: &str) -> Option<usize> {
+    let stem = file.trim_end_matches(".rs");
+    REPLAY_FLOORS.iter().position(|floor| {
+        floor.iter().any(|name| match name.strip_suffix('*') {
+            Some(dir) => stem.starts_with(dir),
+            None => *name == stem,
+        })
+    })
+}
+
+/// The inline modules of `code` (already passed through `code_only`): (name, the byte range
+/// of its body).
+fn inline_modules(code: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut found = Vec::new();
+    for start in token_lines_offsets(code, "mod") {
+        let rest = &code[start + 3..];
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = rest.trim_start()[name.len()..].trim_start();
+        if name.is_empty() || !after.starts_with('{') {
+            continue; // `mod x;`: a file of its own
+        }
+        let open = start + 3 + (rest.len() - after.len());
+        let mut depth = 0usize;
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        found.push((name.clone(), open..open + i + 1));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// Byte offsets where `needle` occurs in `code` as a whole token.
+fn token_lines_offsets(code: &str, needle: &str) -> Vec<usize> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(needle)
+        .map(|(start, _)| start)
+        .filter(|&start| {
+            !code[..start].chars().next_back().is_some_and(ident)
+                && !code[start + needle.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(ident)
+        })
+        .collect()
+}
+
+/// The paths a use tree at the start of `text` names, each as its segments (`a::{b, c::d}`
+/// gives `a::b` and `a::c::d`; `self` in a group names the group's prefix).
+fn use_paths(text: &str) -> Vec<Vec<String>> {
+    fn tree(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+        let mut path = prefix.to_vec();
+        let mut i = 0;
+        let bytes = text.as_bytes();
+        loop {
+            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < bytes.len() && bytes[i] == b'{' {
+                i += 1;
+                loop {
+                    i += tree(&text[i..], &path, out);
+                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    match bytes.get(i) {
+                        Some(b',') => i += 1,
+                        Some(b'}') => return i + 1,
+                        _ => return i,
+                    }
+                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    if bytes.get(i) == Some(&b'}') {
+                        return i + 1;
+                    }
+                }
+            }
+            let name: String = text[i..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '*')
+                .collect();
+            i += name.len();
+            if !name.is_empty() {
+                path.push(name);
+            }
+            if text[i..].starts_with("::") {
+                i += 2;
+                continue;
+            }
+            if path.len() > prefix.len() {
+                out.push(path);
+            }
+            return i;
+        }
+    }
+    let mut out = Vec::new();
+    tree(text, &[], &mut out);
+    out
+}
+
+/// Every reference from a file of `src/replay/` to another file of the room: (the file named,
+/// line). Paths through `crate::replay::`, `super::` and `self::` count (unit-test modules do
+/// not); a path is taken to the longest prefix that is a file of the room, so a name the
+/// room's `mod.rs` re-exports counts as naming `mod.rs`.
+fn replay_room_references(rel: &str, text: &str, room: &[String]) -> Vec<(String, usize)> {
+    let code = without_test_modules(&code_only(text));
+    let mut module: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_string)
+        .collect();
+    if module.last().is_some_and(|m| m == "mod") {
+        module.pop();
+    }
+    let inline = inline_modules(&code);
+    let file_of = |path: &[String]| -> Option<String> {
+        (1..=path.len()).rev().find_map(|k| {
+            let joined = path[..k].join("/");
+            [format!("{joined}.rs"), format!("{joined}/mod.rs")]
+                .into_iter()
+                .find(|f| room.contains(f))
+        })
+    };
+    let mut found = Vec::new();
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    for head in ["crate::", "super::", "self::"] {
+        for (start, _) in code.match_indices(head) {
+            let before = code[..start].chars().next_back();
+            // `pub(in crate::replay)` is a visibility, not a reference.
+            let visibility = code[..start].trim_end().ends_with("(in");
+            if before.is_some_and(ident) || code[..start].ends_with("::") || visibility {
+                continue;
+            }
+            let mut base = module.clone();
+            base.extend(
+                inline
+                    .iter()
+                    .filter(|(_, body)| body.contains(&start))
+                    .map(|(name, _)| name.clone()),
+            );
+            let mut rest = &code[start..];
+            match head {
+                "crate::" => {
+                    base.clear();
+                    rest = &rest["crate::".len()..];
+                }
+                "self::" => rest = &rest["self::".len()..],
+                _ => {
+                    while let Some(r) = rest.strip_prefix("super::") {
+                        base.pop();
+                        rest = r;
+                    }
+                }
+            }
+            let line = code[..start].matches('\n').count() + 1;
+            for tail in use_paths(rest) {
+                let mut path = base.clone();
+                path.extend(tail.into_iter().filter(|s| s != "self"));
+                if path.first().is_none_or(|m| m != "replay") {
+                    continue;
+                }
+                let target = file_of(&path).unwrap_or_else(|| "replay/mod.rs".to_string());
+                if target != rel && !found.contains(&(target.clone(), line)) {
+                    found.push((target, line));
+                }
+            }
+        }
+    }
+    // A module a `use` brought in names files by its own name too (`codes::d616::parse_line`
+    // after `use super::codes`).
+    let aliases: Vec<(String, Vec<String>)> = found
+        .iter()
+        .filter_map(|(target, _)| {
+            let module: Vec<String> = target
+                .trim_end_matches(".rs")
+                .trim_end_matches("/mod")
+                .split('/')
+                .map(str::to_string)
+                .collect();
+            Some((module.last()?.clone(), module))
+        })
+        .collect();
+    for (name, module) in aliases {
+        let token = format!("{name}::");
+        for (start, _) in code.match_indices(&token) {
+            let before = code[..start].chars().next_back();
+            if before.is_some_and(ident) || code[..start].ends_with("::") {
+                continue;
+            }
+            let line = code[..start].matches('\n').count() + 1;
+            for tail in use_paths(&code[start + token.len()..]) {
+                let mut path = module.clone();
+                path.extend(tail.into_iter().filter(|s| s != "self"));
+                if let Some(target) = file_of(&path)
+                    && target != rel
+                    && !found.contains(&(target.clone(), line))
+                {
+                    found.push((target, line));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(_, line)| *line);
+    found
+}
+
+/// The types (`struct`, `enum`) `code` defines.
+fn defined_types(code: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for keyword in ["struct", "enum"] {
+        for start in token_lines_offsets(code, keyword) {
+            let name: String = code[start + keyword.len()..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The types `code` has `impl` blocks for, with the line of each block and the functions it
+/// defines.
+fn implemented_types(code: &str) -> Vec<(String, usize, Vec<String>)> {
+    let mut found = Vec::new();
+    for start in token_lines_offsets(code, "impl") {
+        let header = &code[start + 4..];
+        let header = &header[..header.find('{').unwrap_or(header.len())];
+        // Skip the block's own generics (`impl<'a> X`), then take what follows ` for `.
+        let mut rest = header.trim_start();
+        if rest.starts_with('<') {
+            let mut depth = 0;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '<' => depth += 1,
+                    '>' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            rest = &rest[i + 1..];
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(i) = rest.find(" for ") {
+            rest = &rest[i + 5..];
+        }
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        let open = start + 4 + header.len();
+        let mut depth = 0usize;
+        let mut end = code.len();
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = &code[open.min(end)..end];
+        let functions = token_lines_offsets(body, "fn")
+            .into_iter()
+            .map(|at| {
+                body[at + 2..]
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect()
+            })
+            .collect();
+        found.push((name, code[..start].matches('\n').count() + 1, functions));
+    }
+    found
+}
+
+/// Whether `code` calls one of `functions` (as a method or through a path).
+fn calls_any(code: &str, functions: &[String]) -> bool {
+    functions.iter().any(|f| {
+        token_lines_offsets(code, f)
+            .into_iter()
+            .any(|at| code[..at].ends_with('.') || code[..at].ends_with("::"))
+    })
+}
+
+/// The files of the room (relative to `src/`) and, for each, the files it names.
+fn replay_room() -> Vec<(String, Vec<(String, usize)>)> {
+    replay_room_at(&src())
+}
+
+/// The room of the source tree at `root` (a `src/` directory).
+fn replay_room_at(root: &Path) -> Vec<(String, Vec<(String, usize)>)> {
+    let files: Vec<(String, String)> = sources_at(root)
+        .into_iter()
+        .filter(|(rel, _)| rel.starts_with("replay/"))
+        .collect();
+    let room: Vec<String> = files.iter().map(|(rel, _)| rel.clone()).collect();
+    let mut graph: Vec<(String, Vec<(String, usize)>)> = files
+        .iter()
+        .map(|(rel, text)| (rel.clone(), replay_room_references(rel, text, &room)))
+        .collect();
+    // A type's `impl` in another file whose functions the type's own file calls is part of
+    // that file: it depends on the block's file (the engine calls `RunState`'s checks in
+    // `codes/`). A block its file does not call (`Summary::from_json` in `summary_file.rs`)
+    // only extends the type from above.
+    let code: Vec<String> = files
+        .iter()
+        .map(|(_, text)| without_test_modules(&code_only(text)))
+        .collect();
+    let types: Vec<Vec<String>> = code.iter().map(|c| defined_types(c)).collect();
+    for (i, (rel, _)) in files.iter().enumerate() {
+        for (name, line, functions) in implemented_types(&code[i]) {
+            if types[i].contains(&name) {
+                continue;
+            }
+            for j in 0..files.len() {
+                if j != i
+                    && types[j].contains(&name)
+                    && calls_any(&code[j], &functions)
+                    && !graph[j].1.contains(&(rel.clone(), line))
+                {
+                    graph[j].1.push((rel.clone(), line));
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// The strongly connected components of more than one file (Tarjan's algorithm): the room's
+/// circles.
+fn circles(graph: &[(String, Vec<(String, usize)>)]) -> Vec<Vec<String>> {
+    struct Tarjan<'g> {
+        edges: Vec<Vec<usize>>,
+        names: Vec<&'g str>,
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    impl Tarjan<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for w in self.edges[v].clone() {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(iw) if self.on_stack[w] => self.low[v] = self.low[v].min(iw),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    component.push(self.names[w].to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    component.sort();
+                    self.out.push(component);
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = graph.iter().map(|(f, _)| f.as_str()).collect();
+    let edges = graph
+        .iter()
+        .map(|(_, refs)| {
+            refs.iter()
+                .filter_map(|(t, _)| names.iter().position(|n| n == t))
+                .collect()
+        })
+        .collect();
+    let n = names.len();
+    let mut t = Tarjan {
+        edges,
+        names,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in 0..n {
+        if t.index[v].is_none() {
+            t.visit(v);
+        }
+    }
+    t.out
+}
+
+/// The references of the room that go up a floor, as messages naming file, line and floors.
+fn upward_references(graph: &[(String, Vec<(String, usize)>)]) -> Vec<String> {
+    let local = |rel: &str| rel.trim_start_matches("replay/").to_string();
+    let mut found = Vec::new();
+    for (rel, refs) in graph {
+        let Some(own) = replay_floor(&local(rel)) else {
+            found.push(format!("src/{rel}: not in `REPLAY_FLOORS`"));
+            continue;
+        };
+        for (target, line) in refs {
+            if let Some(theirs) = replay_floor(&local(target))
+                && theirs > own
+            {
+                found.push(format!(
+                    "src/{rel}:{line}: names `{}` (floor {theirs}), above its own floor {own}",
+                    local(target)
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn replay_room_imports_only_lower_floors() {
+    let graph = replay_room();
+    let found = upward_references(&graph);
+    let order: Vec<String> = REPLAY_FLOORS.iter().map(|f| f.join(" + ")).collect();
+    assert!(
+        found.is_empty(),
+        "the replay room's floors (lowest first): {}\n{}",
+        order.join(" → "),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_replay_rooms_one_circle_is_the_engines_impl() {
+    let graph = replay_room();
+    let stray: Vec<Vec<String>> = circles(&graph)
+        .into_iter()
+        .filter(|c| {
+            !c.iter()
+                .all(|f| f == "replay/engine.rs" || f.starts_with("replay/codes/"))
+        })
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "circles in src/replay/ other than the engine's `impl` across `codes/`: {stray:?}"
+    );
+}
+
+/// The room's import scanner: `use` trees, `super::` chains, inline modules, and a name the
+/// room's door re-exports.
+#[test]
+fn the_replay_room_scanner_resolves_paths() {
+    let room: Vec<String> = [
+        "replay/mod.rs",
+        "replay/trace.rs",
+        "replay/graph.rs",
+        "replay/codes/mod.rs",
+        "replay/codes/d603_divergence.rs",
+        "replay/engine.rs",
+        "replay/codes/d604_x.rs",
+    ]
+    .map(String::from)
+    .to_vec();
+    let text = "use super::super::{engine::RunState, graph::{NodeIdx, ReplayGraph}};\n\
+                use super::d603_divergence::Expected;\n\
+                mod inner {\n    use super::*;\n}\n\
+                fn f() { crate::replay::trace::parse(); let _ = super::super::Replayer::new(); }\n";
+    let refs = replay_room_references("replay/codes/d604_x.rs", text, &room);
+    assert_eq!(
+        refs,
+        [
+            ("replay/engine.rs".to_string(), 1),
+            ("replay/graph.rs".to_string(), 1),
+            ("replay/codes/d603_divergence.rs".to_string(), 2),
+            ("replay/trace.rs".to_string(), 6),
+            ("replay/mod.rs".to_string(), 6),
+        ]
+    );
+    let graph = vec![
+        ("a".to_string(), vec![("b".to_string(), 1)]),
+        ("b".to_string(), vec![("a".to_string(), 1)]),
+        ("c".to_string(), vec![("a".to_string(), 1)]),
+    ];
+    assert_eq!(circles(&graph), [["a", "b"]]);
+}
+
+/// The before and after figures of issue 22 (run with `--ignored --nocapture`): every upward
+/// reference of the room and its circles, in this tree or in the `src/` directory
+/// `REPLAY_ROOM_SRC` names (an older tree: `git archive REV src | tar -x -C DIR`).
+#[test]
+#[ignore = "a report, not a check"]
+fn replay_room_figures() {
+    let root = std::env::var_os("REPLAY_ROOM_SRC").map_or_else(src, PathBuf::from);
+    let graph = replay_room_at(&root);
+    let up = upward_references(&graph);
+    println!("{} upward references:\n{}", up.len(), up.join("\n"));
+    for c in circles(&graph) {
+        println!("circle of {} files: {}", c.len(), c.join(", "));
+    }
 }

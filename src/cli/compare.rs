@@ -13,7 +13,8 @@
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use primgraph::compare::{self, METRICS};
 use primgraph::replay::corpus::{collect_traces, replay_corpus};
-use primgraph::replay::summary::{GraphIdentity, SummaryFile};
+use primgraph::replay::summary::GraphIdentity;
+use primgraph::replay::summary_file::SummaryFile;
 use primgraph::replay::{ReplayOptions, Replayer};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

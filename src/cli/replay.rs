@@ -152,7 +152,8 @@ pub(crate) fn write_summary_file(
     graph: &ReplayGraph,
     summary: &primgraph::replay::Summary,
 ) -> Result<(), String> {
-    use primgraph::replay::summary::{GraphIdentity, SummaryFile};
+    use primgraph::replay::summary::GraphIdentity;
+    use primgraph::replay::summary_file::SummaryFile;
     let file = SummaryFile {
         graph: GraphIdentity {
             name: graph.name.clone(),

@@ -4,8 +4,8 @@
 //! run is sealed (SPEC §4.1). A folder that already holds anything is refused without
 //! `--force`: writing into it would mix two corpora (some runs replaced, the rest kept).
 
-use primgraph::replay::simulate::{SimOptions, simulate_run, simulate_stream};
 use primgraph::replay::{Replayer, SealKey};
+use primgraph::simulate::{SimOptions, simulate_run, simulate_stream};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;

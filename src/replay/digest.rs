@@ -1,5 +1,6 @@
 //! Digests: SHA-256 of a line's exact bytes (the hash chain) and of a graph document in RFC 8785
-//! canonical form (the `graph_digest`), both written `sha256:` + 64 lowercase hex digits.
+//! canonical form (the `graph_digest`), both written `sha256:` + 64 lowercase hex digits; and a
+//! run's task key, the digest of its header `input` in that form.
 //!
 //! Canonical JSON comes from `serde_jcs` 0.2, which sorts object members by their UTF-16 code
 //! units and formats numbers as ECMAScript does (`ryu-js`); the tests below pin it to the RFC's
@@ -60,6 +61,14 @@ pub fn canonical_json(value: &Value) -> Result<Vec<u8>, serde_json::Error> {
 /// The `graph_digest` of a graph document: SHA-256 of its canonical form.
 pub fn graph_digest(document: &Value) -> Result<String, serde_json::Error> {
     Ok(format_hash(&sha256(&canonical_json(document)?)))
+}
+
+/// The task key of a run (SPEC §4.3): `sha256:` + the SHA-256 of the RFC 8785 form of its header
+/// `input`, so the same task recorded by two graph versions has the same key.
+pub fn task_key(input: &Value) -> String {
+    // A parsed JSON value always has a canonical form; the fallback only keeps this total.
+    let bytes = canonical_json(input).unwrap_or_else(|_| input.to_string().into_bytes());
+    format_hash(&sha256(&bytes))
 }
 
 #[cfg(test)]

@@ -3,12 +3,12 @@
 //! The checks themselves live in `codes/`, one file per code; this file owns the walk, the
 //! per-run state and the compiled schema validators shared by every run of a corpus.
 
-use super::codes::{self, d603::Expected};
 use super::digest::{Hash, sha256};
 use super::graph::{NodeIdx, ReplayGraph};
-use super::pair::StepMemo;
+use super::next_node::{Expected, select_next};
 use super::report::{RunReport, RunStats, SealStatus, TraceDiagnostic};
 use super::seal::TrustedKey;
+use super::step_memo::StepMemo;
 use super::trace::{
     DEFAULT_MAX_LINE_BYTES, EndStatus, Event, Line, LinePos, LineReader, TraceHeader, usd_to_nanos,
 };
@@ -323,7 +323,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         if self.header.is_none() {
             return self.header_line(bytes, terminated);
         }
-        let event = match codes::d616::parse_line(bytes, terminated, pos.number) {
+        let event = match super::trace::parse_line(bytes, terminated, pos.number) {
             Ok(e) => e,
             Err(e) => {
                 self.stop_malformed(pos, e.message, e.pointer, e.column);
@@ -447,7 +447,7 @@ impl<'a, 'r> RunState<'a, 'r> {
                 self.check_d619(&header);
                 self.check_run_input(&header);
                 self.stats.task =
-                    Some(task.unwrap_or_else(|| super::summary::task_key(&header.input)));
+                    Some(task.unwrap_or_else(|| super::digest::task_key(&header.input)));
                 self.header = Some(header);
                 true
             }
@@ -593,7 +593,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             return Expected::Free;
         };
         let prim = running.unwrap_or(n.primitive);
-        let (next, grant) = codes::d603::select_next(self.registry(), graph, node, prim, step);
+        let (next, grant) = select_next(self.registry(), graph, node, prim, step);
         if grant {
             self.granted = true;
         }

@@ -1,28 +1,27 @@
 //! The toolkit a D code's injector uses to write one defect into a faithful run (`simulate
 //! --faults`): [`FaultSite`], the run and what may be edited of it for one attempt, and the
 //! helpers injectors share — picking a step, editing a line, changing a value, re-chaining the
-//! lines into trace bytes. Each injector is `inject` in its code's file (`codes/d6xx.rs`,
+//! lines into trace bytes. Each injector is `inject` in its code's file (`codes/d6xx_*.rs`,
 //! beside the check that must catch it); the driver that chooses the code, reseals the result
-//! and keeps it only when replay reports that code first is `simulate/faults.rs`.
+//! and keeps it only when replay reports that code first is `src/simulate/faults.rs`.
 
 use super::digest::{format_hash, sha256};
-use super::engine::Replayer;
 use super::graph::ReplayGraph;
-use super::simulate::{Plan, write_plan};
-use super::writer::Step;
+use super::writer::{Plan, Step};
 use crate::registry::Registry;
 use crate::rng::Rng;
 use serde_json::{Map, Value};
 
 /// An injector: one candidate trace with a defect of its code, and the `seq` replay should
 /// report it at; `None` when this run (or this attempt) offers no place for the defect.
-pub(in crate::replay) type Injector = fn(&mut FaultSite<'_>) -> Option<(Vec<u8>, u64)>;
+pub(crate) type Injector = fn(&mut FaultSite<'_>) -> Option<(Vec<u8>, u64)>;
 
 /// One faithful run offered to an injector for one attempt.
-pub(in crate::replay) struct FaultSite<'a> {
-    /// The replayer that will verify the candidate; its graph and registry say what the run
+pub(crate) struct FaultSite<'a> {
+    /// The graph and registry the candidate will be replayed against: they say what the run
     /// was allowed to do, and so what would break it.
-    pub replayer: &'a Replayer<'a>,
+    pub graph: &'a ReplayGraph,
+    pub registry: &'a Registry,
     /// The faithful run as simulated (its steps, before any edit).
     pub plan: &'a Plan,
     /// The run's unsealed trace as JSON values, one a line: the header is line 0, so step `i`
@@ -43,15 +42,17 @@ impl<'a> FaultSite<'a> {
     /// The site for one attempt: a fresh copy of the trace's lines, so an attempt starts from
     /// the faithful run whatever the attempt before it edited. `None` when the run cannot be
     /// written (it was written once already, so in practice never).
-    pub(in crate::replay) fn new(
-        replayer: &'a Replayer<'a>,
+    pub(crate) fn new(
+        graph: &'a ReplayGraph,
+        registry: &'a Registry,
         plan: &'a Plan,
         rng: &'a mut Rng,
         attempt: u64,
         looping_walk: &'a mut dyn FnMut(u64) -> Option<Plan>,
     ) -> Option<Self> {
         Some(FaultSite {
-            replayer,
+            graph,
+            registry,
             plan,
             lines: plan_lines(plan)?,
             rng,
@@ -60,17 +61,17 @@ impl<'a> FaultSite<'a> {
         })
     }
 
-    pub(in crate::replay) fn graph(&self) -> &'a ReplayGraph {
-        self.replayer.graph()
+    pub(crate) fn graph(&self) -> &'a ReplayGraph {
+        self.graph
     }
 
-    pub(in crate::replay) fn registry(&self) -> &'a Registry {
-        self.replayer.registry()
+    pub(crate) fn registry(&self) -> &'a Registry {
+        self.registry
     }
 
     /// A step of the run that `wanted` accepts, drawn uniformly (its index in `plan.steps`);
     /// `None` when no step qualifies.
-    pub(in crate::replay) fn pick_step(&mut self, wanted: impl Fn(&Step) -> bool) -> Option<usize> {
+    pub(crate) fn pick_step(&mut self, wanted: impl Fn(&Step) -> bool) -> Option<usize> {
         let candidates: Vec<usize> = (0..self.plan.steps.len())
             .filter(|&i| self.plan.steps.get(i).is_some_and(&wanted))
             .collect();
@@ -80,8 +81,8 @@ impl<'a> FaultSite<'a> {
 
 /// The bytes of `plan` as the writer records them, unsealed (the driver seals the result once
 /// the defect is in).
-pub(in crate::replay) fn unsealed_trace(plan: &Plan) -> Option<Vec<u8>> {
-    write_plan(plan, None).ok()
+pub(crate) fn unsealed_trace(plan: &Plan) -> Option<Vec<u8>> {
+    plan.write(None).ok()
 }
 
 /// The trace of `plan` as JSON values, one a line (header first).
@@ -95,17 +96,14 @@ fn plan_lines(plan: &Plan) -> Option<Vec<Value>> {
 }
 
 /// Line `i` as a JSON object, to edit in place (`None` past the end or for a non-object).
-pub(in crate::replay) fn line_object(
-    lines: &mut [Value],
-    i: usize,
-) -> Option<&mut Map<String, Value>> {
+pub(crate) fn line_object(lines: &mut [Value], i: usize) -> Option<&mut Map<String, Value>> {
     lines.get_mut(i)?.as_object_mut()
 }
 
 /// Serialize lines, recomputing every `prev` link from the line before it as serialized (the
 /// header is the line before seq 1), so an edit leaves the chain intact and is the trace's only
 /// defect.
-pub(in crate::replay) fn chain(lines: &mut [Value]) -> Vec<u8> {
+pub(crate) fn chain(lines: &mut [Value]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut prev: Option<[u8; 32]> = None;
     for line in lines.iter_mut() {
@@ -123,7 +121,7 @@ pub(in crate::replay) fn chain(lines: &mut [Value]) -> Vec<u8> {
 }
 
 /// Serialize lines as they are, `prev` links untouched (for a defect in the chain itself).
-pub(in crate::replay) fn join_lines(lines: &[Value]) -> Vec<u8> {
+pub(crate) fn join_lines(lines: &[Value]) -> Vec<u8> {
     let mut out = Vec::new();
     for l in lines {
         out.extend_from_slice(l.to_string().as_bytes());
@@ -134,7 +132,7 @@ pub(in crate::replay) fn join_lines(lines: &[Value]) -> Vec<u8> {
 
 /// A value of the same JSON type as `v` but different from it (a string with text appended, a
 /// number moved towards zero, an array one shorter, …), so a recorded field no longer matches.
-pub(in crate::replay) fn mutate_value(v: &Value, rng: &mut Rng) -> Value {
+pub(crate) fn mutate_value(v: &Value, rng: &mut Rng) -> Value {
     match v {
         Value::String(s) => Value::from(format!(
             "{s}{}",
@@ -161,7 +159,7 @@ pub(in crate::replay) fn mutate_value(v: &Value, rng: &mut Rng) -> Value {
 
 /// Move `prev` back to the end of an event line after fields were removed or added, where the
 /// writer puts it.
-pub(in crate::replay) fn keep_prev_last(line: &mut Map<String, Value>) {
+pub(crate) fn keep_prev_last(line: &mut Map<String, Value>) {
     let prev = line.remove("prev");
     if let Some(p) = prev {
         line.insert("prev".into(), p);

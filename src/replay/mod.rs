@@ -1,24 +1,28 @@
-//! Recorded runs (SPEC §4): the trace format and its streaming reader (`trace`), digests
+//! Recorded runs (SPEC §4): the trace format and all its parsing (`trace`), digests
 //! (`digest`), the writer a runtime records with (`writer`), the graph as replay resolves it
-//! (`graph`), the replay engine (`engine`) with one file per D6xx code (`codes`), run reports
-//! (`report`), corpus summaries (`summary`) and replay (`corpus`), synthetic traces
-//! (`simulate`), the toolkit the codes' fault injectors share (`fault`), sealed traces' keys
-//! and signatures (`seal`), and paired replay of one trace against two graphs in one pass
-//! (`pair`).
+//! (`graph`) and which node it selects next (`next_node`), the replay engine (`engine`) with
+//! one file per D6xx code (`codes`) and the checks a paired step shares (`step_memo`), run
+//! reports (`report`), corpus summaries (`summary`), their file (`summary_file`) and replay
+//! (`corpus`), the toolkit the codes' fault injectors share (`fault`), sealed traces' keys and
+//! signatures (`seal`), and paired replay of one trace against two graphs in one pass (`pair`).
+//! The files stand on inner floors, each naming only lower ones (ARCHITECTURE.md;
+//! `tests/tidy.rs` keeps the order); synthetic runs are `crate::simulate`, above this room.
 
 pub mod codes;
 pub mod corpus;
 pub mod digest;
 pub mod engine;
-mod fault;
+pub(crate) mod fault;
 pub mod graph;
+pub mod next_node;
 pub mod pair;
 pub mod render;
 pub mod report;
 pub mod schema_gen;
 pub mod seal;
-pub mod simulate;
+pub mod step_memo;
 pub mod summary;
+pub mod summary_file;
 pub mod trace;
 pub mod writer;
 

@@ -14,128 +14,24 @@
 //! result itself, at its own line, seq and site. What is shared is decided once per corpus
 //! (`Sharing`).
 
-use super::codes::d616::parse_line;
 use super::corpus::{CorpusError, open_trace};
-use super::digest::sha256;
+use super::digest::{sha256, task_key};
 use super::engine::{Replayer, RunState};
-use super::graph::NodeIdx;
 use super::report::RunReport;
-use super::summary::task_key;
-use super::trace::{Line, LineReader, parse_header};
-use crate::registry::PrimIdx;
+use super::step_memo::{Sharing, StepMemo};
+use super::trace::{Line, LineReader, parse_header, parse_line};
 use rayon::prelude::*;
-use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A schema check's first error: (pointer within the instance, message); `None`: valid.
-pub(crate) type SchemaError = Option<(String, String)>;
-
-/// Where a recorded input first differs from the recomputed one: (relative pointer, recomputed
-/// value, recorded value; `None` where absent); `None`: it does not differ.
-pub(crate) type Difference = Option<(String, Option<Value>, Option<Value>)>;
-
-/// Which checks of a step give the same result under both graphs of a paired replay.
-pub(crate) struct Sharing {
-    /// Both are checked against the same registry, so a primitive's schema checks agree.
-    same_registry: bool,
-    /// By node index: the recomputed input (D605) agrees — same registry, the same node IDs in
-    /// the same order in both graphs, and this node has the same primitive and bindings.
-    same_input: Vec<bool>,
-}
-
-impl Sharing {
-    pub(crate) fn new(first: &Replayer<'_>, second: &Replayer<'_>) -> Sharing {
-        let same_registry = std::ptr::eq(first.registry, second.registry);
-        let (a, b) = (&first.graph.nodes, &second.graph.nodes);
-        let aligned =
-            same_registry && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.id == y.id);
-        let same_input = a
-            .iter()
-            .zip(b)
-            .map(|(x, y)| aligned && x.primitive == y.primitive && x.inputs == y.inputs)
-            .collect();
-        Sharing {
-            same_registry,
-            same_input,
-        }
-    }
-}
-
-/// The shareable checks of one event line, made by the first run of a pair and reused by the
-/// second; made afresh for every line.
-pub(crate) struct StepMemo<'s> {
-    sharing: &'s Sharing,
-    input: Option<(PrimIdx, SchemaError)>,
-    output: Option<(PrimIdx, SchemaError)>,
-    recomputed: Option<((NodeIdx, PrimIdx), Difference)>,
-}
-
-/// The value `slot` holds for `key`, else `compute`'s, kept in `slot`.
-fn cached<K: PartialEq, T: Clone>(
-    slot: &mut Option<(K, T)>,
-    key: K,
-    compute: impl FnOnce() -> T,
-) -> T {
-    if let Some((k, v)) = slot.as_ref()
-        && *k == key
-    {
-        return v.clone();
-    }
-    let v = compute();
-    *slot = Some((key, v.clone()));
-    v
-}
-
-impl<'s> StepMemo<'s> {
-    pub(crate) fn new(sharing: &'s Sharing) -> StepMemo<'s> {
-        StepMemo {
-            sharing,
-            input: None,
-            output: None,
-            recomputed: None,
-        }
-    }
-
-    /// D606: the step's input against `prim`'s input schema.
-    pub(crate) fn input_error(
-        memo: Option<&mut Self>,
-        prim: PrimIdx,
-        compute: impl FnOnce() -> SchemaError,
-    ) -> SchemaError {
-        match memo {
-            Some(m) if m.sharing.same_registry => cached(&mut m.input, prim, compute),
-            _ => compute(),
-        }
-    }
-
-    /// D607: the step's output against `prim`'s output schema.
-    pub(crate) fn output_error(
-        memo: Option<&mut Self>,
-        prim: PrimIdx,
-        compute: impl FnOnce() -> SchemaError,
-    ) -> SchemaError {
-        match memo {
-            Some(m) if m.sharing.same_registry => cached(&mut m.output, prim, compute),
-            _ => compute(),
-        }
-    }
-
-    /// D605: the step's input against the one `node`'s bindings compute (running `prim`).
-    pub(crate) fn recomputed(
-        memo: Option<&mut Self>,
-        node: NodeIdx,
-        prim: PrimIdx,
-        compute: impl FnOnce() -> Difference,
-    ) -> Difference {
-        match memo {
-            Some(m) if m.sharing.same_input.get(node) == Some(&true) => {
-                cached(&mut m.recomputed, (node, prim), compute)
-            }
-            _ => compute(),
-        }
-    }
+/// What the runs of `first` and `second` share.
+fn sharing_of(first: &Replayer<'_>, second: &Replayer<'_>) -> Sharing {
+    Sharing::new(
+        std::ptr::eq(first.registry, second.registry),
+        &first.graph.nodes,
+        &second.graph.nodes,
+    )
 }
 
 /// The same line again (a [`Line`] borrows the reader's buffer; this copies the view, not the
@@ -157,7 +53,7 @@ pub fn replay_pair_bufread<R: BufRead>(
     trace: &str,
     reader: R,
 ) -> (RunReport, RunReport) {
-    pair_bufread(first, second, &Sharing::new(first, second), trace, reader)
+    pair_bufread(first, second, &sharing_of(first, second), trace, reader)
 }
 
 fn pair_bufread<R: BufRead>(
@@ -289,7 +185,7 @@ pub fn replay_pair_corpus_with_progress(
             jobs,
             message: e.to_string(),
         })?;
-    let sharing = Sharing::new(first, second);
+    let sharing = sharing_of(first, second);
     Ok(pool.install(|| {
         files
             .par_iter()

@@ -1,6 +1,7 @@
-//! The trace format of SPEC §4.1: the header and event types, and a streaming line reader that
-//! keeps the line number and byte offset of every line and never holds more than one line (up to
-//! a limit) in memory.
+//! The trace format of SPEC §4.1: the header and event types, all their parsing (the header,
+//! an event, and an event line as read, a cut last line named as such: `parse_line`), and a
+//! streaming line reader that keeps the line number and byte offset of every line and never
+//! holds more than one line (up to a limit) in memory.
 //!
 //! A line is the bytes up to (not including) a `\n`; a `\r` before it belongs to the line (JSON
 //! treats it as whitespace, the chain hashes it). `prev` is the SHA-256 of the previous line's
@@ -671,6 +672,41 @@ impl<R: BufRead> LineReader<R> {
 
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     memchr::memchr(b'\n', bytes)
+}
+
+/// Parse an event line, naming a cut last line (no newline) as such: whatever it holds, the
+/// recorder did not finish writing it.
+pub(crate) fn parse_line(bytes: &[u8], terminated: bool, number: u32) -> Result<Event, LineError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(LineError {
+            message: if terminated {
+                "empty line".into()
+            } else {
+                format!("the trace stops inside line {number} (no newline) without an end event")
+            },
+            pointer: String::new(),
+            column: 1,
+        });
+    }
+    match parse_event(bytes) {
+        Ok(event) if terminated => Ok(event),
+        Ok(_) => Err(LineError {
+            message: format!(
+                "the trace was cut inside line {number}: its last line has no newline (every event, the end event's included, ends with `\\n`)"
+            ),
+            pointer: String::new(),
+            column: 1,
+        }),
+        Err(mut e) => {
+            if !terminated {
+                e.message = format!(
+                    "the trace was cut inside line {number} (no newline, no end event): {}",
+                    e.message
+                );
+            }
+            Err(e)
+        }
+    }
 }
 
 #[cfg(test)]

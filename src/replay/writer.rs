@@ -5,7 +5,8 @@
 //! line is read back with replay's own parser and line limit before it is written, and the run's
 //! spend is summed as replay sums it, so nothing written is a line replay calls malformed.
 //! Given a key (`sealed`), it seals the run: the end event carries the `signer` and `sig` of
-//! SPEC §4.1.
+//! SPEC §4.1. A `Plan` is a whole run to write at once (the simulator's, and the faithful run
+//! a fault injector edits).
 
 use super::digest::{Hash, format_hash, graph_digest, sha256};
 use super::seal::SealKey;
@@ -193,7 +194,7 @@ impl<W: Write> TraceWriter<W> {
     pub fn for_loaded_graph(
         out: W,
         run: &str,
-        graph: &super::ReplayGraph,
+        graph: &super::graph::ReplayGraph,
         input: Value,
     ) -> Result<TraceWriter<W>, WriteError> {
         let header = TraceHeader {
@@ -422,5 +423,29 @@ impl<W: Write> TraceWriter<W> {
     pub fn finish(mut self) -> Result<W, WriteError> {
         self.out.flush()?;
         Ok(self.out)
+    }
+}
+
+/// A run as a whole, before it is written: the header, the steps and the end status, as the
+/// simulator's walk chooses them and fault injection edits them (`simulate`, `replay/fault.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub header: TraceHeader,
+    pub steps: Vec<Step>,
+    pub end: EndStatus,
+}
+
+impl Plan {
+    /// The trace of the plan, sealed with `seal` when given.
+    pub(crate) fn write(&self, seal: Option<&SealKey>) -> Result<Vec<u8>, WriteError> {
+        let mut w = TraceWriter::new(Vec::new(), &self.header)?;
+        if let Some(key) = seal {
+            w = w.sealed(key.clone());
+        }
+        for s in &self.steps {
+            w.step(s)?;
+        }
+        w.end(self.end)?;
+        w.finish()
     }
 }

@@ -59,7 +59,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step that ends in a failure mode its primitive does
 /// not declare (`undeclared_failure`) instead of its output.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|_| true)?;
     let line = line_object(&mut site.lines, i + 1)?;
     line.remove("output");

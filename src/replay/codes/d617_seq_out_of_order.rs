@@ -56,7 +56,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a gap of 1 to 3 in `seq` from a step on (it and every
 /// event after it numbered too high).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|_| true)?;
     let gap = 1 + site.rng.below(3);
     for l in site.lines.iter_mut().skip(i + 1) {

@@ -74,7 +74,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): one step that alone costs more than the budget
 /// (`max_spend_usd` + 1), in a graph that has one.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let max = site.graph().max_spend_usd?;
     let i = site.pick_step(|_| true)?;
     let line = line_object(&mut site.lines, i + 1)?;

@@ -35,7 +35,7 @@
 
 use super::super::engine::RunState;
 use super::super::fault::{FaultSite, chain, line_object};
-use super::super::pair::{SchemaError, StepMemo};
+use super::super::step_memo::{SchemaError, StepMemo};
 use super::super::trace::TraceHeader;
 use crate::codes;
 use crate::registry::PrimIdx;
@@ -99,7 +99,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step's input outside its schema, with a field the
 /// schema does not declare or (odd attempts) a field set to `null`.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|_| true)?;
     violate_schema(site, i, "input")
 }

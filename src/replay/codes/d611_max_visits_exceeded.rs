@@ -69,7 +69,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a run walked with `max_visits` ignored, reported at
 /// its first visit over a bound (no edit of a faithful run loops more often).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let g = site.graph();
     if !g.nodes.iter().any(|n| n.max_visits.is_some()) {
         return None;

@@ -37,8 +37,8 @@
 
 use super::super::engine::RunState;
 use super::super::fault::{FaultSite, chain};
+use super::super::next_node::Expected;
 use super::super::trace::EndStatus;
-use super::d603::Expected;
 use crate::codes;
 use serde_json::Value;
 
@@ -89,7 +89,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): an event after the end (even attempts), or the run
 /// ended right after a step at a non-terminal node (odd attempts).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     if site.attempt.is_multiple_of(2) {
         // events after the end: the end line again, one `seq` later
         let seq = site.lines.len() as u64;

@@ -75,7 +75,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step that recorded an output, given an outcome its
 /// primitive does not declare (`undeclared_outcome`).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|s| matches!(s.result, StepResult::Output { .. }))?;
     let line = line_object(&mut site.lines, i + 1)?;
     line.insert("outcome".into(), Value::from("undeclared_outcome"));

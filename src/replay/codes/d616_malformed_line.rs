@@ -51,44 +51,8 @@
 
 use super::super::engine::RunState;
 use super::super::fault::{FaultSite, chain};
-use super::super::trace::{Event, LineError, parse_event};
 use crate::codes;
 use serde_json::Value;
-
-/// Parse an event line, naming a cut last line (no newline) as such: whatever it holds, the
-/// recorder did not finish writing it.
-pub(crate) fn parse_line(bytes: &[u8], terminated: bool, number: u32) -> Result<Event, LineError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(LineError {
-            message: if terminated {
-                "empty line".into()
-            } else {
-                format!("the trace stops inside line {number} (no newline) without an end event")
-            },
-            pointer: String::new(),
-            column: 1,
-        });
-    }
-    match parse_event(bytes) {
-        Ok(event) if terminated => Ok(event),
-        Ok(_) => Err(LineError {
-            message: format!(
-                "the trace was cut inside line {number}: its last line has no newline (every event, the end event's included, ends with `\\n`)"
-            ),
-            pointer: String::new(),
-            column: 1,
-        }),
-        Err(mut e) => {
-            if !terminated {
-                e.message = format!(
-                    "the trace was cut inside line {number} (no newline, no end event): {}",
-                    e.message
-                );
-            }
-            Err(e)
-        }
-    }
-}
 
 impl RunState<'_, '_> {
     /// The trace ended at a line boundary without an end event.
@@ -110,7 +74,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step line cut in half, as the truncated last line
 /// (even attempts) or as invalid JSON mid-file with the rest following (odd attempts).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|_| true)?;
     let mut bytes = Vec::new();
     let chained = chain(&mut site.lines);

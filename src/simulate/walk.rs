@@ -4,11 +4,11 @@
 //! recomputes them.
 
 use crate::registry::{Class, PrimIdx};
-use crate::replay::codes::d603::{Expected, select_next};
-use crate::replay::codes::d605::recompute_input;
+use crate::replay::codes::d605_input_differs::recompute_input;
 use crate::replay::digest::{format_hash, sha256};
 use crate::replay::engine::Replayer;
 use crate::replay::graph::NodeIdx;
+use crate::replay::next_node::{Expected, select_next};
 use crate::replay::schema_gen::random_instance;
 use crate::replay::trace::{Cost, EndStatus, Evidence, StepError, StepEvent};
 use crate::replay::writer::{Step, StepResult};

@@ -125,7 +125,7 @@ impl RunState<'_, '_> {
 }
 
 /// Fault injection (`simulate --faults`): a header naming another graph (`NAME-other`).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let graph = site.graph();
     let header = line_object(&mut site.lines, 0)?;
     header.insert("graph".into(), Value::from(format!("{}-other", graph.name)));

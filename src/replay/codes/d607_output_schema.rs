@@ -33,9 +33,9 @@
 
 use super::super::engine::RunState;
 use super::super::fault::FaultSite;
-use super::super::pair::StepMemo;
+use super::super::step_memo::StepMemo;
 use super::super::writer::StepResult;
-use super::d606::{first_schema_error, violate_schema};
+use super::d606_input_schema::{first_schema_error, violate_schema};
 use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
@@ -68,7 +68,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step's output outside its schema, as D606 breaks
 /// an input (an undeclared field, or a field set to `null`), at a step that recorded an output.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|s| matches!(s.result, StepResult::Output { .. }))?;
     violate_schema(site, i, "output")
 }

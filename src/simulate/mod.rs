@@ -24,13 +24,13 @@ pub use stream::simulate_stream;
 use faults::inject;
 use walk::{Walker, distances_to_end};
 
-use super::engine::Replayer;
-use super::graph::ReplayGraph;
-use super::report::Verdict;
-use super::schema_gen::random_instance;
-use super::seal::SealKey;
-use super::trace::{EndStatus, TRACE_VERSION, TraceHeader};
-use super::writer::{Step, TraceWriter};
+use crate::replay::engine::Replayer;
+use crate::replay::graph::ReplayGraph;
+use crate::replay::report::Verdict;
+use crate::replay::schema_gen::random_instance;
+use crate::replay::seal::SealKey;
+use crate::replay::trace::{TRACE_VERSION, TraceHeader};
+use crate::replay::writer::{Plan, WriteError};
 use crate::rng::Rng;
 use serde_json::{Map, Value};
 
@@ -103,30 +103,7 @@ pub enum SimError {
     #[error("the graph admits no faithful run the simulator could find (run {run}): {reason}")]
     NoFaithfulRun { run: u64, reason: String },
     #[error("cannot write the trace: {0}")]
-    Write(#[from] super::writer::WriteError),
-}
-
-/// A run as the walk chose it, before it is written: what fault injection edits
-/// (`crate::replay::fault`).
-pub(in crate::replay) struct Plan {
-    pub(in crate::replay) header: TraceHeader,
-    pub(in crate::replay) steps: Vec<Step>,
-    pub(in crate::replay) end: EndStatus,
-}
-
-pub(in crate::replay) fn write_plan(
-    plan: &Plan,
-    seal: Option<&SealKey>,
-) -> Result<Vec<u8>, SimError> {
-    let mut w = TraceWriter::new(Vec::new(), &plan.header)?;
-    if let Some(key) = seal {
-        w = w.sealed(key.clone());
-    }
-    for s in &plan.steps {
-        w.step(s)?;
-    }
-    w.end(plan.end)?;
-    Ok(w.finish()?)
+    Write(#[from] WriteError),
 }
 
 /// Simulate run `index` (0-based) of a corpus.
@@ -164,7 +141,7 @@ pub fn simulate_run(
             continue;
         };
         let plan = Plan { header, steps, end };
-        let bytes = write_plan(&plan, options.seal.as_ref())?;
+        let bytes = plan.write(options.seal.as_ref())?;
         let report = replayer.replay_slice(&name, &bytes);
         if report.verdict != Verdict::Faithful {
             last_reason = report

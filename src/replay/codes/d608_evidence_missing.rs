@@ -62,7 +62,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step's evidence dropped (recorded as `[]`) where
 /// the run carried some.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|s| !s.evidence.is_empty())?;
     line_object(&mut site.lines, i + 1)?.insert("evidence".into(), Value::Array(Vec::new()));
     Some((chain(&mut site.lines), i as u64 + 1))

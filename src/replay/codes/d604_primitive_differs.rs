@@ -35,7 +35,7 @@
 use super::super::engine::RunState;
 use super::super::fault::{FaultSite, chain, line_object};
 use super::super::graph::NodeIdx;
-use super::d603::Expected;
+use super::super::next_node::Expected;
 use crate::codes;
 use crate::registry::PrimIdx;
 use serde_json::Value;
@@ -107,7 +107,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): a step recorded with another primitive of the
 /// registry than its node's (an attempt that draws the node's own primitive gives up).
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|_| true)?;
     let current = site.plan.steps.get(i)?.primitive.clone();
     let all = site.registry().primitives();

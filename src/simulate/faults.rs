@@ -1,53 +1,58 @@
 //! Fault injection's driver: one defect of a seeded D code written into a faithful run (an
 //! edited line, a broken link, a run that loops past its bounds, …), re-sealed so that it is
 //! the run's only defect, and kept only when replay names exactly that code at exactly that
-//! `seq` first. It owns the table of injectors (code → `inject` in `replay/codes/d6xx.rs`,
-//! each beside its check, written with the toolkit of `replay/fault.rs`), the order codes and
-//! attempts are tried in, and the resealing.
+//! `seq` first. It owns the table of injectors, keyed by the code table's rows (a row → the
+//! `inject` of the row's file, `replay/codes/d6xx_*.rs`, beside its check, written with the
+//! toolkit of `replay/fault.rs`), the order codes and attempts are tried in, and the resealing.
 
-use super::{InjectedFault, Plan};
+use super::InjectedFault;
+use crate::codes::{self, Code};
 use crate::replay::codes::{
-    d601, d603, d604, d605, d606, d607, d608, d609, d610, d611, d612, d614, d615, d616, d617,
+    d601_invalid_header, d603_divergence, d604_primitive_differs, d605_input_differs,
+    d606_input_schema, d607_output_schema, d608_evidence_missing, d609_undeclared_failure_mode,
+    d610_undeclared_outcome, d611_max_visits_exceeded, d612_budget_exceeded, d614_bad_end,
+    d615_chain_broken, d616_malformed_line, d617_seq_out_of_order,
 };
 use crate::replay::engine::Replayer;
 use crate::replay::fault::{FaultSite, Injector};
 use crate::replay::seal::SealKey;
+use crate::replay::writer::Plan;
 use crate::rng::Rng;
 use serde_json::Value;
 
-/// Each fault kind's injector, named by the code replay must report first; the injector is in
-/// that code's file, beside the check that catches it. The table is part of the seed: the
-/// driver draws its first code as an index into it, so reordering, adding or removing a row
-/// changes the corpus every seed gives.
-const INJECTORS: [(&str, Injector); 15] = [
-    ("D601", d601::inject),
-    ("D603", d603::inject),
-    ("D604", d604::inject),
-    ("D605", d605::inject),
-    ("D606", d606::inject),
-    ("D607", d607::inject),
-    ("D608", d608::inject),
-    ("D609", d609::inject),
-    ("D610", d610::inject),
-    ("D611", d611::inject),
-    ("D612", d612::inject),
-    ("D614", d614::inject),
-    ("D615", d615::inject),
-    ("D616", d616::inject),
-    ("D617", d617::inject),
+/// Each fault kind's injector, keyed by the row of the code replay must report first (its
+/// code, and the file that holds both the check and the injector). The table is part of the
+/// seed: the driver draws its first code as an index into it, so reordering, adding or removing
+/// a row changes the corpus every seed gives.
+static INJECTORS: [(&Code, Injector); 15] = [
+    (&codes::D601, d601_invalid_header::inject),
+    (&codes::D603, d603_divergence::inject),
+    (&codes::D604, d604_primitive_differs::inject),
+    (&codes::D605, d605_input_differs::inject),
+    (&codes::D606, d606_input_schema::inject),
+    (&codes::D607, d607_output_schema::inject),
+    (&codes::D608, d608_evidence_missing::inject),
+    (&codes::D609, d609_undeclared_failure_mode::inject),
+    (&codes::D610, d610_undeclared_outcome::inject),
+    (&codes::D611, d611_max_visits_exceeded::inject),
+    (&codes::D612, d612_budget_exceeded::inject),
+    (&codes::D614, d614_bad_end::inject),
+    (&codes::D615, d615_chain_broken::inject),
+    (&codes::D616, d616_malformed_line::inject),
+    (&codes::D617, d617_seq_out_of_order::inject),
 ];
 
 /// The fault kinds `--faults` can inject, each named by the code replay reports first (the
-/// codes of the injector table, in its order).
-pub const FAULT_CODES: &[&str] = &codes_of(INJECTORS);
+/// codes of the injector table's rows, in its order).
+pub const FAULT_CODES: &[&str] = &codes_of(&INJECTORS);
 
-/// The codes column of an injector table, computed at compile time so the public list cannot
+/// The codes of an injector table's rows, computed at compile time so the public list cannot
 /// drift from the table.
-const fn codes_of<const N: usize>(table: [(&'static str, Injector); N]) -> [&'static str; N] {
+const fn codes_of<const N: usize>(table: &[(&Code, Injector); N]) -> [&'static str; N] {
     let mut codes = [""; N];
     let mut i = 0;
     while i < N {
-        codes[i] = table[i].0;
+        codes[i] = table[i].0.code;
         i += 1;
     }
     codes
@@ -106,9 +111,16 @@ pub(super) fn inject(
 ) -> Option<(Vec<u8>, InjectedFault)> {
     let start = rng.below(INJECTORS.len() as u64) as usize;
     for k in 0..INJECTORS.len() {
-        let (code, injector) = INJECTORS[(start + k) % INJECTORS.len()];
+        let (row, injector) = INJECTORS[(start + k) % INJECTORS.len()];
         for attempt in 0..6u64 {
-            let Some(mut site) = FaultSite::new(replayer, plan, rng, attempt, looping_walk) else {
+            let Some(mut site) = FaultSite::new(
+                replayer.graph(),
+                replayer.registry(),
+                plan,
+                rng,
+                attempt,
+                looping_walk,
+            ) else {
                 continue;
             };
             let Some((bytes, seq)) = injector(&mut site) else {
@@ -120,14 +132,20 @@ pub(super) fn inject(
             };
             let report = replayer.replay_slice("<fault>", &bytes);
             if let Some(f) = &report.first_divergence
-                && f.code == code
+                && f.code == row.code
                 && f.seq == seq
                 && report
                     .diagnostics
                     .iter()
                     .all(|d| d.diagnostic.code != "D618")
             {
-                return Some((bytes, InjectedFault { code, seq }));
+                return Some((
+                    bytes,
+                    InjectedFault {
+                        code: row.code,
+                        seq,
+                    },
+                ));
             }
         }
     }
@@ -136,6 +154,30 @@ pub(super) fn inject(
 
 #[cfg(test)]
 mod tests {
+    use super::INJECTORS;
+    use crate::codes;
+
+    /// The table and the code files agree: a row is in the table exactly when its file (the
+    /// row's `file`, beside its check) defines `inject`.
+    #[test]
+    fn every_code_file_with_an_injector_has_its_row_in_the_table() {
+        for row in codes::ALL.iter().filter(|r| r.code.starts_with('D')) {
+            let has_injector = row.source.contains("pub(crate) fn inject(");
+            assert_eq!(
+                INJECTORS.iter().any(|(r, _)| r.code == row.code),
+                has_injector,
+                "{} ({}): the injector table and the file disagree",
+                row.code,
+                row.file
+            );
+        }
+        assert!(
+            INJECTORS
+                .iter()
+                .all(|(r, _)| r.file.contains("replay/codes/"))
+        );
+    }
+
     /// The table is part of every seed (see `INJECTORS`): changing its codes or their order
     /// changes every corpus, so it takes changing this list too.
     #[test]

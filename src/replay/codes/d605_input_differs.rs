@@ -41,7 +41,7 @@
 use super::super::engine::RunState;
 use super::super::fault::{FaultSite, chain, line_object, mutate_value};
 use super::super::graph::{NodeIdx, ResolvedBinding};
-use super::super::pair::{Difference, StepMemo};
+use super::super::step_memo::{Difference, StepMemo};
 use super::super::trace::Event;
 use crate::codes;
 use crate::json::pointer::escape_token as escape_pointer_token;
@@ -248,7 +248,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): one field of a step's input changed, so the input no
 /// longer equals the one its bindings recompute.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|s| s.input.as_object().is_some_and(|m| !m.is_empty()))?;
     let line = line_object(&mut site.lines, i + 1)?;
     let input = line.get_mut("input")?.as_object_mut()?;

@@ -78,7 +78,7 @@ impl RunState<'_, '_> {
 
 /// Fault injection (`simulate --faults`): one step line edited (a token more) after the chain
 /// was computed, so the next line's `prev` no longer matches it.
-pub(in crate::replay) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
+pub(crate) fn inject(site: &mut FaultSite<'_>) -> Option<(Vec<u8>, u64)> {
     let i = site.pick_step(|_| true)?;
     let mut bytes_lines = site.lines.clone();
     let line = line_object(&mut bytes_lines, i + 1)?;
