@@ -1157,3 +1157,141 @@ fn replay_room_figures() {
         println!("circle of {} files: {}", c.len(), c.join(", "));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The code map (ARCHITECTURE.md, "Code map") leads to the file in one hop: one `###` heading
+// per top-level module, in layer order; every `src` file over 300 lines named in its module's
+// section; every bench, fuzz target and `.ci` script named somewhere in the map.
+
+/// Files longer than this must be named in the code map.
+const NAMED_ABOVE_LINES: usize = 300;
+
+fn architecture() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The code map's sections, as (the top-level modules its heading names, its text).
+fn code_map_sections(doc: &str) -> Vec<(Vec<String>, String)> {
+    let start = doc.find("## Code map\n").expect("ARCHITECTURE.md has a `## Code map` section");
+    let rest = &doc[start + "## Code map\n".len()..];
+    let map = &rest[..rest.find("\n## ").unwrap_or(rest.len())];
+    map.split("\n### ")
+        .skip(1)
+        .map(|section| {
+            let heading = section.lines().next().unwrap_or_default();
+            let modules = heading
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter_map(|path| path.strip_prefix("src/"))
+                .filter_map(|path| top_module(path.trim_end_matches('/')))
+                .map(str::to_string)
+                .collect();
+            (modules, section.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_code_map_has_one_heading_per_module_in_layer_order() {
+    let sections = code_map_sections(&architecture());
+    let headed: Vec<&str> = sections
+        .iter()
+        .flat_map(|(modules, _)| modules.iter().map(String::as_str))
+        .collect();
+    let mut seen = Vec::new();
+    for module in headed {
+        if !seen.contains(&module) {
+            seen.push(module);
+        }
+    }
+    assert_eq!(
+        seen,
+        LAYERS.to_vec(),
+        "ARCHITECTURE.md's code map must have a `### `src/MODULE…`` heading for every top-level \
+         module, in the layer order of `LAYERS` (lowest first)"
+    );
+}
+
+/// How a file is named in its module's section: its path below the module (`pattern/mod.rs`
+/// by its folder `pattern/`), or the module's own path for a single-file module.
+fn names_in_section(rel: &str) -> Vec<String> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    match parts.as_slice() {
+        [single] => vec![format!("src/{single}")],
+        [.., folder, "mod.rs"] => vec![format!("{folder}/"), format!("{folder}/mod.rs")],
+        [.., file] => {
+            let below = parts[1..].join("/");
+            vec![file.to_string(), below]
+        }
+        [] => Vec::new(),
+    }
+}
+
+#[test]
+fn every_large_source_file_is_named_in_its_module_section() {
+    let doc = architecture();
+    let sections = code_map_sections(&doc);
+    let mut missing = Vec::new();
+    for (rel, text) in sources() {
+        if text.lines().count() <= NAMED_ABOVE_LINES {
+            continue;
+        }
+        let module = top_module(&rel).map(str::to_string);
+        let section = sections
+            .iter()
+            .find(|(modules, _)| module.as_ref().is_some_and(|m| modules.contains(m)))
+            .map(|(_, text)| text.as_str())
+            .unwrap_or(&doc);
+        let names = names_in_section(&rel);
+        if !names
+            .iter()
+            .any(|name| section.contains(&format!("`{name}`")) || section.contains(name.as_str()))
+        {
+            missing.push(format!("src/{rel} ({} lines)", text.lines().count()));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "files over {NAMED_ABOVE_LINES} lines not named in their module's section of \
+         ARCHITECTURE.md's code map: {missing:#?}"
+    );
+}
+
+#[test]
+fn every_bench_fuzz_target_and_ci_script_is_named_in_the_code_map() {
+    let doc = architecture();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut missing = Vec::new();
+    for (dir, strip) in [
+        ("benches", ".rs"),
+        ("fuzz/fuzz_targets", ".rs"),
+        (".ci", ""),
+    ] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            panic!("{dir}: not a folder");
+        };
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if !path.is_file() {
+                continue;
+            }
+            let name = path.file_name().expect("a file name").to_string_lossy();
+            let Some(stem) = name.strip_suffix(strip) else {
+                continue;
+            };
+            if dir == ".ci" && stem.starts_with("requirements-") {
+                continue; // named as "the pinned requirements"
+            }
+            if !doc.contains(&format!("`{stem}`")) && !doc.contains(&format!("{stem}`")) {
+                missing.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "not named in ARCHITECTURE.md's code map: {missing:#?}"
+    );
+}
