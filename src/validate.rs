@@ -36,11 +36,6 @@ pub enum ValidateError {
     Threads { jobs: usize, message: String },
 }
 
-/// The deterministic order of diagnostics: line, column, code, pointer, message.
-pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
-    crate::diagnostic::sort(diagnostics);
-}
-
 /// Check one graph document given as bytes; `file` is the name reported.
 pub fn check_source(
     file: &str,
@@ -159,7 +154,7 @@ fn check_source_inner(
         crate::pack::fragment_map::sort_by_file(&mut diagnostics);
     } else {
         crate::diagnostic::resolve(&mut diagnostics, &parsed);
-        sort_diagnostics(&mut diagnostics);
+        crate::diagnostic::sort(&mut diagnostics);
     }
     report.diagnostics = diagnostics;
     (report, Some(parsed))
@@ -606,37 +601,6 @@ pub fn try_check_paths(
             .map(|path| check_file(path, registry, options))
             .collect()
     })
-}
-
-/// Check every file in parallel on `jobs` threads (0: one per core), reports in the order of
-/// `paths`. A file that cannot be read gets a report with one G001 diagnostic saying so (use
-/// [`try_check_paths`] to treat that as a failure of the whole run instead).
-pub fn check_paths(
-    paths: &[PathBuf],
-    registry: &Registry,
-    options: &Options,
-    jobs: usize,
-) -> Vec<FileReport> {
-    let run = |path: &PathBuf| match check_file(path, registry, options) {
-        Ok(report) => report,
-        Err(error) => FileReport {
-            file: path.display().to_string(),
-            graph: None,
-            diagnostics: vec![{
-                let mut d = codes::G001
-                    .at("", error.to_string())
-                    .with_help("check that the path names a readable graph file");
-                d.line = 1;
-                d.column = 1;
-                d
-            }],
-            source: Arc::from(""),
-        },
-    };
-    match crate::workers::pool(jobs) {
-        Ok(pool) => pool.install(|| paths.par_iter().map(run).collect()),
-        Err(_) => paths.iter().map(run).collect(),
-    }
 }
 
 /// Expand files and folders (recursively `*.graph.json`) into a sorted, deduplicated list of

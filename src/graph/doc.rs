@@ -79,20 +79,6 @@ pub enum Binding {
     },
 }
 
-impl GraphDoc {
-    /// Load a document from a parsed value; every shape error is joined into one message.
-    /// [`crate::graph::load::load`] gives them one by one, with their pointers.
-    pub fn from_value(value: &Value) -> Result<GraphDoc, String> {
-        crate::graph::load::load(value).map_err(|errors| {
-            errors
-                .iter()
-                .map(|e| format!("{}: {}", e.pointer_display(), e.message))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-    }
-}
-
 /// A map from names to values kept as one vector sorted by name: the few inputs, branches and
 /// error routes of a node. It iterates in name order as a `BTreeMap` does, but a map of three
 /// entries costs three entries, not a B-tree leaf of eleven — on a 100,000-node graph that is

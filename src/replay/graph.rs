@@ -104,6 +104,16 @@ fn refused(code: &'static codes::Code, pointer: &str, message: String) -> GraphL
     GraphLoadError::Refused(vec![code.at(pointer, message)])
 }
 
+/// A document that is not a graph: one located G003 per shape problem.
+fn shape_refused(errors: Vec<crate::graph::ShapeError>) -> GraphLoadError {
+    GraphLoadError::Refused(
+        errors
+            .into_iter()
+            .map(|e| codes::G003.at(e.pointer, e.message))
+            .collect(),
+    )
+}
+
 /// Does a registry of ABI `have` satisfy a graph targeting `want` (same major, minor ≥)?
 pub fn abi_satisfied(want: &str, have: &str) -> bool {
     let parse = |s: &str| -> Option<(u64, u64)> {
@@ -170,8 +180,7 @@ impl ReplayGraph {
         } else {
             value
         };
-        let doc = GraphDoc::from_value(&value)
-            .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
+        let doc = crate::graph::load(&value).map_err(shape_refused)?;
         match crate::validate::composition_of(file, &doc, options) {
             None => ReplayGraph::from_value(value, registry),
             Some(Err(errors)) => Err(GraphLoadError::Refused(errors)),
@@ -193,8 +202,7 @@ impl ReplayGraph {
     /// Resolve a parsed graph document (the checks that make it walkable are repeated here so a
     /// library caller gets the same refusal without the file driver).
     pub fn from_value(document: Value, registry: &Registry) -> Result<ReplayGraph, GraphLoadError> {
-        let doc = GraphDoc::from_value(&document)
-            .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
+        let doc = crate::graph::load(&document).map_err(shape_refused)?;
         if !abi_satisfied(&doc.abi, registry.abi()) {
             return Err(refused(
                 &codes::G005,

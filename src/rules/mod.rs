@@ -299,4 +299,4 @@ pub fn run_all_then(
     out
 }
 
-pub use crate::diagnostic::suggest::{did_you_mean, edit_distance, nearest};
+pub use crate::diagnostic::suggest::{edit_distance, nearest};
