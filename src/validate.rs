@@ -15,13 +15,28 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// How graphs are read: the input limits and the pack path. The default is the command line's
+/// without `--packs`; [`Options::with_packs`] adds a pack path.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Limits on the input document.
+    #[doc(hidden)]
     pub limits: crate::json::Limits,
     /// The pack path, lock and trusted keys (SPEC §9.2): a graph that declares `packs` is
     /// checked against the effective registry they compose; `None` is an empty pack path.
+    #[doc(hidden)]
     pub packs: Option<Arc<crate::pack::compose::Composer>>,
+}
+
+impl Options {
+    /// The default options with a pack path: a graph that declares `packs` is checked (and
+    /// replayed) against the effective registry they compose over the pack path's base.
+    pub fn with_packs(packs: &crate::pack::packs::Packs) -> Options {
+        Options {
+            packs: Some(packs.composer().clone()),
+            ..Options::default()
+        }
+    }
 }
 
 /// Why validation of a set of paths could not run.

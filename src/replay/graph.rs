@@ -143,10 +143,9 @@ impl ReplayGraph {
     /// uses fragments is replayed as its expansion (traces record expanded IDs such as
     /// `ship/test`, and the digest is the expanded document's), and a graph that declares packs
     /// is resolved against their effective registry, which the returned graph keeps
-    /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`). Refused
+    /// (hand [`ReplayGraph::registry`] to the `Replayer`). Refused
     /// as `load` refuses, and also when the packs do not compose (P801–P811: the effective
     /// registry would be missing contracts) or a use does not expand (its boundary findings).
-    #[doc(hidden)]
     pub fn load_with(
         file: &str,
         bytes: &[u8],
