@@ -114,6 +114,8 @@ fn code_only(text: &str) -> String {
                     let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
                     if chars.get(i + 1 + hashes) == Some(&'"') {
                         state = State::RawStr(hashes);
+                        // `r`, the hashes, the quote: one char each, so positions hold.
+                        out.push_str(&" ".repeat(1 + hashes));
                         out.push('"');
                         i += 1 + hashes;
                     } else {
@@ -190,6 +192,7 @@ fn code_only(text: &str) -> String {
                 {
                     state = State::Code;
                     out.push('"');
+                    out.push_str(&" ".repeat(hashes));
                     i += hashes;
                 } else {
                     out.push(if c == '\n' { '\n' } else { ' ' });
@@ -675,6 +678,65 @@ fn the_root_only_scan_sees_hidden_paths() {
             (7, "lsp".to_string())
         ]
     );
+}
+
+/// Where the string literal `"$input"` stands in code (not in a comment, a longer literal or a
+/// unit-test module), as line numbers.
+fn input_word_literals(text: &str) -> Vec<usize> {
+    const LITERAL: &str = "\"$input\"";
+    let raw: Vec<char> = text.chars().collect();
+    let code: Vec<char> = without_test_modules(&code_only(text)).chars().collect();
+    let width = LITERAL.chars().count();
+    let mut lines = Vec::new();
+    for at in 0..raw.len().saturating_sub(width - 1) {
+        let here: String = raw[at..at + width].iter().collect();
+        // In code the literal keeps its quotes and only its contents are blanked.
+        if here == LITERAL
+            && code[at] == '"'
+            && code[at + width - 1] == '"'
+            && code[at + 1..at + width - 1].iter().all(|c| *c == ' ')
+        {
+            lines.push(raw[..at].iter().filter(|c| **c == '\n').count() + 1);
+        }
+    }
+    lines
+}
+
+/// `"$input"` is a graph-document word: the document module spells it once
+/// (`graph::INPUT_WORD`) and the loader turns it into `Source::Input`; everything downstream
+/// matches on the enum or names the constant.
+#[test]
+fn the_input_word_is_spelled_in_the_document_module_only() {
+    const ALLOWED: &[&str] = &["src/graph/doc.rs"];
+    let mut found = Vec::new();
+    let mut seen = false;
+    for (rel, text) in library_and_binding_sources() {
+        for line in input_word_literals(&text) {
+            if ALLOWED.contains(&rel.as_str()) {
+                seen = true;
+            } else {
+                found.push(format!("{rel}:{line}"));
+            }
+        }
+    }
+    assert!(
+        seen,
+        "src/graph/doc.rs no longer spells `\"$input\"`: update this test"
+    );
+    assert!(
+        found.is_empty(),
+        "compare a binding's source with `graph::Source::Input` (or name `graph::INPUT_WORD` \
+         where the JSON text is read before load), not the literal `\"$input\"`:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The `"$input"` scan counts the literal in code, not in prose, a longer literal or a unit test.
+#[test]
+fn the_input_word_scan_sees_code_only() {
+    let text = "// \"$input\"\nlet a = \"$input\";\nlet b = r#\"{\"from\": \"$input\"}\"#;\n\
+                if from == \"$input\" {}\n#[cfg(test)]\nmod tests {\n    const W: &str = \"$input\";\n}\n";
+    assert_eq!(input_word_literals(text), vec![2, 4]);
 }
 
 /// The scanner itself: comments and literals do not count, code does.

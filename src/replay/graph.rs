@@ -5,7 +5,7 @@
 use super::digest::graph_digest;
 use crate::codes;
 use crate::diagnostic::{Diagnostic, FileReport, Severity};
-use crate::graph::{Binding, GraphDoc};
+use crate::graph::{Binding, GraphDoc, Source};
 use crate::registry::{PrimIdx, Registry};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -241,12 +241,16 @@ impl ReplayGraph {
                 .map(|(prop, b)| {
                     let rb = match b {
                         Binding::Const { value } => ResolvedBinding::Const(value.clone()),
-                        Binding::From { from, at } if from == "$input" => {
-                            ResolvedBinding::RunInput {
-                                at: at.clone().unwrap_or_default(),
-                            }
-                        }
-                        Binding::From { from, at } => ResolvedBinding::Node {
+                        Binding::From {
+                            from: Source::Input,
+                            at,
+                        } => ResolvedBinding::RunInput {
+                            at: at.clone().unwrap_or_default(),
+                        },
+                        Binding::From {
+                            from: Source::Node(from),
+                            at,
+                        } => ResolvedBinding::Node {
                             node: target(from),
                             at: at.clone().unwrap_or_default(),
                         },
