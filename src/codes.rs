@@ -381,106 +381,106 @@ table! {
         help "replay with the packs the run was recorded with (`primgraph pack lock` pins them), or record the run again";
     D620 Error "replay/codes/d620_denied_path.rs" "replay: a step's evidence names a path its primitive's context rules deny"
         help "keep the primitive's context within its pack's `context_rules` (`read`, never `deny`)";
-    V701 Error "versions/registry_diff/codes/v701.rs" "a primitive is gone (its ID no longer resolves)"
+    V701 Error "versions/registry_diff/codes/v701_primitive_gone.rs" "a primitive is gone (its ID no longer resolves)"
         help "keep the primitive until the next major, or restore it";
-    V702 Error "versions/registry_diff/codes/v702.rs" "an alias is gone, or now names another primitive"
+    V702 Error "versions/registry_diff/codes/v702_alias_gone.rs" "an alias is gone, or now names another primitive"
         help "an alias keeps its primitive for ever; keep the old alias";
-    V703 Info "versions/registry_diff/codes/v703.rs" "a primitive was added"
+    V703 Info "versions/registry_diff/codes/v703_primitive_added.rs" "a primitive was added"
         help "a compatible addition: raise the minor";
-    V704 Error "versions/registry_diff/codes/v704.rs" "`class` or `authority` changed"
+    V704 Error "versions/registry_diff/codes/v704_class_or_authority_changed.rs" "`class` or `authority` changed"
         help "give the new contract a new ID, or make the change in a major";
-    V705 Error "versions/registry_diff/codes/v705.rs" "inputs narrowed: a value OLD's `inputs` admits and NEW's rejects (witness)"
+    V705 Error "versions/registry_diff/codes/v705_inputs_narrowed.rs" "inputs narrowed: a value OLD's `inputs` admits and NEW's rejects (witness)"
         help "accept the old values again, or make the change in a major";
-    V706 Error "versions/registry_diff/codes/v706.rs" "outputs widened: a value NEW's `outputs` admits and OLD's rejects (witness)"
+    V706 Error "versions/registry_diff/codes/v706_outputs_widened.rs" "outputs widened: a value NEW's `outputs` admits and OLD's rejects (witness)"
         help "keep the outputs within OLD's, or make the change in a major";
-    V707 Error "versions/registry_diff/codes/v707.rs" "an output location OLD declares is gone from NEW"
+    V707 Error "versions/registry_diff/codes/v707_output_location_gone.rs" "an output location OLD declares is gone from NEW"
         help "keep declaring the output location";
-    V708 Error "versions/registry_diff/codes/v708.rs" "`outcomes` changed: one added or removed"
+    V708 Error "versions/registry_diff/codes/v708_outcomes_changed.rs" "`outcomes` changed: one added or removed"
         help "keep the decision set; a new set is a new primitive (or a major)";
-    V709 Error "versions/registry_diff/codes/v709.rs" "`grants`: one removed (error) / one added (warning)"
+    V709 Error "versions/registry_diff/codes/v709_grants_changed.rs" "`grants`: one removed (error) / one added (warning)"
         help "a removed grant breaks graphs (major); an added one needs a reviewer";
-    V710 Error "versions/registry_diff/codes/v710.rs" "`evidence`: a kind added (error) / removed (info)"
+    V710 Error "versions/registry_diff/codes/v710_evidence_changed.rs" "`evidence`: a kind added (error) / removed (info)"
         help "require new evidence only in a major";
-    V711 Error "versions/registry_diff/codes/v711.rs" "`failure_modes`: one removed (error) / one added (info)"
+    V711 Error "versions/registry_diff/codes/v711_failure_modes_changed.rs" "`failure_modes`: one removed (error) / one added (info)"
         help "keep declaring the old failure mode";
-    V712 Error "versions/registry_diff/codes/v712.rs" "`fallback` added, removed or changed"
+    V712 Error "versions/registry_diff/codes/v712_fallback_changed.rs" "`fallback` added, removed or changed"
         help "keep the fallback, or change it in a major";
-    V713 Error "versions/registry_diff/codes/v713.rs" "`effects`: one added (error) / one removed (warning)"
+    V713 Error "versions/registry_diff/codes/v713_effects_changed.rs" "`effects`: one added (error) / one removed (warning)"
         help "an added effect needs a major; a removed one needs a reviewer";
-    V714 Error "versions/registry_diff/codes/v714.rs" "`requires_authorization` or `requires_verifier`: set (error) / cleared (warning)"
+    V714 Error "versions/registry_diff/codes/v714_requirement_flags_changed.rs" "`requires_authorization` or `requires_verifier`: set (error) / cleared (warning)"
         help "setting a flag needs a major; clearing one needs a reviewer";
-    V715 Error "versions/registry_diff/codes/v715.rs" "`terminal`: cleared (error) / set (info)"
+    V715 Error "versions/registry_diff/codes/v715_terminal_changed.rs" "`terminal`: cleared (error) / set (info)"
         help "keep the primitive terminal, or clear it in a major";
-    V716 Error "versions/registry_diff/codes/v716.rs" "annotations: `x-trust`/`x-sink` added or `x-authority` changed (error); `x-trust`/`x-sink` removed (warning)"
+    V716 Error "versions/registry_diff/codes/v716_annotations_changed.rs" "annotations: `x-trust`/`x-sink` added or `x-authority` changed (error); `x-trust`/`x-sink` removed (warning)"
         help "added marks need a major; removed ones need a reviewer";
-    V717 Info "versions/registry_diff/codes/v717.rs" "metadata changed: `summary`, `family`, `evaluation`"
+    V717 Info "versions/registry_diff/codes/v717_metadata_changed.rs" "metadata changed: `summary`, `family`, `evaluation`"
         help "metadata: raise the patch";
-    V718 Error "versions/registry_diff/codes/v718.rs" "NEW's `abi` does not rise as the differences require"
+    V718 Error "versions/registry_diff/codes/v718_abi_bump_too_small.rs" "NEW's `abi` does not rise as the differences require"
         help "raise NEW's `abi` by at least the required bump";
-    V719 Error "versions/registry_diff/codes/v719.rs" "with `--graphs`: a graph with no errors under OLD has errors under NEW"
+    V719 Error "versions/registry_diff/codes/v719_graphs_break.rs" "with `--graphs`: a graph with no errors under OLD has errors under NEW"
         help "fix the graph in the same change, or keep the old contract";
-    V720 Info "versions/registry_diff/codes/v720.rs" "a compatible contract change: inputs widened, or outputs narrowed"
+    V720 Info "versions/registry_diff/codes/v720_compatible_change.rs" "a compatible contract change: inputs widened, or outputs narrowed"
         help "a compatible change: raise the minor";
-    P801 Error "pack/codes/p801.rs" "`pack.json`, a fragment or a schema file is malformed (shape, unknown field, bad name or version)"
+    P801 Error "pack/codes/p801_malformed_pack.rs" "`pack.json`, a fragment or a schema file is malformed (shape, unknown field, bad name or version)"
         help "see SPEC §9.1 for the members of `pack.json`";
-    P802 Error "pack/codes/p802.rs" "a primitive outside the pack's `roots`, a root that is a registry family prefix, or a root two packs claim"
+    P802 Error "pack/codes/p802_outside_roots.rs" "a primitive outside the pack's `roots`, a root that is a registry family prefix, or a root two packs claim"
         help "give the pack a root of its own and its primitives IDs under it";
-    P803 Error "pack/codes/p803.rs" "an ID or alias that collides with the registry or another loaded pack"
+    P803 Error "pack/codes/p803_id_collision.rs" "an ID or alias that collides with the registry or another loaded pack"
         help "rename the ID or alias (prefix the alias with the pack's root)";
-    P804 Error "pack/codes/p804.rs" "a range no pack on the pack path satisfies (`kernel_abi`, `requires`, a graph's `packs`), naming who asked"
+    P804 Error "pack/codes/p804_unsatisfied_range.rs" "a range no pack on the pack path satisfies (`kernel_abi`, `requires`, a graph's `packs`), naming who asked"
         help "put a satisfying version on the pack path (`--pack DIR`, `packs` in primgraph.toml) or widen the range";
-    P805 Error "pack/codes/p805.rs" "packs that require each other in a cycle"
+    P805 Error "pack/codes/p805_require_cycle.rs" "packs that require each other in a cycle"
         help "merge the packs, or move what both need into a third";
-    P806 Error "pack/codes/p806.rs" "a pack whose digest differs from `primgraph.lock`, or a locked pack missing (or no lock with `--locked`)"
+    P806 Error "pack/codes/p806_lock_mismatch.rs" "a pack whose digest differs from `primgraph.lock`, or a locked pack missing (or no lock with `--locked`)"
         help "review the change, then run `primgraph pack lock`";
-    P807 Error "pack/codes/p807.rs" "a `pack.sig` that does not verify, or none by a trusted key under `--trust-pack`"
+    P807 Error "pack/codes/p807_signature.rs" "a `pack.sig` that does not verify, or none by a trusted key under `--trust-pack`"
         help "sign the pack again with `primgraph pack sign DIR --key KEY`";
-    P808 Error "pack/codes/p808.rs" "a reference in a pack to nothing: decision set, error class, schema file, command, fragment file"
+    P808 Error "pack/codes/p808_dangling_reference.rs" "a reference in a pack to nothing: decision set, error class, schema file, command, fragment file"
         help "declare what is referred to, or fix the name";
-    P809 Error "pack/codes/p809.rs" "a command's effects outside its primitive's, or `environment` contradicting an effect"
+    P809 Error "pack/codes/p809_command_effects.rs" "a command's effects outside its primitive's, or `environment` contradicting an effect"
         help "declare the effect on the primitive, or drop it from the command";
-    P811 Error "pack/codes/p811.rs" "a graph uses a primitive or fragment of a pack it does not declare (help: the `packs` entry to add)"
+    P811 Error "pack/codes/p811_undeclared_pack.rs" "a graph uses a primitive or fragment of a pack it does not declare (help: the `packs` entry to add)"
         help "declare the pack in the graph's `packs`";
-    P821 Error "pack/codes/p821.rs" "an unknown fragment (did you mean)"
+    P821 Error "pack/codes/p821_unknown_fragment.rs" "an unknown fragment (did you mean)"
         help "name a fragment of a pack the graph declares: `PACK/NAME`";
-    P822 Error "pack/codes/p822.rs" "`with` fails the fragment's `params` schema"
+    P822 Error "pack/codes/p822_with_fails_params.rs" "`with` fails the fragment's `params` schema"
         help "pass the parameters the fragment's `params` declares, with values its schema admits";
-    P823 Error "pack/codes/p823.rs" "an input port unbound, bound twice, or unknown"
+    P823 Error "pack/codes/p823_input_port_binding.rs" "an input port unbound, bound twice, or unknown"
         help "bind every input port the fragment declares, once, and no other";
-    P824 Error "pack/codes/p824.rs" "a port binding's source schema is not within the port's (witness)"
+    P824 Error "pack/codes/p824_port_schema_mismatch.rs" "a port binding's source schema is not within the port's (witness)"
         help "bind the port from a value its schema admits, or narrow the source";
-    P825 Warning "pack/codes/p825.rs" "a port binding's compatibility is undecided"
+    P825 Warning "pack/codes/p825_port_compat_undecided.rs" "a port binding's compatibility is undecided"
         help "simplify the source or port schema so the checker can decide, or check the binding by hand";
-    P826 Error "pack/codes/p826.rs" "an exit unwired, unknown, or targeted inside the fragment but not declared"
+    P826 Error "pack/codes/p826_exit_wiring.rs" "an exit unwired, unknown, or targeted inside the fragment but not declared"
         help "wire every exit the fragment declares in the use's `exits`, and only those";
-    P827 Error "pack/codes/p827.rs" "an output port naming a missing node or an undeclared pointer"
+    P827 Error "pack/codes/p827_output_port_missing.rs" "an output port naming a missing node or an undeclared pointer"
         help "name a node of the fragment and a pointer its primitive's output schema declares";
-    P828 Error "pack/codes/p828.rs" "fragment uses in a cycle, or nested deeper than 8"
+    P828 Error "pack/codes/p828_fragment_cycle_or_depth.rs" "fragment uses in a cycle, or nested deeper than 8"
         help "break the cycle, or flatten the nesting to at most 8 levels";
-    P840 Error "pack_rules/codes/p840.rs" "an invalid rule (kind, selector field, bound)"
+    P840 Error "pack_rules/codes/p840_invalid_rule.rs" "an invalid rule (kind, selector field, bound)"
         help "write the rule as SPEC §9.4 shows: the kind's members, known selector fields, a positive bound";
-    P841 Warning "pack_rules/codes/p841.rs" "a rule selector that matches no primitive"
+    P841 Warning "pack_rules/codes/p841_selector_matches_nothing.rs" "a rule selector that matches no primitive"
         help "name a primitive, family, class, authority, effect or pack of the composition";
-    P850 Error "pack_tools/codes/p850.rs" "`pack test`: a fixture run's verdict or first divergence differs from its expectation"
+    P850 Error "pack_tools/codes/p850_fixture_mismatch.rs" "`pack test`: a fixture run's verdict or first divergence differs from its expectation"
         help "update expect.json when the new outcome is intended, or fix the change that altered the run";
-    P860 Error "versions/pack_diff/codes/p860.rs" "`pack diff`: a breaking fragment interface change"
+    P860 Error "versions/pack_diff/codes/p860_fragment_breaking_change.rs" "`pack diff`: a breaking fragment interface change"
         help "keep the fragment's interface (ports, params, exits), or release the change in a new major";
-    P861 Info "versions/pack_diff/codes/p861.rs" "`pack diff`: a compatible fragment change, or a fragment added"
+    P861 Info "versions/pack_diff/codes/p861_fragment_compatible_change.rs" "`pack diff`: a compatible fragment change, or a fragment added"
         help "a compatible change: raise the minor";
-    P862 Warning "versions/pack_diff/codes/p862.rs" "`pack diff`: a rule added or made stricter"
+    P862 Warning "versions/pack_diff/codes/p862_rule_stricter.rs" "`pack diff`: a rule added or made stricter"
         help "graphs that passed may now fail: run `pack diff --graphs` over them, and raise at least the minor";
-    P870 Error "plugin/codes/p870.rs" "a plugin that is not a component of the world"
+    P870 Error "plugin/codes/p870_not_a_component.rs" "a plugin that is not a component of the world"
         help "build a component of the world `primgraph:primitive/primitive@1.0.0` (`wit/primitive.wit`): import only its interfaces at major 1, export `invoke`";
-    P871 Error "plugin/codes/p871.rs" "a plugin importing an interface its contract's effects do not allow"
+    P871 Error "plugin/codes/p871_import_not_allowed.rs" "a plugin importing an interface its contract's effects do not allow"
         help "declare the effect in the primitive's contract (and embed the new contract), or stop importing the interface";
-    P872 Error "plugin/codes/p872.rs" "a plugin whose embedded contract differs from the pack's"
+    P872 Error "plugin/codes/p872_contract_differs.rs" "a plugin whose embedded contract differs from the pack's"
         help "embed the primitive's contract, as `pack.json` declares it, in the plugin's `primgraph:contract` custom section";
-    I901 Error "import/codes/i901.rs" "a source that is not of its format (file, entry, pointer)"
+    I901 Error "import/codes/i901_source_not_of_format.rs" "a source that is not of its format (file, entry, pointer)"
         help "export the source in the format named on the command line; the rest of it is still imported";
-    I902 Warning "import/codes/i902.rs" "a tool or span name with no mapping"
+    I902 Warning "import/codes/i902_unmapped_name.rs" "a tool or span name with no mapping"
         help "name the tool in the mapping file's `[tools]` (`tool = \"node_id\"`); the step is kept with `\"node\": null`";
-    I903 Warning "import/codes/i903.rs" "a step whose input or output the source did not capture"
+    I903 Warning "import/codes/i903_uncaptured_payload.rs" "a step whose input or output the source did not capture"
         help "turn on content capture in the recording tool; replay skips the checks that need the missing content";
-    I904 Warning "import/codes/i904.rs" "steps whose order the source leaves ambiguous (equal start times, no parent order)"
+    I904 Warning "import/codes/i904_ambiguous_order.rs" "steps whose order the source leaves ambiguous (equal start times, no parent order)"
         help "the steps are ordered by span ID; record finer start times or nest the calls";
 }

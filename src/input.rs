@@ -24,6 +24,25 @@ pub enum InputError {
     TooLarge { path: String, size: u64, limit: u64 },
 }
 
+impl InputError {
+    /// The refusal of `path`, which is not a regular file but of `file_type` (from its
+    /// metadata), before it is opened.
+    ///
+    /// ```
+    /// use primgraph::InputError;
+    ///
+    /// let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+    /// let refused = InputError::not_regular(&folder, std::fs::metadata(&folder).unwrap().file_type());
+    /// assert!(refused.to_string().contains("a folder"), "{refused}");
+    /// ```
+    pub fn not_regular(path: &Path, file_type: std::fs::FileType) -> InputError {
+        InputError::NotRegular {
+            path: path.display().to_string(),
+            kind: kind_of(file_type),
+        }
+    }
+}
+
 /// What a non-regular file is, for the message.
 pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
     #[cfg(unix)]

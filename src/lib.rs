@@ -15,6 +15,10 @@
 //!   monoid that merges exactly.
 //! - [`check_schemas`]: the §3.2 schema compatibility check (is every value the source admits
 //!   admitted by the target?).
+//! - [`Packs`]: a pack path (SPEC §9.2) for validation and replay
+//!   ([`ValidateOptions::with_packs`], [`validate_bytes`], [`ReplayGraph::load_with`]);
+//!   [`lint_registry`], [`read_input`], [`collect_traces`] and [`write_report`] do what the
+//!   commands of the same names do.
 //!
 //! Embedding pulls in no command-line dependency: `primgraph = { default-features = false }`
 //! leaves out clap, indicatif, anstream and annotate-snippets (the `cli` feature).
@@ -220,7 +224,173 @@ pub use schema::{
     CompatVerdict as SchemaVerdict, Decision as SchemaDecision, Reason as SchemaReason,
     SchemaError, Side as SchemaSide,
 };
-pub use validate::ValidateError;
+pub use validate::{Options as ValidateOptions, ValidateError};
+
+pub use input::InputError;
+pub use pack::packs::{PackOptions, Packs};
+pub use registry::LintError;
+pub use report::{
+    DEFAULT_CONFIDENCE, Request as ReportRequest, RequestError as ReportError,
+    Written as ReportWritten,
+};
+
+/// The largest graph document read by default (64 MiB), as `primgraph validate` reads one.
+pub const MAX_GRAPH_BYTES: usize = 64 * 1024 * 1024;
+
+/// Read a named input as every command does: a regular file only (a FIFO, socket or device is
+/// refused before it is opened, so reading never blocks), at most `limit` bytes (a larger file
+/// is refused from its metadata).
+///
+/// ```
+/// use primgraph::{InputError, MAX_GRAPH_BYTES, read_input};
+/// use std::path::Path;
+///
+/// let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/fix-failing-test.graph.json");
+/// assert!(read_input(&path, MAX_GRAPH_BYTES).unwrap().starts_with(b"{"));
+/// assert!(matches!(read_input(&path, 10), Err(InputError::TooLarge { limit: 10, .. })));
+/// // A folder is not a regular file.
+/// let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+/// assert!(matches!(read_input(&folder, MAX_GRAPH_BYTES), Err(InputError::NotRegular { .. })));
+/// ```
+pub fn read_input(path: &Path, limit: usize) -> Result<Vec<u8>, InputError> {
+    input::read_capped(path, limit)
+}
+
+/// Lint a registry file given as bytes (SPEC §1.3, `primgraph registry lint`): the located
+/// L5xx findings of a file that parses, or why it is not a registry at all.
+///
+/// ```
+/// use primgraph::{Severity, lint_registry};
+///
+/// let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("registry/kernel-abi-1.0.0.json");
+/// let findings = lint_registry(&std::fs::read(&path).unwrap()).unwrap();
+/// assert!(findings.iter().all(|d| d.severity != Severity::Error));
+/// // Not JSON: an error with its line and column, no findings.
+/// assert!(lint_registry(b"{\n  \"abi\": ,").is_err());
+/// ```
+pub fn lint_registry(bytes: &[u8]) -> Result<Vec<Diagnostic>, LintError> {
+    registry::lint_source(bytes)
+}
+
+/// [`validate_str`] for bytes and with options (a pack path: [`ValidateOptions::with_packs`]).
+/// Bytes that are not UTF-8 are a located G001, as for a file.
+///
+/// ```
+/// use primgraph::{PackOptions, Packs, Registry, ValidateOptions, validate_bytes};
+///
+/// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/packs");
+/// let graph = std::fs::read(dir.join("uses-pyfix.graph.json")).unwrap();
+/// // Without the pack path the declared pack is missing; with it the graph is clean.
+/// let alone = validate_bytes("g.graph.json", &graph, Registry::builtin(), &ValidateOptions::default());
+/// assert!(alone.diagnostics.iter().any(|d| d.code == "P804"));
+/// let packs = Packs::scan(None, &[dir.join("path")]);
+/// let with = validate_bytes("g.graph.json", &graph, packs.base(), &ValidateOptions::with_packs(&packs));
+/// assert!(with.diagnostics.iter().all(|d| d.code != "P804"));
+///
+/// let report = validate_bytes("x.graph.json", b"{\"graph\": \"\xff\"}", Registry::builtin(), &ValidateOptions::default());
+/// assert_eq!(report.diagnostics[0].code, "G001");
+/// ```
+pub fn validate_bytes(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &ValidateOptions,
+) -> FileReport {
+    validate::check_source(file, bytes, registry, options)
+}
+
+/// [`validate_path`] with options (a pack path: [`ValidateOptions::with_packs`]).
+///
+/// ```
+/// use primgraph::{Registry, ValidateOptions, validate_path_with};
+///
+/// let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/fix-failing-test.graph.json");
+/// let report = validate_path_with(&path, Registry::builtin(), &ValidateOptions::default()).unwrap();
+/// assert!(report.diagnostics.is_empty());
+/// ```
+pub fn validate_path_with(
+    path: &Path,
+    registry: &Registry,
+    options: &ValidateOptions,
+) -> Result<FileReport, ValidateError> {
+    validate::check_file(path, registry, options)
+}
+
+/// The expanded document of a graph (SPEC §9.3, `primgraph graph expand`): every fragment use
+/// replaced by the fragment's nodes (IDs `use/node`); a graph without uses comes back as it
+/// is. `Err`: the report of a document that does not parse, or whose uses do not expand.
+///
+/// ```
+/// use primgraph::{Registry, ValidateOptions, expand_graph};
+///
+/// let graph = br#"{"graph": "g", "abi": "1.0.0", "entry": "done", "nodes": []}"#;
+/// let same = expand_graph("g.graph.json", graph, Registry::builtin(), &ValidateOptions::default()).unwrap();
+/// assert_eq!(same["graph"], "g");
+/// assert!(expand_graph("x.graph.json", b"{", Registry::builtin(), &ValidateOptions::default()).is_err());
+/// ```
+pub fn expand_graph(
+    file: &str,
+    bytes: &[u8],
+    registry: &Registry,
+    options: &ValidateOptions,
+) -> Result<serde_json::Value, FileReport> {
+    validate::expand_source(file, bytes, registry, options)
+}
+
+/// Write the self-contained HTML report of a graph's runs (SPEC §6.4, `primgraph report`).
+///
+/// ```
+/// use primgraph::{DEFAULT_CONFIDENCE, Registry, ReportRequest, ValidateOptions, write_report};
+/// use std::path::Path;
+///
+/// let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/runs");
+/// let out = std::env::temp_dir().join(format!("primgraph-doctest-{}.html", std::process::id()));
+/// let written = write_report(&ReportRequest {
+///     registry: Registry::builtin(),
+///     graph: &runs.join("fix-failing-test.graph.json"),
+///     runs: &[runs.clone()],
+///     baseline: None,
+///     jobs: 1,
+///     confidence: DEFAULT_CONFIDENCE,
+///     out: &out,
+///     options: &ValidateOptions::default(),
+/// })
+/// .unwrap();
+/// assert!(written.runs > 0 && written.unfaithful > 0);
+/// assert!(std::fs::read_to_string(&out).unwrap().contains("<html"));
+/// std::fs::remove_file(&out).unwrap();
+/// ```
+pub fn write_report(request: &ReportRequest<'_>) -> Result<ReportWritten, ReportError> {
+    report::write_report(request)
+}
+
+/// A summary as an HTML fragment (its figures with `confidence` intervals), as the report
+/// shows it.
+///
+/// ```
+/// use primgraph::{DEFAULT_CONFIDENCE, Summary, summary_html};
+///
+/// assert!(summary_html(&Summary::default(), DEFAULT_CONFIDENCE).contains("0"));
+/// ```
+pub fn summary_html(summary: &Summary, confidence: f64) -> String {
+    report::summary_html(summary, confidence)
+}
+
+impl Cost {
+    /// The spend in integer nano-USD, as replay sums it: `None` for a negative or non-finite
+    /// spend, or one of `u64::MAX` nano-USD or more.
+    ///
+    /// ```
+    /// use primgraph::Cost;
+    ///
+    /// assert_eq!(Cost { usd: 0.25, tokens: 0 }.usd_nanos(), Some(250_000_000));
+    /// assert_eq!(Cost { usd: -1.0, tokens: 0 }.usd_nanos(), None);
+    /// assert_eq!(Cost { usd: 1e11, tokens: 0 }.usd_nanos(), None);
+    /// ```
+    pub fn usd_nanos(&self) -> Option<u64> {
+        replay::trace::usd_to_nanos(self.usd)
+    }
+}
 
 /// Validate one graph document given as a string (SPEC §3); `file` is the name the report
 /// carries. Never fails: a document that does not parse is a G001 diagnostic with its line
@@ -311,6 +481,23 @@ pub fn check_schemas(
     schema::check_with_reasons(source, target)
 }
 
+/// The trace files under `paths`: each a trace file, or a folder searched recursively for
+/// `*.trace.jsonl`; sorted, as [`Replayer::replay_corpus`] and `primgraph replay` take them.
+///
+/// ```
+/// use primgraph::collect_traces;
+///
+/// let runs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/runs");
+/// let traces = collect_traces(&[runs.clone()]).unwrap();
+/// assert!(traces.len() >= 3);
+/// assert!(traces.windows(2).all(|w| w[0] < w[1]));
+/// assert!(traces.iter().all(|t| t.to_string_lossy().ends_with(".trace.jsonl")));
+/// assert!(collect_traces(&[runs.join("no-such-folder")]).is_err());
+/// ```
+pub fn collect_traces(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CorpusError> {
+    replay::corpus::collect_traces(paths)
+}
+
 impl Replayer<'_> {
     /// Replay one trace file, streaming it line by line. A file that cannot be opened is a
     /// `malformed` run (the report says why).
@@ -370,5 +557,16 @@ impl Replayer<'_> {
     ) -> Result<(Vec<RunReport>, Summary), CorpusError> {
         let files = replay::corpus::collect_traces(paths)?;
         replay::corpus::replay_corpus(self, &files, jobs, &|| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn max_graph_bytes_is_the_parser_default() {
+        assert_eq!(
+            super::MAX_GRAPH_BYTES,
+            crate::json::Limits::default().max_bytes
+        );
     }
 }

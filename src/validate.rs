@@ -15,13 +15,28 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// How graphs are read: the input limits and the pack path. The default is the command line's
+/// without `--packs`; [`Options::with_packs`] adds a pack path.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Limits on the input document.
+    #[doc(hidden)]
     pub limits: crate::json::Limits,
     /// The pack path, lock and trusted keys (SPEC §9.2): a graph that declares `packs` is
     /// checked against the effective registry they compose; `None` is an empty pack path.
+    #[doc(hidden)]
     pub packs: Option<Arc<crate::pack::compose::Composer>>,
+}
+
+impl Options {
+    /// The default options with a pack path: a graph that declares `packs` is checked (and
+    /// replayed) against the effective registry they compose over the pack path's base.
+    pub fn with_packs(packs: &crate::pack::packs::Packs) -> Options {
+        Options {
+            packs: Some(packs.composer().clone()),
+            ..Options::default()
+        }
+    }
 }
 
 /// Why validation of a set of paths could not run.
@@ -34,11 +49,6 @@ pub enum ValidateError {
     Empty(String),
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads { jobs: usize, message: String },
-}
-
-/// The deterministic order of diagnostics: line, column, code, pointer, message.
-pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
-    crate::diagnostic::sort(diagnostics);
 }
 
 /// Check one graph document given as bytes; `file` is the name reported.
@@ -159,7 +169,7 @@ fn check_source_inner(
         crate::pack::fragment_map::sort_by_file(&mut diagnostics);
     } else {
         crate::diagnostic::resolve(&mut diagnostics, &parsed);
-        sort_diagnostics(&mut diagnostics);
+        crate::diagnostic::sort(&mut diagnostics);
     }
     report.diagnostics = diagnostics;
     (report, Some(parsed))
@@ -606,37 +616,6 @@ pub fn try_check_paths(
             .map(|path| check_file(path, registry, options))
             .collect()
     })
-}
-
-/// Check every file in parallel on `jobs` threads (0: one per core), reports in the order of
-/// `paths`. A file that cannot be read gets a report with one G001 diagnostic saying so (use
-/// [`try_check_paths`] to treat that as a failure of the whole run instead).
-pub fn check_paths(
-    paths: &[PathBuf],
-    registry: &Registry,
-    options: &Options,
-    jobs: usize,
-) -> Vec<FileReport> {
-    let run = |path: &PathBuf| match check_file(path, registry, options) {
-        Ok(report) => report,
-        Err(error) => FileReport {
-            file: path.display().to_string(),
-            graph: None,
-            diagnostics: vec![{
-                let mut d = codes::G001
-                    .at("", error.to_string())
-                    .with_help("check that the path names a readable graph file");
-                d.line = 1;
-                d.column = 1;
-                d
-            }],
-            source: Arc::from(""),
-        },
-    };
-    match crate::workers::pool(jobs) {
-        Ok(pool) => pool.install(|| paths.par_iter().map(run).collect()),
-        Err(_) => paths.iter().map(run).collect(),
-    }
 }
 
 /// Expand files and folders (recursively `*.graph.json`) into a sorted, deduplicated list of

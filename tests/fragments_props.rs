@@ -332,7 +332,7 @@ proptest! {
         else {
             return Ok(());
         };
-        let doc = primgraph::graph::GraphDoc::from_value(&expansion.value).unwrap();
+        let doc = primgraph::graph::load(&expansion.value).unwrap();
         let report = validate::check_source("g.graph.json", &bytes, registry, options());
         let version = Version {
             file: "g.graph.json",

@@ -989,7 +989,7 @@ fn rule_findings(graph: &Value) -> Vec<String> {
     )
     .unwrap();
     let composition = linted.composition.expect("the example pack composes");
-    let doc = primgraph::graph::GraphDoc::from_value(graph).unwrap();
+    let doc = primgraph::graph::load(graph).unwrap();
     let model = primgraph::graph::Model::build(&doc, &composition.registry);
     let owners = primgraph::pack_tools::lint::owners(&composition);
     let mut codes: Vec<String> = primgraph::pack_rules::check_all(&linted.rules, &model, &owners)

@@ -4,7 +4,7 @@
 //! reads the graph document's JSON and the primitives' contracts itself; it shares nothing with
 //! the engine but the registry.
 
-use primgraph::graph::{GraphDoc, Model};
+use primgraph::graph::Model;
 use primgraph::pack_rules::{Owners, parse_rules};
 use primgraph::registry::{Primitive, Registry};
 use proptest::prelude::*;
@@ -359,7 +359,7 @@ proptest! {
     fn findings_agree_with_brute_force_paths(doc in graph_strategy(), rule in rule_strategy()) {
         let (rules, errors) = parse_rules("p", &json!([rule.clone()]), "/rules");
         prop_assert!(errors.is_empty(), "{errors:?}");
-        let graph = GraphDoc::from_value(&doc).unwrap();
+        let graph = primgraph::graph::load(&doc).unwrap();
         let model = Model::build(&graph, Registry::builtin());
         let findings = primgraph::pack_rules::check_all(&rules, &model, &Owners::default());
         let oracle = Oracle::new(&doc);
@@ -399,7 +399,7 @@ proptest! {
         let rule = json!({"id": "b", "kind": "bounded", "severity": "warning", "target": selector, "max_visits": bound});
         let (rules, errors) = parse_rules("p", &json!([rule]), "/rules");
         prop_assert!(errors.is_empty());
-        let graph = GraphDoc::from_value(&doc).unwrap();
+        let graph = primgraph::graph::load(&doc).unwrap();
         let model = Model::build(&graph, Registry::builtin());
         let findings = primgraph::pack_rules::check_all(&rules, &model, &Owners::default());
         let oracle = Oracle::new(&doc);

@@ -6,7 +6,7 @@
 use primgraph::diagnostic::Severity;
 use primgraph::graph::generate::generate;
 use primgraph::registry::{Authority, Registry};
-use primgraph::validate::{Options, check_paths, check_source};
+use primgraph::validate::{Options, check_source, try_check_paths};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -304,12 +304,9 @@ fn reports_are_identical_across_runs_and_thread_counts() {
         paths.push(path);
     }
     let render = |jobs| {
-        primgraph::diagnostic::json::render(&check_paths(
-            &paths,
-            registry(),
-            &Options::default(),
-            jobs,
-        ))
+        let reports = try_check_paths(&paths, registry(), &Options::default(), jobs)
+            .unwrap_or_else(|e| panic!("{e}"));
+        primgraph::diagnostic::json::render(&reports)
     };
     let one = render(1);
     assert!(one.contains("\"code\""), "some graphs have findings");

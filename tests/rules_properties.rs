@@ -343,7 +343,7 @@ impl serde::Serialize for DocJson<'_> {
                             k.clone(),
                             match b {
                                 Binding::From { from, at } => {
-                                    serde_json::json!({"from": from, "at": at})
+                                    serde_json::json!({"from": from.as_str(), "at": at})
                                 }
                                 Binding::Const { value } => serde_json::json!({"const": value}),
                             },

@@ -120,6 +120,8 @@ fn code_only(text: &str) -> String {
                     let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
                     if chars.get(i + 1 + hashes) == Some(&'"') {
                         state = State::RawStr(hashes);
+                        // `r`, the hashes, the quote: one char each, so positions hold.
+                        out.push_str(&" ".repeat(1 + hashes));
                         out.push('"');
                         i += 1 + hashes;
                     } else {
@@ -196,6 +198,7 @@ fn code_only(text: &str) -> String {
                 {
                     state = State::Code;
                     out.push('"');
+                    out.push_str(&" ".repeat(hashes));
                     i += hashes;
                 } else {
                     out.push(if c == '\n' { '\n' } else { ' ' });
@@ -465,7 +468,7 @@ fn every_named_input_is_read_through_the_one_reader() {
     assert!(
         found.is_empty(),
         "read a named input through `crate::input::read_capped` (or `open_capped`, \
-         `open_regular`; `primgraph::input::…` in python/src/): they refuse a FIFO or device and \
+         `open_regular`; `primgraph::read_input` in python/src/): they refuse a FIFO or device and \
          check the size before reading:\n{}",
         found.join("\n")
     );
@@ -559,6 +562,187 @@ fn no_module_imports_a_higher_layer() {
         LAYERS.join(" → "),
         found.join("\n")
     );
+}
+
+/// The modules `src/lib.rs` hides from the API: `pub mod X;` under `#[doc(hidden)]` (other
+/// attributes such as `#[cfg(…)]` may stand between).
+fn hidden_modules(lib: &str) -> Vec<String> {
+    let mut hidden = Vec::new();
+    let mut under_hidden = false;
+    for line in lib.lines().map(str::trim) {
+        if line == "#[doc(hidden)]" {
+            under_hidden = true;
+        } else if under_hidden && line.starts_with("#[") {
+            continue;
+        } else {
+            if under_hidden
+                && let Some(name) = line
+                    .strip_prefix("pub mod ")
+                    .and_then(|rest| rest.strip_suffix(';'))
+            {
+                hidden.push(name.to_string());
+            }
+            under_hidden = false;
+        }
+    }
+    hidden
+}
+
+/// Where code reaches into a hidden module of the crate: `primgraph::M::…`, or `M::…`/`M`
+/// inside a `primgraph::{…}` group; as (line, module).
+fn hidden_paths(code: &str, hidden: &[String]) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for module in hidden {
+        for line in token_lines(code, &format!("primgraph::{module}::")) {
+            found.push((line, module.clone()));
+        }
+    }
+    for (start, _) in code.match_indices("primgraph::{") {
+        let open = start + "primgraph::{".len();
+        let (mut depth, mut entry_start) = (1, open);
+        let mut entries = Vec::new();
+        for (offset, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' | ',' if depth == 1 => {
+                    entries.push((entry_start, &code[entry_start..open + offset]));
+                    entry_start = open + offset + 1;
+                    if c == '}' {
+                        break;
+                    }
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        for (at, entry) in entries {
+            let head = entry.trim().split([':', ' ']).next().unwrap_or("");
+            if hidden.iter().any(|m| m == head) {
+                let line = code[..at + entry.len() - entry.trim_start().len()]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                found.push((line, head.to_string()));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The Python binding and the embedding bench are embedders: they use the API (the crate
+/// root's items and its public modules), never a `#[doc(hidden)]` module (SPEC §7).
+#[test]
+fn the_binding_and_embed_bench_use_the_root_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(src().join("lib.rs")).expect("src/lib.rs");
+    let hidden = hidden_modules(&code_only(&lib));
+    assert!(
+        hidden.iter().any(|m| m == "replay") && hidden.iter().any(|m| m == "validate"),
+        "the hidden modules of src/lib.rs were not found: {hidden:?}"
+    );
+    let mut files: Vec<(String, String)> = library_and_binding_sources()
+        .into_iter()
+        .filter(|(rel, _)| rel.starts_with("python/src/"))
+        .collect();
+    let bench = "benches/embed.rs";
+    let text = std::fs::read_to_string(root.join(bench)).expect("benches/embed.rs");
+    files.push((bench.to_string(), text));
+    let mut found = Vec::new();
+    for (rel, text) in files {
+        for (line, module) in hidden_paths(&code_only(&text), &hidden) {
+            found.push(format!("{rel}:{line}: primgraph::{module}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the binding and the embedding bench use the crate root's API only (add what they need \
+         there, documented, with an example); these reach into hidden modules:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The hidden-path scan finds a hidden module named directly or in a `use` group, and not a
+/// public module, a root item or prose.
+#[test]
+fn the_root_only_scan_sees_hidden_paths() {
+    let hidden = hidden_modules(
+        "#[doc(hidden)]\npub mod replay;\n#[cfg(feature = \"lsp\")]\n#[doc(hidden)]\npub mod lsp;\n\
+         pub mod registry;\n",
+    );
+    assert_eq!(hidden, ["replay", "lsp"]);
+    let code = code_only(
+        "use primgraph::{Registry, replay::Summary};\n// primgraph::replay::x\n\
+         let a = primgraph::registry::LIMITS;\nlet b = primgraph::lsp::serve();\n\
+         use primgraph::{\n    Cost,\n    lsp,\n};\n",
+    );
+    assert_eq!(
+        hidden_paths(&code, &hidden),
+        [
+            (1, "replay".to_string()),
+            (4, "lsp".to_string()),
+            (7, "lsp".to_string())
+        ]
+    );
+}
+
+/// Where the string literal `"$input"` stands in code (not in a comment, a longer literal or a
+/// unit-test module), as line numbers.
+fn input_word_literals(text: &str) -> Vec<usize> {
+    const LITERAL: &str = "\"$input\"";
+    let raw: Vec<char> = text.chars().collect();
+    let code: Vec<char> = without_test_modules(&code_only(text)).chars().collect();
+    let width = LITERAL.chars().count();
+    let mut lines = Vec::new();
+    for at in 0..raw.len().saturating_sub(width - 1) {
+        let here: String = raw[at..at + width].iter().collect();
+        // In code the literal keeps its quotes and only its contents are blanked.
+        if here == LITERAL
+            && code[at] == '"'
+            && code[at + width - 1] == '"'
+            && code[at + 1..at + width - 1].iter().all(|c| *c == ' ')
+        {
+            lines.push(raw[..at].iter().filter(|c| **c == '\n').count() + 1);
+        }
+    }
+    lines
+}
+
+/// `"$input"` is a graph-document word: the document module spells it once
+/// (`graph::INPUT_WORD`) and the loader turns it into `Source::Input`; everything downstream
+/// matches on the enum or names the constant.
+#[test]
+fn the_input_word_is_spelled_in_the_document_module_only() {
+    const ALLOWED: &[&str] = &["src/graph/doc.rs"];
+    let mut found = Vec::new();
+    let mut seen = false;
+    for (rel, text) in library_and_binding_sources() {
+        for line in input_word_literals(&text) {
+            if ALLOWED.contains(&rel.as_str()) {
+                seen = true;
+            } else {
+                found.push(format!("{rel}:{line}"));
+            }
+        }
+    }
+    assert!(
+        seen,
+        "src/graph/doc.rs no longer spells `\"$input\"`: update this test"
+    );
+    assert!(
+        found.is_empty(),
+        "compare a binding's source with `graph::Source::Input` (or name `graph::INPUT_WORD` \
+         where the JSON text is read before load), not the literal `\"$input\"`:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The `"$input"` scan counts the literal in code, not in prose, a longer literal or a unit test.
+#[test]
+fn the_input_word_scan_sees_code_only() {
+    let text = "// \"$input\"\nlet a = \"$input\";\nlet b = r#\"{\"from\": \"$input\"}\"#;\n\
+                if from == \"$input\" {}\n#[cfg(test)]\nmod tests {\n    const W: &str = \"$input\";\n}\n";
+    assert_eq!(input_word_literals(text), vec![2, 4]);
 }
 
 /// The scanner itself: comments and literals do not count, code does.

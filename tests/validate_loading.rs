@@ -3,7 +3,7 @@
 //! and accepts exactly the two binding forms.
 
 use primgraph::diagnostic::FileReport;
-use primgraph::graph::{Binding, load};
+use primgraph::graph::{Binding, Source, load};
 use primgraph::json::Limits;
 use primgraph::registry::Registry;
 use primgraph::validate::{Options, check_source};
@@ -168,7 +168,7 @@ fn both_binding_forms_load() {
     assert_eq!(
         node.inputs["x"],
         Binding::From {
-            from: "$input".into(),
+            from: Source::Input,
             at: Some("/a~1b".into())
         }
     );
@@ -181,7 +181,7 @@ fn both_binding_forms_load() {
     assert_eq!(
         node.inputs["z"],
         Binding::From {
-            from: "a".into(),
+            from: Source::Node("a".into()),
             at: None
         }
     );

@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(d.column >= 1, "{d:?}");
     }
     let mut sorted = report.diagnostics.clone();
-    primgraph::validate::sort_diagnostics(&mut sorted);
+    primgraph::diagnostic::sort(&mut sorted);
     assert_eq!(sorted, report.diagnostics, "diagnostics are sorted");
     if data.len() <= 1 << 20 {
         for (format, diagnostics) in [(Format::Dot, true), (Format::Mermaid, false)] {

@@ -2,7 +2,7 @@
 //! are ordinary classes with documented attributes): each carries `code`, `message`, `file`,
 //! `line` and `column`.
 
-use primgraph::diagnostic::Diagnostic;
+use primgraph::Diagnostic;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -60,13 +60,9 @@ fn build(py: Python<'_>, class: &str, l: &Located) -> PyResult<PyErr> {
     Ok(PyErr::from_value(instance))
 }
 
-/// `InputError` for a named input refused by `primgraph::input` (not a regular file, over its
+/// `InputError` for a named input refused by `primgraph::read_input` (not a regular file, over its
 /// size limit, or unreadable); the message names the path.
-pub fn input(
-    py: Python<'_>,
-    path: &std::path::Path,
-    error: &primgraph::input::InputError,
-) -> PyErr {
+pub fn input(py: Python<'_>, path: &std::path::Path, error: &primgraph::InputError) -> PyErr {
     raise(
         py,
         "InputError",

@@ -11,11 +11,11 @@ use crate::convert;
 use crate::errors::{self, Located};
 use crate::registry;
 use crate::replay::load_graph;
+use primgraph::SealKey;
 use primgraph::import::{
     DEFAULT_MAX_ENTRY_BYTES, Format, ImportOptions, ImportReport, Mapping, collect_sources,
     import_paths,
 };
-use primgraph::replay::SealKey;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -58,8 +58,8 @@ pub fn import_runs<'py>(
         Some(m) => {
             let path = convert::to_path("map", m)?;
             // As the CLI reads `--map`: a regular file of at most 16 MiB.
-            let bytes = primgraph::input::read_capped(&path, 16 << 20)
-                .map_err(|e| errors::input(py, &path, &e))?;
+            let bytes =
+                primgraph::read_input(&path, 16 << 20).map_err(|e| errors::input(py, &path, &e))?;
             let file = path.display().to_string();
             let text = String::from_utf8(bytes).map_err(|e| {
                 errors::raise(
@@ -134,7 +134,7 @@ fn source_error(py: Python<'_>, report: &ImportReport, dict: &Bound<'_, PyAny>) 
     let Some(first) = report
         .diagnostics
         .iter()
-        .find(|d| d.diagnostic.severity == primgraph::diagnostic::Severity::Error)
+        .find(|d| d.diagnostic.severity == primgraph::Severity::Error)
     else {
         return errors::raise(py, "InputError", Located::new("the import found errors"));
     };

@@ -36,6 +36,6 @@ fn _primgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay::collect_trace_files, m)?)?;
     m.add_function(wrap_pyfunction!(report::report, m)?)?;
     m.add_function(wrap_pyfunction!(import_runs::import_runs, m)?)?;
-    m.add("ABI", primgraph::registry::Registry::builtin().abi())?;
+    m.add("ABI", primgraph::Registry::builtin().abi())?;
     Ok(())
 }

@@ -4,9 +4,7 @@
 
 use crate::convert;
 use crate::errors::{self, Located};
-use primgraph::diagnostic::Severity;
-use primgraph::pack::compose::{Base, Composer, ComposerOptions, Composition};
-use primgraph::registry::{LintError, Registry};
+use primgraph::{LintError, Packs, Registry, Severity};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::Arc;
@@ -24,8 +22,7 @@ pub enum RegistryRef {
 /// graph declares, and every pack on the path composed (what `lookup`, `ids` and `len` see).
 pub struct PackSet {
     pub base: RegistryRef,
-    pub composer: Arc<Composer>,
-    pub all: Arc<Composition>,
+    pub packs: Packs,
     /// The pack path as given (for pickling).
     pub dirs: Vec<std::path::PathBuf>,
     /// The trusted signers' key files, the lock file and `locked`, as given (for pickling).
@@ -47,19 +44,16 @@ impl RegistryRef {
     /// What lookups see: the base registry and every pack on the pack path.
     pub fn view(&self) -> &Registry {
         match self {
-            RegistryRef::Packs(p) => &p.all.registry,
+            RegistryRef::Packs(p) => p.packs.registry(),
             other => other.get(),
         }
     }
 
     /// The validation options: the pack path, when there is one.
-    pub fn options(&self) -> primgraph::validate::Options {
-        primgraph::validate::Options {
-            packs: match self {
-                RegistryRef::Packs(p) => Some(p.composer.clone()),
-                _ => None,
-            },
-            ..Default::default()
+    pub fn options(&self) -> primgraph::ValidateOptions {
+        match self {
+            RegistryRef::Packs(p) => primgraph::ValidateOptions::with_packs(&p.packs),
+            _ => primgraph::ValidateOptions::default(),
         }
     }
 }
@@ -90,7 +84,7 @@ pub fn resolve(registry: Option<&Bound<'_, PyAny>>) -> PyResult<RegistryRef> {
 }
 
 fn load(py: Python<'_>, bytes: &[u8], origin: &str) -> PyResult<PyRegistry> {
-    let outcome = py.detach(|| match primgraph::registry::lint_source(bytes) {
+    let outcome = py.detach(|| match primgraph::lint_registry(bytes) {
         Err(e) => Err(e),
         Ok(diags) => Ok((
             diags.into_iter().find(|d| d.severity == Severity::Error),
@@ -162,7 +156,7 @@ impl PyRegistry {
     #[staticmethod]
     fn from_path(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<PyRegistry> {
         let path = convert::to_path("path", path)?;
-        let bytes = primgraph::input::read_capped(&path, primgraph::registry::LIMITS.max_bytes)
+        let bytes = primgraph::read_input(&path, primgraph::registry::LIMITS.max_bytes)
             .map_err(|e| errors::input(py, &path, &e))?;
         load(py, &bytes, &path.display().to_string())
     }
@@ -361,7 +355,7 @@ impl PyRegistry {
         }
         let mut trusted = Vec::new();
         for key in &trust_files {
-            let k = primgraph::replay::TrustedKey::read(key).map_err(|e| {
+            let k = primgraph::TrustedKey::read(key).map_err(|e| {
                 errors::raise(
                     py,
                     "InputError",
@@ -370,62 +364,22 @@ impl PyRegistry {
             })?;
             trusted.push(k.signer());
         }
-        // The library's lock reader: a lock that does not read is a located P806.
-        let lock_read = match &lock_file {
-            Some(path) => Some(primgraph::pack::lock::Lock::read(path).map_err(|e| {
-                let first = e
-                    .diagnostics()
-                    .next()
-                    .map(|(file, d)| Located::of_diagnostic(d, file));
-                errors::raise(
-                    py,
-                    "RegistryError",
-                    first.unwrap_or_else(|| Located::new("the lock cannot be read")),
-                )
-            })?),
-            None => None,
+        let base_registry = match &base {
+            RegistryRef::Loaded(r) => Some(r.clone()),
+            _ => None,
         };
-        let composer_base = match &base {
-            RegistryRef::Loaded(r) => Base::Loaded(r.clone()),
-            _ => Base::Builtin,
+        let options = primgraph::PackOptions {
+            trusted,
+            lock: lock_file.clone(),
+            locked,
         };
-        let composer = Arc::new(Composer::new(
-            composer_base,
-            primgraph::pack::path::PackPath::scan(&dirs),
-            ComposerOptions {
-                trusted,
-                lock: lock_read,
-                locked,
-            },
-        ));
-        // What lookups see: every pack on the path, or with a lock every locked pack (nothing
-        // else can load under it).
-        let mut names: Vec<String> = match composer.lock() {
-            Some(lock) => lock.packs.iter().map(|p| p.name.clone()).collect(),
-            None => composer.path().names().map(str::to_string).collect(),
-        };
-        names.sort();
-        names.dedup();
-        let requests: Vec<(String, primgraph::pack::Range)> = names
-            .into_iter()
-            .map(|name| {
-                let range = primgraph::pack::Range {
-                    text: "*".into(),
-                    req: primgraph::pack::VersionReq::STAR,
-                    pointer: format!("/packs/{name}"),
-                };
-                (name, range)
-            })
-            .collect();
-        let all = py
-            .detach(|| composer.compose("<pack path>", &requests))
-            .map_err(|errors| {
-                let first = errors.first().map(|l| {
-                    Located::of_diagnostic(
-                        &l.diagnostic,
-                        l.file.as_deref().unwrap_or("<pack path>"),
-                    )
-                });
+        // A lock that does not read, or packs that do not compose: the first located error.
+        let packs = py
+            .detach(|| primgraph::Packs::open(base_registry, &dirs, &options))
+            .map_err(|diagnostics| {
+                let first = diagnostics
+                    .first()
+                    .map(|d| Located::of_diagnostic(d, d.file.as_deref().unwrap_or("<pack path>")));
                 errors::raise(
                     py,
                     "RegistryError",
@@ -435,17 +389,17 @@ impl PyRegistry {
         let origin = format!(
             "{} + {}",
             self.origin,
-            all.packs
+            packs
+                .loaded()
                 .iter()
-                .map(|p| p.label())
+                .map(|(name, version, _)| format!("{name}@{version}"))
                 .collect::<Vec<_>>()
                 .join(" + ")
         );
         Ok(PyRegistry {
             inner: RegistryRef::Packs(Arc::new(PackSet {
                 base,
-                composer,
-                all,
+                packs,
                 dirs,
                 trust: trust_files,
                 lock: lock_file,
@@ -459,12 +413,7 @@ impl PyRegistry {
     /// The packs on the pack path: `[(name, version, digest)]` (empty without `with_packs`).
     fn packs(&self) -> Vec<(String, String, String)> {
         match &self.inner {
-            RegistryRef::Packs(p) => p
-                .all
-                .packs
-                .iter()
-                .map(|p| (p.name.clone(), p.version.to_string(), p.digest.clone()))
-                .collect(),
+            RegistryRef::Packs(p) => p.packs.loaded(),
             _ => Vec::new(),
         }
     }

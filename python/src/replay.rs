@@ -6,8 +6,7 @@ use crate::convert;
 use crate::errors::{self, Located};
 use crate::registry::{self, RegistryRef};
 use crate::summary::PySummary;
-use primgraph::replay::corpus::{collect_traces, replay_corpus, replay_file};
-use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, RunReport, Summary};
+use primgraph::{Registry, ReplayGraph, ReplayOptions, Replayer, RunReport, Summary};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use std::path::{Path, PathBuf};
@@ -30,7 +29,7 @@ impl PyRunReport {
     /// True when the verdict is `faithful`.
     #[getter]
     fn faithful(&self) -> bool {
-        self.inner.verdict == primgraph::replay::Verdict::Faithful
+        self.inner.verdict == primgraph::Verdict::Faithful
     }
 
     /// The recorded end status (`"success"`, `"failure"`), or `None` when the run has no end.
@@ -113,15 +112,9 @@ impl PyRunReport {
 #[allow(clippy::large_enum_variant)]
 enum Engine {
     Builtin(Replayer<'static>),
-    Loaded(
-        std::sync::Arc<primgraph::registry::Registry>,
-        Box<ReplayGraph>,
-    ),
-    /// A graph that declares packs: its effective registry is its composition's.
-    Composed(
-        std::sync::Arc<primgraph::pack::compose::Composition>,
-        Box<ReplayGraph>,
-    ),
+    Loaded(std::sync::Arc<Registry>, Box<ReplayGraph>),
+    /// A graph that declares packs: it keeps its effective registry (`ReplayGraph::registry`).
+    Composed(Box<ReplayGraph>),
 }
 
 impl Engine {
@@ -132,9 +125,9 @@ impl Engine {
                 let replayer = Replayer::new(registry, (**graph).clone(), ReplayOptions::default());
                 f(&replayer)
             }
-            Engine::Composed(composition, graph) => {
+            Engine::Composed(graph) => {
                 let replayer = Replayer::new(
-                    &composition.registry,
+                    graph.registry(Registry::builtin()),
                     (**graph).clone(),
                     ReplayOptions::default(),
                 );
@@ -158,7 +151,7 @@ pub fn load_graph(
     path: &Path,
     registry: &RegistryRef,
 ) -> PyResult<(String, ReplayGraph)> {
-    let bytes = primgraph::input::read_capped(path, primgraph::json::Limits::default().max_bytes)
+    let bytes = primgraph::read_input(path, primgraph::MAX_GRAPH_BYTES)
         .map_err(|e| errors::input(py, path, &e))?;
     let name = path.display().to_string();
     load_graph_bytes(py, name, &bytes, registry)
@@ -175,7 +168,7 @@ pub fn load_graph_bytes(
         py.detach(|| ReplayGraph::load_with(&name, bytes, registry.get(), &registry.options()));
     match loaded {
         Ok(g) => Ok((name, g)),
-        Err(primgraph::replay::GraphLoadError::Refused(diags)) => {
+        Err(primgraph::GraphLoadError::Refused(diags)) => {
             let located = diags
                 .first()
                 .map(|d| Located::of_diagnostic(d, &name))
@@ -192,21 +185,22 @@ pub fn load_graph_bytes(
 
 fn traces_of(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     let paths = convert::to_paths("paths", paths)?;
-    py.detach(|| collect_traces(&paths)).map_err(|e| {
-        let file = match &e {
-            primgraph::replay::corpus::CorpusError::Io { path, .. }
-            | primgraph::replay::corpus::CorpusError::NotRegular { path, .. } => Some(path.clone()),
-            _ => None,
-        };
-        errors::raise(
-            py,
-            "InputError",
-            Located {
-                file,
-                ..Located::new(e.to_string())
-            },
-        )
-    })
+    py.detach(|| primgraph::collect_traces(&paths))
+        .map_err(|e| {
+            let file = match &e {
+                primgraph::CorpusError::Io { path, .. }
+                | primgraph::CorpusError::NotRegular { path, .. } => Some(path.clone()),
+                _ => None,
+            };
+            errors::raise(
+                py,
+                "InputError",
+                Located {
+                    file,
+                    ..Located::new(e.to_string())
+                },
+            )
+        })
 }
 
 pub(crate) fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
@@ -238,21 +232,21 @@ impl PyReplayer {
     }
 
     fn of(registry: RegistryRef, graph_file: String, loaded: ReplayGraph) -> PyReplayer {
-        if let Some(composition) = loaded.composition.clone() {
-            let engine = Engine::Composed(composition, Box::new(loaded));
+        if !loaded.packs.is_empty() {
+            let engine = Engine::Composed(Box::new(loaded));
             return PyReplayer { engine, graph_file };
         }
         let engine = match registry {
             RegistryRef::Packs(p) => match p.base.clone() {
                 RegistryRef::Loaded(r) => Engine::Loaded(r, Box::new(loaded)),
                 _ => Engine::Builtin(Replayer::new(
-                    primgraph::registry::Registry::builtin(),
+                    Registry::builtin(),
                     loaded,
                     ReplayOptions::default(),
                 )),
             },
             RegistryRef::Builtin => Engine::Builtin(Replayer::new(
-                primgraph::registry::Registry::builtin(),
+                Registry::builtin(),
                 loaded,
                 ReplayOptions::default(),
             )),
@@ -280,15 +274,12 @@ impl PyReplayer {
         match std::fs::metadata(&path) {
             Err(e) => return Err(errors::unreadable(py, &path, &e)),
             Ok(m) if !m.is_file() => {
-                let refused = primgraph::input::InputError::NotRegular {
-                    path: path.display().to_string(),
-                    kind: primgraph::input::kind_of(m.file_type()),
-                };
+                let refused = primgraph::InputError::not_regular(&path, m.file_type());
                 return Err(errors::input(py, &path, &refused));
             }
             Ok(_) => {}
         }
-        let report = py.detach(|| self.engine.with(|r| replay_file(r, &path)));
+        let report = py.detach(|| self.engine.with(|r| r.replay_file(&path)));
         Ok(PyRunReport { inner: report })
     }
 
@@ -300,7 +291,7 @@ impl PyReplayer {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let jobs = jobs_of(jobs)?;
         let files = traces_of(py, paths)?;
-        let done = py.detach(|| self.engine.with(|r| replay_corpus(r, &files, jobs, &|| {})));
+        let done = py.detach(|| self.engine.with(|r| r.replay_corpus(&files, jobs)));
         let (runs, summary) =
             done.map_err(|e| errors::raise(py, "Error", Located::new(e.to_string())))?;
         reports_and_summary(py, runs, summary)

@@ -17,7 +17,7 @@ use pyo3::types::PyDict;
 /// with no traces or an `out` that cannot be written, `TypeError`/`ValueError` for a bad
 /// argument.
 #[pyfunction]
-#[pyo3(signature = (graph, runs, *, out, baseline_graph = None, baseline = None, registry = None, confidence = primgraph::report::DEFAULT_CONFIDENCE, jobs = None))]
+#[pyo3(signature = (graph, runs, *, out, baseline_graph = None, baseline = None, registry = None, confidence = primgraph::DEFAULT_CONFIDENCE, jobs = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn report<'py>(
     py: Python<'py>,
@@ -65,7 +65,7 @@ pub fn report<'py>(
         load_graph(py, g, &registry)?;
     }
     let written = py.detach(|| {
-        primgraph::report::write_report(&primgraph::report::Request {
+        primgraph::write_report(&primgraph::ReportRequest {
             registry: registry.get(),
             graph: &graph,
             runs: &runs,
@@ -85,6 +85,6 @@ pub fn report<'py>(
 }
 
 /// The summary as an HTML fragment (`Summary._repr_html_`).
-pub fn summary_html(summary: &primgraph::replay::Summary) -> String {
-    primgraph::report::summary_html(summary, primgraph::report::DEFAULT_CONFIDENCE)
+pub fn summary_html(summary: &primgraph::Summary) -> String {
+    primgraph::summary_html(summary, primgraph::DEFAULT_CONFIDENCE)
 }

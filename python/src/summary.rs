@@ -4,7 +4,7 @@
 
 use crate::convert;
 use crate::errors::{self, Located};
-use primgraph::replay::Summary;
+use primgraph::Summary;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::collections::BTreeMap;
@@ -80,7 +80,7 @@ impl PySummary {
         };
         // The library's strict reader: a duplicate key is refused (by line and column), and so
         // are figures no runs could give (by JSON pointer).
-        primgraph::replay::Summary::from_slice(&bytes)
+        primgraph::Summary::from_slice(&bytes)
             .map(|inner| PySummary { inner })
             .map_err(|e| {
                 let message = if e.pointer.is_empty() {

@@ -4,7 +4,7 @@
 use crate::convert;
 use crate::errors;
 use crate::registry;
-use primgraph::diagnostic::{FileReport, Severity};
+use primgraph::{FileReport, Severity};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -73,7 +73,7 @@ impl PyValidationReport {
 
     /// The report as `primgraph validate --format json` prints it for this one file.
     fn to_json(&self) -> String {
-        primgraph::diagnostic::json::render(std::slice::from_ref(&self.report))
+        primgraph::diagnostics_json(std::slice::from_ref(&self.report))
     }
 
     fn __bool__(&self) -> bool {
@@ -131,10 +131,10 @@ pub fn validate(
             let p = convert::to_path("path", p)?;
             let checked = py.detach(|| {
                 // With the registry's pack path (`with_packs`), as text is validated below.
-                primgraph::validate::check_file(&p, registry.get(), &registry.options())
+                primgraph::validate_path_with(&p, registry.get(), &registry.options())
             });
             let mut report = checked.map_err(|e| match e {
-                primgraph::validate::ValidateError::Input(e) => errors::input(py, &p, &e),
+                primgraph::ValidateError::Input(e) => errors::input(py, &p, &e),
                 other => errors::raise(py, "InputError", errors::Located::new(other.to_string())),
             })?;
             if let Some(file) = file {
@@ -156,9 +156,8 @@ pub fn validate(
             (file.unwrap_or_else(|| "<text>".to_string()), bytes)
         }
     };
-    let report = py.detach(|| {
-        primgraph::validate::check_source(&name, &bytes, registry.get(), &registry.options())
-    });
+    let report =
+        py.detach(|| primgraph::validate_bytes(&name, &bytes, registry.get(), &registry.options()));
     Ok(PyValidationReport { report })
 }
 
@@ -176,43 +175,33 @@ pub fn expand<'py>(
     packs: Option<&Bound<'py, PyAny>>,
     registry: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use primgraph::pack::compose::{Base, Composer, ComposerOptions};
-    use primgraph::pack::path::PackPath;
     let registry = registry::resolve(registry)?;
     let path = convert::to_path("path", path)?;
     let packs = match packs.filter(|p| !p.is_none()) {
         Some(p) => convert::to_paths("packs", p)?,
         None => Vec::new(),
     };
-    let bytes = primgraph::input::read_capped(&path, primgraph::json::Limits::default().max_bytes)
+    let bytes = primgraph::read_input(&path, primgraph::MAX_GRAPH_BYTES)
         .map_err(|e| errors::input(py, &path, &e))?;
     let file = path.display().to_string();
     let reg = registry.get();
     let base_of = |r: &registry::RegistryRef| match r {
-        registry::RegistryRef::Loaded(r) => Base::Loaded(r.clone()),
-        _ => Base::Builtin,
+        registry::RegistryRef::Loaded(r) => Some(r.clone()),
+        _ => None,
     };
     // A registry made `with_packs` brings its pack path; `packs=` names one explicitly.
-    let composer = match (&registry, packs.is_empty()) {
-        (registry::RegistryRef::Packs(set), true) => set.composer.clone(),
-        (registry::RegistryRef::Packs(set), false) => std::sync::Arc::new(Composer::new(
-            base_of(&set.base),
-            PackPath::scan(&packs),
-            ComposerOptions::default(),
-        )),
-        (r, _) => std::sync::Arc::new(Composer::new(
-            base_of(r),
-            PackPath::scan(&packs),
-            ComposerOptions::default(),
-        )),
+    let options = match (&registry, packs.is_empty()) {
+        (registry::RegistryRef::Packs(set), true) => {
+            primgraph::ValidateOptions::with_packs(&set.packs)
+        }
+        (registry::RegistryRef::Packs(set), false) => primgraph::ValidateOptions::with_packs(
+            &primgraph::Packs::scan(base_of(&set.base), &packs),
+        ),
+        (r, _) => {
+            primgraph::ValidateOptions::with_packs(&primgraph::Packs::scan(base_of(r), &packs))
+        }
     };
-    let result = py.detach(|| {
-        let options = primgraph::validate::Options {
-            packs: Some(composer),
-            ..primgraph::validate::Options::default()
-        };
-        primgraph::validate::expand_source(&file, &bytes, reg, &options)
-    });
+    let result = py.detach(|| primgraph::expand_graph(&file, &bytes, reg, &options));
     match result {
         Ok(value) => convert::to_py(py, &value),
         Err(report) => {

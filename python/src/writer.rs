@@ -15,8 +15,9 @@ use crate::convert;
 use crate::errors::{self, Located};
 use crate::registry::{self, RegistryRef};
 use crate::replay::load_graph;
-use primgraph::replay::trace::{Cost, EndStatus, Evidence, StepError};
-use primgraph::replay::{ReplayGraph, Step, StepResult, TraceWriter, WriteError};
+use primgraph::{
+    Cost, EndStatus, Evidence, ReplayGraph, Step, StepError, StepResult, TraceWriter, WriteError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::fs::File;
@@ -167,7 +168,7 @@ fn cost_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Cost>> {
                         cost.usd
                     )));
                 }
-                if primgraph::replay::trace::usd_to_nanos(cost.usd).is_none() {
+                if cost.usd_nanos().is_none() {
                     return Err(pyo3::exceptions::PyValueError::new_err(format!(
                         "argument `cost.usd` must be at most 18446744073.709551615 USD (replay \
                          sums spend in integer nano-USD), not {}",
@@ -345,15 +346,13 @@ impl PyTraceWriter {
                 let key_path = convert::to_path("sign_key", key)?;
                 in_use.push(("sign_key", key_path.clone()));
                 let key_name = key_path.display().to_string();
-                Some(
-                    primgraph::replay::seal::SealKey::read(&key_path).map_err(|e| {
-                        errors::raise(
-                            py,
-                            "InputError",
-                            Located::new(e.to_string()).in_file(&key_name),
-                        )
-                    })?,
-                )
+                Some(primgraph::SealKey::read(&key_path).map_err(|e| {
+                    errors::raise(
+                        py,
+                        "InputError",
+                        Located::new(e.to_string()).in_file(&key_name),
+                    )
+                })?)
             }
         };
         let registry = registry::resolve(registry)?;

@@ -319,9 +319,9 @@ fn show(args: ShowArgs) -> ExitCode {
             .primitives()
             .iter()
             .flat_map(|p| [p.id.as_str(), p.alias.as_str()]);
-        if let Some(hint) =
-            primgraph::rules::did_you_mean(&primgraph::rules::nearest(&args.key, candidates, 3))
-        {
+        if let Some(hint) = primgraph::diagnostic::suggest::did_you_mean(
+            &primgraph::rules::nearest(&args.key, candidates, 3),
+        ) {
             eprintln!("help: {hint}");
         }
         return ExitCode::from(1);

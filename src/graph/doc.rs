@@ -64,12 +64,45 @@ impl NodeDoc {
     }
 }
 
+/// The word a binding's `from` names the run's input with (SPEC §2): a graph-document word,
+/// told from a node ID once, when the document is loaded ([`Source`]). Only this module and
+/// texts for people (completions, docs) spell it.
+pub const INPUT_WORD: &str = "$input";
+
+/// Where a binding reads from: the run's input (`"from": "$input"`) or a node's output.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
+#[serde(from = "String")]
+pub enum Source {
+    Input,
+    Node(String),
+}
+
+impl Source {
+    /// The source as the document writes it: [`INPUT_WORD`] or the node ID.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Source::Input => INPUT_WORD,
+            Source::Node(id) => id,
+        }
+    }
+}
+
+impl From<String> for Source {
+    fn from(from: String) -> Source {
+        if from == INPUT_WORD {
+            Source::Input
+        } else {
+            Source::Node(from)
+        }
+    }
+}
+
 /// An input binding: from a node's (or the run's) output at a pointer, or a constant.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum Binding {
     From {
-        from: String,
+        from: Source,
         #[serde(default)]
         at: Option<String>,
     },
@@ -77,20 +110,6 @@ pub enum Binding {
         #[serde(rename = "const")]
         value: Value,
     },
-}
-
-impl GraphDoc {
-    /// Load a document from a parsed value; every shape error is joined into one message.
-    /// [`crate::graph::load::load`] gives them one by one, with their pointers.
-    pub fn from_value(value: &Value) -> Result<GraphDoc, String> {
-        crate::graph::load::load(value).map_err(|errors| {
-            errors
-                .iter()
-                .map(|e| format!("{}: {}", e.pointer_display(), e.message))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-    }
 }
 
 /// A map from names to values kept as one vector sorted by name: the few inputs, branches and

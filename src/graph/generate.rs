@@ -535,7 +535,7 @@ fn bind(nodes: &mut [Node<'_>], rng: &mut Rng) -> Value {
                     }
                     inputs.insert(
                         name.clone(),
-                        json!({"from": "$input", "at": format!("/{}", crate::json::pointer::escape_token(&key))}),
+                        json!({"from": super::INPUT_WORD, "at": format!("/{}", crate::json::pointer::escape_token(&key))}),
                     );
                 }
                 _ => {}

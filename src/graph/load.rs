@@ -3,7 +3,7 @@
 //! reported as a [`ShapeError`] with the JSON pointer of the offending member and what was
 //! expected there (the validation driver turns them into G003 diagnostics).
 
-use super::doc::{Binding, Budget, GraphDoc, NodeDoc, SmallMap};
+use super::doc::{Binding, Budget, GraphDoc, NodeDoc, SmallMap, Source};
 use crate::json::pointer::escape_token as escape_pointer_token;
 use serde_json::{Map, Value};
 
@@ -347,7 +347,10 @@ impl Loader {
                     return None;
                 }
                 if clean {
-                    from.map(|from| Binding::From { from, at })
+                    from.map(|from| Binding::From {
+                        from: Source::from(from),
+                        at,
+                    })
                 } else {
                     None
                 }

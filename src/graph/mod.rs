@@ -8,6 +8,6 @@ pub mod load;
 pub mod model;
 pub mod render;
 
-pub use doc::{Binding, Budget, GraphDoc, NodeDoc, SmallMap};
+pub use doc::{Binding, Budget, GraphDoc, INPUT_WORD, NodeDoc, SmallMap, Source};
 pub use load::{ShapeError, load};
 pub use model::{EdgeKind, Model};

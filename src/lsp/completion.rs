@@ -119,7 +119,7 @@ pub fn complete(
                 .collect();
             if path.last() == Some(&Seg::Key("from".into())) {
                 items.push(edit.item(
-                    crate::rules::INPUT_SOURCE,
+                    crate::graph::INPUT_WORD,
                     CompletionItemKind::VARIABLE,
                     Some("the run's input".into()),
                     usize::MAX / 2,

@@ -56,7 +56,7 @@ pub fn hover(
             source_schema(text, &outline(), registry, *i, name, value)?
         }
         path if is_node_reference(path) && is_value(&cursor) => {
-            if value == crate::rules::INPUT_SOURCE {
+            if value == crate::graph::INPUT_WORD {
                 "`$input`: the run's input (the graph's `input` schema)".to_string()
             } else {
                 let outline = outline();
@@ -218,7 +218,7 @@ fn source_schema(
         .iter()
         .find(|(name, _)| name == input)
         .map(|(_, from)| from.clone())?;
-    let (root, owner): (Value, String) = if from == crate::rules::INPUT_SOURCE {
+    let (root, owner): (Value, String) = if from == crate::graph::INPUT_WORD {
         let schema = outline
             .input_range
             .as_ref()

@@ -825,7 +825,7 @@ impl Expander<'_, '_> {
                 }
             };
         }
-        if from == "$input" {
+        if from == crate::graph::INPUT_WORD {
             return Ok(binding.clone());
         }
         let sibling_use = match &scope.fragment {
@@ -1355,8 +1355,8 @@ impl Expander<'_, '_> {
                 continue;
             };
             let default_input = serde_json::json!({"type": "object"});
-            let source_key = if from == "$input" {
-                "$input".to_string()
+            let source_key = if from == crate::graph::INPUT_WORD {
+                crate::graph::INPUT_WORD.to_string()
             } else {
                 match primitives.get(from) {
                     Some(p) => (*p).to_string(),
@@ -1364,7 +1364,7 @@ impl Expander<'_, '_> {
                 }
             };
             let key = (source_key, at.to_string(), check.schema.to_string());
-            let root: &Value = if from == "$input" {
+            let root: &Value = if from == crate::graph::INPUT_WORD {
                 input_schema.as_ref().unwrap_or(&default_input)
             } else {
                 let Some(prim) = primitives
@@ -1469,7 +1469,7 @@ pub fn check_alone(
         properties.insert(port.clone(), schema.clone());
         inputs.insert(
             port.clone(),
-            serde_json::json!({"from": crate::rules::INPUT_SOURCE, "at": push("", port)}),
+            serde_json::json!({"from": crate::graph::INPUT_WORD, "at": push("", port)}),
         );
     }
     let exits: Map<String, Value> = fragment

@@ -20,6 +20,7 @@ pub mod fragment_expand;
 pub mod fragment_map;
 pub mod lock;
 pub mod manifest;
+pub mod packs;
 pub mod path;
 pub mod resolve;
 pub mod signature;

@@ -76,14 +76,14 @@ impl PluginFinding {
 /// the byte offset); the bytes are read once, in place.
 pub fn check_plugin(bytes: &[u8], contract: &Value) -> Vec<PluginFinding> {
     let read = component::read(bytes);
-    let mut findings = codes::p870::check(&read);
+    let mut findings = codes::p870_not_a_component::check(&read);
     // Bytes that are not a component at all (a core module, not WebAssembly) are one P870:
     // their imports and custom sections are not the world's to judge.
     if read.failure.is_some() || read.kind != component::BinaryKind::Component {
         return findings;
     }
-    findings.extend(codes::p871::check(&read, contract));
-    findings.extend(codes::p872::check(&read, contract));
+    findings.extend(codes::p871_import_not_allowed::check(&read, contract));
+    findings.extend(codes::p872_contract_differs::check(&read, contract));
     findings
 }
 

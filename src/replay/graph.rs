@@ -5,7 +5,7 @@
 use super::digest::graph_digest;
 use crate::codes;
 use crate::diagnostic::{Diagnostic, FileReport, Severity};
-use crate::graph::{Binding, GraphDoc};
+use crate::graph::{Binding, GraphDoc, Source};
 use crate::registry::{PrimIdx, Registry};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -104,6 +104,16 @@ fn refused(code: &'static codes::Code, pointer: &str, message: String) -> GraphL
     GraphLoadError::Refused(vec![code.at(pointer, message)])
 }
 
+/// A document that is not a graph: one located G003 per shape problem.
+fn shape_refused(errors: Vec<crate::graph::ShapeError>) -> GraphLoadError {
+    GraphLoadError::Refused(
+        errors
+            .into_iter()
+            .map(|e| codes::G003.at(e.pointer, e.message))
+            .collect(),
+    )
+}
+
 /// Does a registry of ABI `have` satisfy a graph targeting `want` (same major, minor ≥)?
 pub fn abi_satisfied(want: &str, have: &str) -> bool {
     let parse = |s: &str| -> Option<(u64, u64)> {
@@ -133,10 +143,9 @@ impl ReplayGraph {
     /// uses fragments is replayed as its expansion (traces record expanded IDs such as
     /// `ship/test`, and the digest is the expanded document's), and a graph that declares packs
     /// is resolved against their effective registry, which the returned graph keeps
-    /// ([`ReplayGraph::composition`]; hand `&composition.registry` to the `Replayer`). Refused
+    /// (hand [`ReplayGraph::registry`] to the `Replayer`). Refused
     /// as `load` refuses, and also when the packs do not compose (P801–P811: the effective
     /// registry would be missing contracts) or a use does not expand (its boundary findings).
-    #[doc(hidden)]
     pub fn load_with(
         file: &str,
         bytes: &[u8],
@@ -170,8 +179,7 @@ impl ReplayGraph {
         } else {
             value
         };
-        let doc = GraphDoc::from_value(&value)
-            .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
+        let doc = crate::graph::load(&value).map_err(shape_refused)?;
         match crate::validate::composition_of(file, &doc, options) {
             None => ReplayGraph::from_value(value, registry),
             Some(Err(errors)) => Err(GraphLoadError::Refused(errors)),
@@ -193,8 +201,7 @@ impl ReplayGraph {
     /// Resolve a parsed graph document (the checks that make it walkable are repeated here so a
     /// library caller gets the same refusal without the file driver).
     pub fn from_value(document: Value, registry: &Registry) -> Result<ReplayGraph, GraphLoadError> {
-        let doc = GraphDoc::from_value(&document)
-            .map_err(|e| refused(&codes::G003, "", format!("not a graph document: {e}")))?;
+        let doc = crate::graph::load(&document).map_err(shape_refused)?;
         if !abi_satisfied(&doc.abi, registry.abi()) {
             return Err(refused(
                 &codes::G005,
@@ -234,12 +241,16 @@ impl ReplayGraph {
                 .map(|(prop, b)| {
                     let rb = match b {
                         Binding::Const { value } => ResolvedBinding::Const(value.clone()),
-                        Binding::From { from, at } if from == "$input" => {
-                            ResolvedBinding::RunInput {
-                                at: at.clone().unwrap_or_default(),
-                            }
-                        }
-                        Binding::From { from, at } => ResolvedBinding::Node {
+                        Binding::From {
+                            from: Source::Input,
+                            at,
+                        } => ResolvedBinding::RunInput {
+                            at: at.clone().unwrap_or_default(),
+                        },
+                        Binding::From {
+                            from: Source::Node(from),
+                            at,
+                        } => ResolvedBinding::Node {
                             node: target(from),
                             at: at.clone().unwrap_or_default(),
                         },

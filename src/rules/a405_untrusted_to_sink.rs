@@ -42,7 +42,7 @@
 //!
 //! SPEC §3.4 (Untrusted data); the code is listed in §5.
 
-use super::{BindingInfo, Context, INPUT_SOURCE, Origin};
+use super::{BindingInfo, Context, Origin};
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Witness};
 use crate::registry::Class;
@@ -138,7 +138,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if e.direct || guard > n + 1 {
                 nodes.push(match e.source {
                     Some(s) => cx.model.id(s).to_string(),
-                    None => INPUT_SOURCE.to_string(),
+                    None => crate::graph::INPUT_WORD.to_string(),
                 });
                 break;
             }

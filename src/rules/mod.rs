@@ -23,7 +23,7 @@
 //!   reported as T306 (unknown), never as T305.
 
 use crate::diagnostic::Diagnostic;
-use crate::graph::{Binding, GraphDoc, Model};
+use crate::graph::{Binding, GraphDoc, Model, Source};
 use crate::registry::{Primitive, Registry};
 use crate::schema::annotations::Annotations;
 use crate::schema::select::{Missing, Selected, select};
@@ -186,13 +186,12 @@ impl<'a> BindingTable<'a> {
                 let (from, at, origin) = match binding {
                     Binding::Const { .. } => ("", "", Origin::Const),
                     Binding::From { from, at } => {
-                        let origin = if from == INPUT_SOURCE {
-                            Origin::Input
-                        } else {
-                            match cx.model.ids.get(from.as_str()) {
+                        let origin = match from {
+                            Source::Input => Origin::Input,
+                            Source::Node(id) => match cx.model.ids.get(id.as_str()) {
                                 Some(&s) => Origin::Node(s),
                                 None => Origin::Unknown,
-                            }
+                            },
                         };
                         (from.as_str(), at.as_deref().unwrap_or(""), origin)
                     }
@@ -234,8 +233,6 @@ impl<'a> BindingTable<'a> {
         }
     }
 }
-
-pub const INPUT_SOURCE: &str = "$input";
 
 impl<'a> Context<'a> {
     pub fn new(doc: &'a GraphDoc, registry: &'a Registry) -> Context<'a> {
@@ -299,4 +296,4 @@ pub fn run_all_then(
     out
 }
 
-pub use crate::diagnostic::suggest::{did_you_mean, edit_distance, nearest};
+pub use crate::diagnostic::suggest::{edit_distance, nearest};

@@ -38,9 +38,10 @@
 //!
 //! SPEC §1.4 (lookup by dotted ID or alias) and §2 (`nodes[].primitive`); the code is listed in §5.
 
-use super::{Context, did_you_mean, nearest};
+use super::{Context, nearest};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::suggest::did_you_mean;
 use std::collections::HashMap;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

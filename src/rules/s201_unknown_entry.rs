@@ -35,9 +35,10 @@
 //!
 //! SPEC §2 (`entry`) and §3.3; the code is listed in §5.
 
-use super::{Context, did_you_mean, nearest};
+use super::{Context, nearest};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::suggest::did_you_mean;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.model.entry.is_some() {

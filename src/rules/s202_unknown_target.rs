@@ -36,9 +36,10 @@
 //!
 //! SPEC §2 (`next`, `branches`, `on_error`) and §3.3; the code is listed in §5.
 
-use super::{Context, did_you_mean, nearest};
+use super::{Context, nearest};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::suggest::did_you_mean;
 use crate::json::pointer::escape_token as escape_pointer_token;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

@@ -39,9 +39,10 @@
 //!
 //! SPEC §2 (`nodes[].inputs`) and §1.2 (the contract's `inputs`); the code is listed in §5.
 
-use super::{Context, did_you_mean, nearest};
+use super::{Context, nearest};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::suggest::did_you_mean;
 use serde_json::Value;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

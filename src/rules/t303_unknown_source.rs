@@ -35,9 +35,10 @@
 //!
 //! SPEC §2 (`{"from": NODE or "$input"}`); the code is listed in §5.
 
-use super::{Context, Origin, did_you_mean, nearest};
+use super::{Context, Origin, nearest};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::suggest::did_you_mean;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for b in cx.binding_infos() {

@@ -2,7 +2,7 @@
 //! documentation (`primgraph explain I901`). The rows are in `src/codes.rs`; the checks are in
 //! the format readers (`inspect`, `otel`, `agents`) and the mapping (`convert`).
 
-pub mod i901;
-pub mod i902;
-pub mod i903;
-pub mod i904;
+pub mod i901_source_not_of_format;
+pub mod i902_unmapped_name;
+pub mod i903_uncaptured_payload;
+pub mod i904_ambiguous_order;

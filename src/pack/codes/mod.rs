@@ -3,22 +3,22 @@
 //! the pack is read (`manifest`, `digest`, `signature`), resolved (`resolve`, `lock`) and
 //! composed (`compose`), and P811 in `crate::validate`'s pack step.
 
-pub mod p801;
-pub mod p802;
-pub mod p803;
-pub mod p804;
-pub mod p805;
-pub mod p806;
-pub mod p807;
-pub mod p808;
-pub mod p809;
-pub mod p811;
+pub mod p801_malformed_pack;
+pub mod p802_outside_roots;
+pub mod p803_id_collision;
+pub mod p804_unsatisfied_range;
+pub mod p805_require_cycle;
+pub mod p806_lock_mismatch;
+pub mod p807_signature;
+pub mod p808_dangling_reference;
+pub mod p809_command_effects;
+pub mod p811_undeclared_pack;
 // Fragments (SPEC §9.3).
-pub mod p821;
-pub mod p822;
-pub mod p823;
-pub mod p824;
-pub mod p825;
-pub mod p826;
-pub mod p827;
-pub mod p828;
+pub mod p821_unknown_fragment;
+pub mod p822_with_fails_params;
+pub mod p823_input_port_binding;
+pub mod p824_port_schema_mismatch;
+pub mod p825_port_compat_undecided;
+pub mod p826_exit_wiring;
+pub mod p827_output_port_missing;
+pub mod p828_fragment_cycle_or_depth;

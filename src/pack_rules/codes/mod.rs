@@ -3,5 +3,5 @@
 //! prints, registered in the one code table (`crate::codes`). The checks live in
 //! `pack_rules::parse` (P840) and `pack_rules::lint_selectors` (P841).
 
-mod p840;
-mod p841;
+mod p840_invalid_rule;
+mod p841_selector_matches_nothing;

@@ -2,6 +2,6 @@
 //! the code's documentation (`primgraph explain P870`) and its `check` the check. The rows are
 //! in `src/codes.rs`.
 
-pub mod p870;
-pub mod p871;
-pub mod p872;
+pub mod p870_not_a_component;
+pub mod p871_import_not_allowed;
+pub mod p872_contract_differs;

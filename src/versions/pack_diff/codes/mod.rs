@@ -2,6 +2,6 @@
 //! `primgraph explain` prints, registered in the one code table (`crate::codes`). The checks
 //! live in `versions::pack_diff` (fragment interfaces, rules).
 
-mod p860;
-mod p861;
-mod p862;
+mod p860_fragment_breaking_change;
+mod p861_fragment_compatible_change;
+mod p862_rule_stricter;

@@ -50,7 +50,7 @@
 use super::super::PluginFinding;
 use super::super::component::ComponentRead;
 use super::super::world::{self, EFFECT_INTERFACES, MAJOR};
-use super::p870::{interface_import, of_the_package};
+use super::p870_not_a_component::{interface_import, of_the_package};
 use crate::codes::P871;
 use serde_json::Value;
 
