@@ -1357,7 +1357,9 @@ fn architecture() -> String {
 
 /// The code map's sections, as (the top-level modules its heading names, its text).
 fn code_map_sections(doc: &str) -> Vec<(Vec<String>, String)> {
-    let start = doc.find("## Code map\n").expect("ARCHITECTURE.md has a `## Code map` section");
+    let start = doc
+        .find("## Code map\n")
+        .expect("ARCHITECTURE.md has a `## Code map` section");
     let rest = &doc[start + "## Code map\n".len()..];
     let map = &rest[..rest.find("\n## ").unwrap_or(rest.len())];
     map.split("\n### ")
@@ -1477,5 +1479,38 @@ fn every_bench_fuzz_target_and_ci_script_is_named_in_the_code_map() {
     assert!(
         missing.is_empty(),
         "not named in ARCHITECTURE.md's code map: {missing:#?}"
+    );
+}
+
+/// One naming scheme for the files that implement a code (ARCHITECTURE.md, "The code table"):
+/// `<code>_<slug>.rs`, the code in lower case and a snake_case slug, in every `codes/` folder,
+/// `src/rules/` and `src/registry/lint/`.
+#[test]
+fn every_code_file_is_named_code_and_slug() {
+    let mut wrong = Vec::new();
+    for (rel, _) in sources() {
+        let (folder, name) = rel.rsplit_once('/').unwrap_or(("", rel.as_str()));
+        let holds_codes =
+            folder.ends_with("codes") || folder == "rules" || folder == "registry/lint";
+        if !holds_codes || name == "mod.rs" || name == "shape.rs" {
+            continue;
+        }
+        let stem = name.trim_end_matches(".rs");
+        let (code, slug) = stem.split_at(stem.len().min(4));
+        let code_ok = code.len() == 4
+            && code.as_bytes()[0].is_ascii_lowercase()
+            && code[1..].bytes().all(|b| b.is_ascii_digit());
+        let slug_ok = slug.len() > 1
+            && slug.starts_with('_')
+            && slug[1..]
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !(code_ok && slug_ok) {
+            wrong.push(format!("src/{rel}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "code files not named `<code>_<slug>.rs` (e.g. `t305_incompatible_binding.rs`): {wrong:#?}"
     );
 }
