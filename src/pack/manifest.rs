@@ -13,6 +13,7 @@ use crate::codes::{self, Code};
 use crate::diagnostic::{self, Diagnostic, FileReport};
 use crate::json::{self, Parsed};
 use crate::registry::{Effect, Family, Primitive, Registry, lint};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path};
@@ -1270,7 +1271,7 @@ impl Loader<'_> {
         };
         let mut out = Vec::with_capacity(prims.len());
         for (i, (value, (commands, decision_set))) in prims.iter().zip(extras).enumerate() {
-            match serde_json::from_value::<Primitive>(value.clone()) {
+            match Primitive::deserialize(value) {
                 Ok(contract) => out.push(PackPrimitive {
                     contract,
                     commands,

@@ -6,8 +6,8 @@
 //! [`Registry`] uses that table as is. A registry loaded with [`Registry::from_path`] builds the
 //! same kind of table at load ([`phash`]). Either way a lookup hashes the `&str` bytes once,
 //! reads two small arrays and compares one string: no allocation, no `String` hashing.
-//! Compiled `jsonschema` validators of every primitive's inputs and outputs are built on first
-//! use and cached. [`report`] turns lint findings into located diagnostics for
+//! Compiled schemas ([`CompiledSchema`]) of every primitive's inputs and outputs are built on
+//! first use and cached. [`report`] turns lint findings into located diagnostics for
 //! `primgraph registry lint`.
 
 #[doc(hidden)]
@@ -233,8 +233,71 @@ struct KeyTable {
 /// A primitive's compiled schemas, built on first use (`None`: the schema does not compile).
 #[derive(Debug, Default)]
 struct Validators {
-    input: OnceLock<Option<jsonschema::Validator>>,
-    output: OnceLock<Option<jsonschema::Validator>>,
+    input: OnceLock<Option<CompiledSchema>>,
+    output: OnceLock<Option<CompiledSchema>>,
+}
+
+/// A compiled JSON Schema (draft 2020-12 unless its `$schema` names another draft): what
+/// [`Registry::input_validator`] and [`Registry::output_validator`] hand out. The compiler
+/// behind it is an implementation detail, kept out of the public signatures so that its
+/// (exactly pinned) version can change without breaking an embedder.
+#[derive(Debug)]
+pub struct CompiledSchema(jsonschema::Validator);
+
+/// One way an instance breaks a [`CompiledSchema`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaViolation {
+    /// JSON pointer (RFC 6901) of the offending value inside the instance (`""`: the instance).
+    pub instance_path: String,
+    /// What is wrong, in the compiler's words.
+    pub message: String,
+}
+
+impl std::fmt::Display for SchemaViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.instance_path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.instance_path, self.message)
+        }
+    }
+}
+
+impl CompiledSchema {
+    /// Compile `schema`, or say why it does not compile (lint L505's message).
+    pub fn compile(schema: &Value) -> Result<CompiledSchema, String> {
+        jsonschema::validator_for(schema)
+            .map(CompiledSchema)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether `instance` is valid under the schema (stops at the first error).
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.0.is_valid(instance)
+    }
+
+    /// `Ok` when `instance` is valid, else its first violation.
+    pub fn validate(&self, instance: &Value) -> Result<(), SchemaViolation> {
+        if self.0.is_valid(instance) {
+            return Ok(());
+        }
+        match self.errors(instance).next() {
+            Some(violation) => Err(violation),
+            // Unreachable for a validator that is consistent with itself; refuse anyway.
+            None => Err(SchemaViolation {
+                instance_path: String::new(),
+                message: "is not valid under the schema".to_string(),
+            }),
+        }
+    }
+
+    /// Every violation of `instance`, in the compiler's order.
+    pub fn errors<'a>(&'a self, instance: &'a Value) -> impl Iterator<Item = SchemaViolation> + 'a {
+        self.0.iter_errors(instance).map(|e| SchemaViolation {
+            instance_path: e.instance_path().as_str().to_string(),
+            message: e.to_string(),
+        })
+    }
 }
 
 /// A loaded registry.
@@ -518,22 +581,22 @@ impl Registry {
 
     /// The compiled schema of a primitive's `inputs` (built on first use, then cached); `None`
     /// when `idx` is out of range or the schema does not compile (lint L505).
-    pub fn input_validator(&self, idx: PrimIdx) -> Option<&jsonschema::Validator> {
+    pub fn input_validator(&self, idx: PrimIdx) -> Option<&CompiledSchema> {
         let (cell, prim) = (
             &self.validators.get(idx as usize)?.input,
             self.try_get(idx)?,
         );
-        cell.get_or_init(|| jsonschema::validator_for(&prim.inputs).ok())
+        cell.get_or_init(|| CompiledSchema::compile(&prim.inputs).ok())
             .as_ref()
     }
 
     /// The compiled schema of a primitive's `outputs`; see [`Registry::input_validator`].
-    pub fn output_validator(&self, idx: PrimIdx) -> Option<&jsonschema::Validator> {
+    pub fn output_validator(&self, idx: PrimIdx) -> Option<&CompiledSchema> {
         let (cell, prim) = (
             &self.validators.get(idx as usize)?.output,
             self.try_get(idx)?,
         );
-        cell.get_or_init(|| jsonschema::validator_for(&prim.outputs).ok())
+        cell.get_or_init(|| CompiledSchema::compile(&prim.outputs).ok())
             .as_ref()
     }
 
