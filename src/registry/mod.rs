@@ -27,7 +27,6 @@ const _: () = assert!(2 * MAX_PRIMITIVES < phash::EMPTY as usize);
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::borrow::Cow;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -226,8 +225,49 @@ struct RegistryFile {
 struct KeyTable {
     seed: u64,
     full_hash: bool,
-    displacements: Cow<'static, [u16]>,
-    slots: Cow<'static, [phash::Slot]>,
+    displacements: Box<[u16]>,
+    slots: Box<[phash::Slot]>,
+    /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
+    /// the slots' packed words is confirmed against, in a few dense arrays rather than through
+    /// the primitive's own strings.
+    text: Box<str>,
+    ends: Box<[u32]>,
+}
+
+impl KeyTable {
+    /// The table built by `phash` over `keys` (every ID, then every alias).
+    fn new(built: phash::Table, keys: &[&str]) -> KeyTable {
+        let (text, ends) = KeyTable::key_text(keys);
+        KeyTable {
+            seed: built.seed,
+            full_hash: built.full_hash,
+            displacements: built.displacements.into(),
+            slots: built.slots.into(),
+            text,
+            ends,
+        }
+    }
+
+    fn key_text(keys: &[&str]) -> (Box<str>, Box<[u32]>) {
+        let mut text = String::with_capacity(keys.iter().map(|k| k.len()).sum());
+        let mut ends = Vec::with_capacity(keys.len());
+        for k in keys {
+            text.push_str(k);
+            ends.push(text.len() as u32);
+        }
+        (text.into(), ends.into())
+    }
+
+    /// Key `k`'s bytes.
+    #[inline(always)]
+    fn key(&self, k: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(k)? as usize;
+        let start = match k.checked_sub(1) {
+            Some(before) => self.ends[before] as usize,
+            None => 0,
+        };
+        self.text.as_bytes().get(start..end)
+    }
 }
 
 /// A primitive's compiled schemas, built on first use (`None`: the schema does not compile).
@@ -358,7 +398,7 @@ impl Registry {
     fn load(
         bytes: &[u8],
         origin: &str,
-        table: Option<KeyTable>,
+        table: Option<phash::Table>,
     ) -> Result<Registry, RegistryError> {
         let parsed = crate::json::parse(bytes, &LIMITS).map_err(|error| RegistryError::Json {
             origin: origin.to_string(),
@@ -400,17 +440,12 @@ impl Registry {
             .chain(primitives.iter().map(|p| p.alias.as_str()))
             .collect();
         let table = match table {
-            Some(table) => table,
+            Some(built) => KeyTable::new(built, &keys),
             None => {
                 let n = primitives.len();
                 let built = phash::build(&keys, |k| (k % n) as PrimIdx)
                     .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
-                KeyTable {
-                    seed: built.seed,
-                    full_hash: built.full_hash,
-                    displacements: Cow::Owned(built.displacements),
-                    slots: Cow::Owned(built.slots),
-                }
+                KeyTable::new(built, &keys)
             }
         };
         let validators = primitives.iter().map(|_| Validators::default()).collect();
@@ -460,12 +495,7 @@ impl Registry {
         let n = all.len();
         let built = phash::build(&keys, |k| (k % n) as PrimIdx)
             .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
-        let table = KeyTable {
-            seed: built.seed,
-            full_hash: built.full_hash,
-            displacements: Cow::Owned(built.displacements),
-            slots: Cow::Owned(built.slots),
-        };
+        let table = KeyTable::new(built, &keys);
         let mut all_families = base.families.clone();
         all_families.extend(families);
         let validators = all.iter().map(|_| Validators::default()).collect();
@@ -514,24 +544,13 @@ impl Registry {
             return isa::builtin_index(key);
         }
         let t = &self.table;
-        let n = self.primitives.len();
-        let primitives = &self.primitives;
         let table = phash::TableRef {
             seed: t.seed,
             full_hash: t.full_hash,
             displacements: &t.displacements,
             slots: &t.slots,
         };
-        table.probe(key.as_bytes(), move |k| {
-            let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
-            primitives.get(prim).is_some_and(|p| {
-                if is_alias {
-                    p.alias == key
-                } else {
-                    p.id == key
-                }
-            })
-        })
+        table.probe(key.as_bytes(), move |k| t.key(k) == Some(key.as_bytes()))
     }
 
     /// The schema-compatibility checker shared by every check against this registry: a
