@@ -1238,11 +1238,15 @@ impl Loader<'_> {
                 }
             }
         }
-        let doc = serde_json::json!({
-            "abi": self.base.abi(),
-            "families": families.cloned().unwrap_or(Value::Array(Vec::new())),
-            "primitives": normalized,
-        });
+        // Built by moving `normalized` in: `json!` would serialize (deep-copy) every primitive.
+        let mut doc = Map::new();
+        doc.insert("abi".into(), Value::String(self.base.abi().to_string()));
+        doc.insert(
+            "families".into(),
+            families.cloned().unwrap_or(Value::Array(Vec::new())),
+        );
+        doc.insert("primitives".into(), Value::Array(normalized));
+        let doc = Value::Object(doc);
         if let Err(e) = lint::shape::check(&doc) {
             self.p801(e.pointer, e.message);
             return Vec::new();
