@@ -139,3 +139,124 @@ fn each_broken_fixture_pack_reports_its_code_in_its_file() {
     }
     let _ = pack::MANIFEST;
 }
+
+/// `pack.json` of a generated pack `name` at `version` with `count` kernel contracts moved under
+/// its root; `broken` gives its first primitive a schema that does not compile (L505) and its
+/// second a size written as a float, so it does not load and has findings to order.
+fn write_generated_pack(dir: &Path, name: &str, version: &str, count: usize, broken: bool) {
+    let kernel: serde_json::Value =
+        serde_json::from_str(primgraph::registry::BUILTIN_JSON).expect("kernel");
+    let contracts = kernel["primitives"].as_array().expect("primitives");
+    let mut primitives = Vec::new();
+    for (j, contract) in contracts.iter().take(count).enumerate() {
+        let mut c = contract.clone();
+        let id = c["id"].as_str().unwrap().replace('.', "_");
+        c["id"] = serde_json::json!(format!("{name}.{id}"));
+        c["alias"] = serde_json::json!(format!("{}_P{j}", name.to_uppercase()));
+        c["family"] = serde_json::json!(format!("{name}-all"));
+        if broken && j == 0 {
+            c["inputs"]["properties"]["bad"] = serde_json::json!({"pattern": "[unclosed"});
+        }
+        if broken && j == 1 {
+            c["outputs"]["minProperties"] = serde_json::json!(-1);
+        }
+        primitives.push(c);
+    }
+    let pack = serde_json::json!({
+        "pack": name,
+        "version": version,
+        "summary": "A generated pack.",
+        "kernel_abi": "^1.0",
+        "roots": [name],
+        "families": [{"name": format!("{name}-all"), "prefix": name, "group": "agent_isa",
+                      "summary": "Every primitive of the generated pack."}],
+        "primitives": primitives,
+    });
+    let folder = dir.join(format!("{name}-{version}"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("pack.json"),
+        serde_json::to_vec_pretty(&pack).unwrap(),
+    )
+    .unwrap();
+}
+
+/// Packs are loaded ahead of resolution in parallel; what a composition resolves to, and every
+/// finding with its order, are those of loading each pack in turn as resolution asks for it.
+#[test]
+fn parallel_loading_resolves_and_reports_as_sequential_loading_does() {
+    use primgraph::pack::resolve::{self, Highest, Request};
+    use primgraph::pack::{Range, compose::Asker};
+    let dir = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    for k in 0..8 {
+        let name = format!("gen{k}");
+        // Two versions of each: the higher one is broken for odd k.
+        write_generated_pack(dir.path(), &name, "1.0.0", 6, false);
+        write_generated_pack(dir.path(), &name, "1.1.0", 6, k % 2 == 1);
+        names.push(name);
+    }
+    let path = PackPath::scan(&[dir.path().to_path_buf()]);
+    let requests: Vec<(String, Range)> = names
+        .iter()
+        .map(|n| {
+            let text = "^1.0".to_string();
+            let req = pack::parse_range(&text).unwrap();
+            let pointer = format!("/packs/{n}");
+            (n.clone(), Range { text, req, pointer })
+        })
+        .collect();
+    let roots: Vec<Request> = requests
+        .iter()
+        .map(|(name, range)| Request {
+            asker: Asker::Graph {
+                file: "g.graph.json".into(),
+            },
+            name: name.clone(),
+            range: range.clone(),
+        })
+        .collect();
+    let sequential = resolve::resolve(&roots, &path, Registry::builtin().abi(), &Highest, &|c| {
+        manifest::load(&c.dir, Registry::builtin())
+            .map(Arc::new)
+            .map_err(primgraph::pack::compose::Located::from_errors)
+    });
+    let composer = Composer::new(Base::Builtin, path.clone(), ComposerOptions::default());
+    let parallel = composer.resolve("g.graph.json", &requests);
+    let (Err(sequential), Err(parallel)) = (sequential, parallel) else {
+        panic!("the broken packs make both resolutions fail");
+    };
+    assert!(
+        sequential.iter().any(|l| l.diagnostic.code == "L505"),
+        "{sequential:#?}"
+    );
+    assert_eq!(parallel, sequential);
+    // Only the packs resolution asked for count as loaded (here: every highest version).
+    let loaded: Vec<String> = composer.loaded().iter().map(|p| p.label()).collect();
+    assert_eq!(
+        loaded,
+        ["gen0@1.1.0", "gen2@1.1.0", "gen4@1.1.0", "gen6@1.1.0"],
+        "the broken ones did not load"
+    );
+    // With the broken packs gone, the composition is the sequential one, pack for pack.
+    for k in (1..8).step_by(2) {
+        std::fs::remove_dir_all(dir.path().join(format!("gen{k}-1.1.0"))).unwrap();
+    }
+    let path = PackPath::scan(&[dir.path().to_path_buf()]);
+    let sequential = resolve::resolve(&roots, &path, Registry::builtin().abi(), &Highest, &|c| {
+        manifest::load(&c.dir, Registry::builtin())
+            .map(Arc::new)
+            .map_err(primgraph::pack::compose::Located::from_errors)
+    })
+    .expect("resolves");
+    let composer = Composer::new(Base::Builtin, path, ComposerOptions::default());
+    let composition = composer
+        .compose("g.graph.json", &requests)
+        .expect("composes");
+    let labels = |packs: &[Arc<pack::Pack>]| packs.iter().map(|p| p.label()).collect::<Vec<_>>();
+    assert_eq!(labels(&composition.packs), labels(&sequential.packs));
+    assert_eq!(
+        composition.registry.len(),
+        Registry::builtin().len() + 8 * 6
+    );
+}

@@ -411,3 +411,223 @@ fn a_bad_ref_is_located_at_the_ref() {
         + 1;
     assert_eq!(remote.line, line);
 }
+
+/// Every `inputs`/`outputs` schema under `value` (any depth: registries, packs, graphs).
+fn contract_schemas<'v>(value: &'v serde_json::Value, out: &mut Vec<&'v serde_json::Value>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, child) in map {
+                if key == "inputs" || key == "outputs" {
+                    out.push(child);
+                }
+                contract_schemas(child, out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|c| contract_schemas(c, out)),
+        _ => {}
+    }
+}
+
+/// L505's shortcut (schemas in the plain vocabulary are accepted without the compiler) changes
+/// no answer over every contract schema in the repository's fixtures and the kernel.
+#[test]
+fn l505_shortcut_agrees_with_the_compiler_on_every_fixture_schema() {
+    use registry::lint::l505_schema_compile::{
+        accepted_without_compiling, problem, problem_by_compiler,
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("registry/kernel-abi-1.0.0.json")];
+    let mut dirs = vec![root.join("tests/fixtures")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixture folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    let (mut schemas_seen, mut kernel_schemas, mut kernel_shortcut) = (0, 0, 0);
+    for (k, file) in files.into_iter().enumerate() {
+        let Ok(value) =
+            serde_json::from_slice::<serde_json::Value>(&std::fs::read(&file).expect("readable"))
+        else {
+            continue; // fixtures of broken JSON
+        };
+        let mut schemas = Vec::new();
+        contract_schemas(&value, &mut schemas);
+        for schema in schemas {
+            schemas_seen += 1;
+            kernel_schemas += usize::from(k == 0);
+            if accepted_without_compiling(schema) {
+                kernel_shortcut += usize::from(k == 0);
+                assert!(
+                    jsonschema::validator_for(schema).is_ok(),
+                    "{}: the shortcut accepts a schema that does not compile: {schema}",
+                    file.display()
+                );
+            }
+            assert_eq!(
+                problem(schema),
+                problem_by_compiler(schema),
+                "{}: {schema}",
+                file.display()
+            );
+        }
+    }
+    assert!(schemas_seen > 500, "{schemas_seen} schemas read");
+    // The kernel's contracts are written in the common vocabulary (two use `pattern`).
+    assert!(
+        kernel_shortcut * 100 >= kernel_schemas * 95,
+        "the shortcut covers the kernel's schemas: {kernel_shortcut} of {kernel_schemas}"
+    );
+}
+
+mod l505_properties {
+    use primgraph::registry::lint::l505_schema_compile::{
+        accepted_without_compiling, problem, problem_by_compiler,
+    };
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    /// Values a keyword may be given, good and bad: the meta-schema's shapes and their near
+    /// misses (floats for sizes, negatives, empty arrays, repeated names, bad regexes, dangling
+    /// and remote references, unknown types).
+    fn scalar() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!(0)),
+            Just(json!(3)),
+            Just(json!(-1)),
+            Just(json!(2.0)),
+            Just(json!(0.5)),
+            Just(json!(1e300)),
+            Just(json!(18446744073709551615u64)),
+            Just(json!("string")),
+            Just(json!("object")),
+            Just(json!("strnig")),
+            Just(json!("")),
+            Just(json!(true)),
+            Just(json!(null)),
+            Just(json!([])),
+            Just(json!(["a", "a"])),
+            Just(json!(["a", "b"])),
+            Just(json!(["string", "null"])),
+            Just(json!(["string", "string"])),
+            Just(json!({})),
+            Just(json!({"$ref": "#/nowhere"})),
+            Just(json!("[unclosed")),
+            Just(json!("^[a-z]+$")),
+        ]
+    }
+
+    fn keyword() -> impl Strategy<Value = &'static str> {
+        prop_oneof![
+            Just("type"),
+            Just("minLength"),
+            Just("maxItems"),
+            Just("minimum"),
+            Just("exclusiveMaximum"),
+            Just("multipleOf"),
+            Just("required"),
+            Just("enum"),
+            Just("const"),
+            Just("default"),
+            Just("examples"),
+            Just("uniqueItems"),
+            Just("description"),
+            Just("x-trust"),
+            Just("pattern"),
+            Just("format"),
+            Just("$ref"),
+            Just("$id"),
+            Just("$anchor"),
+            Just("patternProperties"),
+            Just("unknownKeyword"),
+        ]
+    }
+
+    fn schema() -> impl Strategy<Value = Value> {
+        let leaf = prop::collection::vec((keyword(), scalar()), 0..4).prop_map(|pairs| {
+            Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        });
+        let leaf = prop_oneof![leaf, any::<bool>().prop_map(Value::Bool)];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(("[a-c]{1,2}", inner.clone()), 0..3).prop_map(|props| {
+                    json!({
+                        "type": "object",
+                        "properties": props.into_iter().collect::<serde_json::Map<_, _>>(),
+                    })
+                }),
+                inner
+                    .clone()
+                    .prop_map(|s| json!({"type": "array", "items": s})),
+                inner
+                    .clone()
+                    .prop_map(|s| json!({"additionalProperties": s})),
+                inner.clone().prop_map(|s| json!({"not": s})),
+                prop::collection::vec(inner.clone(), 0..3).prop_map(|v| json!({"anyOf": v})),
+                prop::collection::vec(inner.clone(), 0..3).prop_map(|v| json!({"allOf": v})),
+                (inner.clone(), inner).prop_map(|(a, b)| {
+                    let mut map = match a {
+                        Value::Object(map) => map,
+                        other => [("not".to_string(), other)].into_iter().collect(),
+                    };
+                    map.insert("oneOf".into(), json!([b]));
+                    Value::Object(map)
+                }),
+            ]
+        })
+    }
+
+    /// An object schema at the root (as contracts are), so the walk reaches the generated parts.
+    fn contract() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            schema(),
+            schema().prop_map(|s| json!({"type": "object", "properties": {"p": s}})),
+            schema().prop_map(|s| {
+                json!({"type": "object", "properties": {"p": s}, "$defs": {"d": {"type": "string"}}})
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Every schema the shortcut accepts compiles, and L505 answers exactly what compiling
+        /// every schema answers (finding, pointer and message).
+        #[test]
+        fn the_shortcut_never_changes_l505s_answer(schema in contract()) {
+            if accepted_without_compiling(&schema) {
+                prop_assert!(
+                    jsonschema::validator_for(&schema).is_ok(),
+                    "accepted without compiling, yet does not compile: {}", schema
+                );
+            }
+            prop_assert_eq!(problem(&schema), problem_by_compiler(&schema));
+        }
+    }
+}
+
+/// The shortcut takes the common vocabulary and leaves the rest (a regular expression, a
+/// reference, a size written as a float) to the compiler, whose findings stay as they were.
+#[test]
+fn l505_shortcut_takes_plain_schemas_and_compiles_the_rest() {
+    use registry::lint::l505_schema_compile::{accepted_without_compiling, problem};
+    use serde_json::json;
+    let plain = json!({"type": "object", "properties": {"p": {"type": "string", "minLength": 1,
+        "x-trust": "untrusted"}}, "required": ["p"], "additionalProperties": false});
+    assert!(accepted_without_compiling(&plain));
+    assert_eq!(problem(&plain), None);
+    for other in [
+        json!({"type": "object", "properties": {"p": {"pattern": "[unclosed"}}}),
+        json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/missing"}}}),
+        json!({"type": "object", "properties": {"p": {"minLength": 1.5}}}),
+        json!({"type": "object", "properties": {"p": {"type": "strnig"}}}),
+    ] {
+        assert!(!accepted_without_compiling(&other), "{other}");
+        let (at, why) = problem(&other).expect("a finding");
+        assert!(at.starts_with("/properties/p"), "{at}: {why}");
+    }
+}

@@ -335,6 +335,9 @@ pub struct Composer {
     /// `--locked`: a graph that declares packs needs the lock (P806 without one).
     locked: bool,
     packs: Mutex<HashMap<PathBuf, Loaded>>,
+    /// Packs loaded ahead of resolution (in parallel) that resolution has not asked for yet:
+    /// moved into `packs` when it does, so [`Composer::loaded`] lists only packs resolved to.
+    prefetched: Mutex<HashMap<PathBuf, Loaded>>,
     compositions: Mutex<HashMap<Vec<(String, String)>, Composed>>,
 }
 
@@ -358,6 +361,7 @@ impl Composer {
             lock: options.lock,
             locked: options.locked,
             packs: Mutex::new(HashMap::new()),
+            prefetched: Mutex::new(HashMap::new()),
             compositions: Mutex::new(HashMap::new()),
         }
     }
@@ -398,7 +402,12 @@ impl Composer {
         {
             return done.clone();
         }
-        let result = self.load_uncached(candidate);
+        let prefetched = self
+            .prefetched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&candidate.dir);
+        let result = prefetched.unwrap_or_else(|| self.load_uncached(candidate));
         self.packs
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -455,6 +464,40 @@ impl Composer {
         built
     }
 
+    /// Load in parallel the packs resolution will start from: for each request, the version
+    /// its range alone chooses. Resolution is sequential (a pack's `requires` decide what comes
+    /// next) and reads every pack through [`Composer::load`], which takes a prefetched pack
+    /// instead of loading it again, so its order, its findings and their order are the
+    /// sequential ones. A prefetched pack resolution does not choose costs only its load.
+    fn prefetch(&self, requests: &[(String, Range)], chooser: &dyn Chooser) {
+        use rayon::prelude::*;
+        let mut wanted: Vec<Candidate> = Vec::new();
+        for (name, range) in requests {
+            let ok = |c: &Candidate| range.req.matches(&c.version);
+            if let Some(c) = chooser.choose(name, &self.path, &ok)
+                && !wanted.iter().any(|w| w.dir == c.dir)
+            {
+                wanted.push(c);
+            }
+        }
+        {
+            let packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+            let prefetched = self.prefetched.lock().unwrap_or_else(|e| e.into_inner());
+            wanted.retain(|c| !packs.contains_key(&c.dir) && !prefetched.contains_key(&c.dir));
+        }
+        if wanted.len() < 2 {
+            return;
+        }
+        let loaded: Vec<(PathBuf, Loaded)> = wanted
+            .par_iter()
+            .map(|c| (c.dir.clone(), self.load_uncached(c)))
+            .collect();
+        self.prefetched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(loaded);
+    }
+
     /// Resolve a graph's requests on the pack path (or the lock).
     pub fn resolve(
         &self,
@@ -490,6 +533,7 @@ impl Composer {
             Some(lock) => Box::new(lock.chooser()),
             None => Box::new(resolve::Highest),
         };
+        self.prefetch(requests, chooser.as_ref());
         let result = resolve::resolve(
             &roots,
             &self.path,

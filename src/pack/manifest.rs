@@ -1238,11 +1238,15 @@ impl Loader<'_> {
                 }
             }
         }
-        let doc = serde_json::json!({
-            "abi": self.base.abi(),
-            "families": families.cloned().unwrap_or(Value::Array(Vec::new())),
-            "primitives": normalized,
-        });
+        // Built by moving `normalized` in: `json!` would serialize (deep-copy) every primitive.
+        let mut doc = Map::new();
+        doc.insert("abi".into(), Value::String(self.base.abi().to_string()));
+        doc.insert(
+            "families".into(),
+            families.cloned().unwrap_or(Value::Array(Vec::new())),
+        );
+        doc.insert("primitives".into(), Value::Array(normalized));
+        let doc = Value::Object(doc);
         if let Err(e) = lint::shape::check(&doc) {
             self.p801(e.pointer, e.message);
             return Vec::new();
@@ -1265,12 +1269,16 @@ impl Loader<'_> {
                 return Vec::new();
             }
         }
-        let Some(Value::Array(prims)) = doc.get("primitives") else {
+        // The document is done with: its primitives move into the contracts, uncopied.
+        let Value::Object(mut doc) = doc else {
+            return Vec::new();
+        };
+        let Some(Value::Array(prims)) = doc.remove("primitives") else {
             return Vec::new();
         };
         let mut out = Vec::with_capacity(prims.len());
-        for (i, (value, (commands, decision_set))) in prims.iter().zip(extras).enumerate() {
-            match serde_json::from_value::<Primitive>(value.clone()) {
+        for (i, (value, (commands, decision_set))) in prims.into_iter().zip(extras).enumerate() {
+            match serde_json::from_value::<Primitive>(value) {
                 Ok(contract) => out.push(PackPrimitive {
                     contract,
                     commands,
@@ -1389,12 +1397,15 @@ fn deferred_fallback(f: &lint::Finding, doc: &Value, roots: &[String]) -> bool {
 
 /// Walk a JSON Schema and rewrite every `$ref` string `f` maps (pointer of the `$ref` given).
 fn rewrite_refs(value: &mut Value, at: &str, f: &mut dyn FnMut(&str, &str) -> Option<String>) {
-    rewrite_refs_rec(value, at.to_string(), f, 0);
+    let mut pointer = at.to_string();
+    rewrite_refs_rec(value, &mut pointer, f, 0);
 }
 
+/// One level of [`rewrite_refs`]; `at` is the pointer of `value`, extended in place for each
+/// child and restored after it (no string built per node).
 fn rewrite_refs_rec(
     value: &mut Value,
-    at: String,
+    at: &mut String,
     f: &mut dyn FnMut(&str, &str) -> Option<String>,
     depth: usize,
 ) {
@@ -1402,28 +1413,40 @@ fn rewrite_refs_rec(
     if depth > LIMITS.max_depth + 1 {
         return;
     }
+    let len = at.len();
     match value {
         Value::Object(o) => {
             for (k, v) in o.iter_mut() {
-                let child = ptr(&at, k);
-                if k == "$ref"
-                    && let Value::String(r) = v
-                {
-                    if let Some(new) = f(r, &child) {
-                        *r = new;
-                    }
-                    continue;
-                }
                 // Values of annotation keywords are data, not schemas.
                 if matches!(k.as_str(), "const" | "enum" | "examples" | "default") {
                     continue;
                 }
-                rewrite_refs_rec(v, child, f, depth + 1);
+                let is_ref = k == "$ref";
+                if !matches!(v, Value::Object(_) | Value::Array(_) | Value::String(_)) {
+                    continue;
+                }
+                at.push('/');
+                at.push_str(&json::pointer::escape_token(k));
+                match v {
+                    Value::String(r) if is_ref => {
+                        if let Some(new) = f(r, at) {
+                            *r = new;
+                        }
+                    }
+                    Value::String(_) => {}
+                    _ => rewrite_refs_rec(v, at, f, depth + 1),
+                }
+                at.truncate(len);
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter_mut().enumerate() {
-                rewrite_refs_rec(v, ptr(&at, &i.to_string()), f, depth + 1);
+                if matches!(v, Value::Object(_) | Value::Array(_)) {
+                    use std::fmt::Write as _;
+                    let _ = write!(at, "/{i}");
+                    rewrite_refs_rec(v, at, f, depth + 1);
+                    at.truncate(len);
+                }
             }
         }
         _ => {}

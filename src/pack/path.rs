@@ -88,6 +88,13 @@ impl PackPath {
     }
 
     fn add(&mut self, dir: &Path) {
+        /// The fields of `pack.json` the scan reads; the others are skipped unread.
+        #[derive(serde::Deserialize)]
+        struct Head {
+            pack: Option<serde_json::Value>,
+            version: Option<serde_json::Value>,
+            roots: Option<serde_json::Value>,
+        }
         let manifest = dir.join(MANIFEST);
         let unreadable = |name: Option<String>, reason: String| Unreadable {
             dir: dir.to_path_buf(),
@@ -106,22 +113,33 @@ impl PackPath {
                 return;
             }
         };
-        let parsed = match crate::json::parse(&bytes, &super::LIMITS) {
-            Ok(p) => p,
-            Err(e) => {
-                self.unreadable.push(unreadable(None, e.to_string()));
-                return;
-            }
+        // Only three fields are read here, and every pack on the path is scanned whether or
+        // not a graph asks for it: a plain parse that skips the rest is enough. Strictness
+        // (duplicate keys, depth) is the load's business, which reports it located (P801);
+        // a document the plain parse refuses goes through the strict parser for its message.
+        let head = match serde_json::from_slice::<Head>(&bytes) {
+            Ok(head) => head,
+            Err(_) => match crate::json::parse(&bytes, &super::LIMITS) {
+                Ok(parsed) => Head {
+                    pack: parsed.value.get("pack").cloned(),
+                    version: parsed.value.get("version").cloned(),
+                    roots: parsed.value.get("roots").cloned(),
+                },
+                Err(e) => {
+                    self.unreadable.push(unreadable(None, e.to_string()));
+                    return;
+                }
+            },
         };
-        let name = parsed.value.get("pack").and_then(|v| v.as_str());
-        let version = parsed
-            .value
-            .get("version")
+        let name = head.pack.as_ref().and_then(|v| v.as_str());
+        let version = head
+            .version
+            .as_ref()
             .and_then(|v| v.as_str())
             .and_then(parse_version);
-        let roots = parsed
-            .value
-            .get("roots")
+        let roots = head
+            .roots
+            .as_ref()
             .and_then(|v| v.as_array())
             .map(|a| {
                 a.iter()

@@ -2,8 +2,7 @@
 //! `OUT_DIR` from the frozen file (nothing generated is committed), plus their accessors.
 
 use super::phash;
-use super::{Authority, Class, KeyTable};
-use std::borrow::Cow;
+use super::{Authority, Class};
 
 include!(concat!(env!("OUT_DIR"), "/isa.rs"));
 
@@ -100,12 +99,12 @@ const BUILTIN_TABLE: phash::TableRef<'static> = phash::TableRef {
     slots: &PHASH_SLOTS,
 };
 
-/// The build-time table, for the built-in registry.
-pub(super) fn static_table() -> KeyTable {
-    KeyTable {
+/// The build-time table, for the built-in registry (whose lookups read `BUILTIN_TABLE` itself).
+pub(super) fn static_table() -> phash::Table {
+    phash::Table {
         seed: BUILTIN_TABLE.seed,
         full_hash: BUILTIN_TABLE.full_hash,
-        displacements: Cow::Borrowed(BUILTIN_TABLE.displacements),
-        slots: Cow::Borrowed(BUILTIN_TABLE.slots),
+        displacements: BUILTIN_TABLE.displacements.to_vec(),
+        slots: BUILTIN_TABLE.slots.to_vec(),
     }
 }

@@ -6,8 +6,8 @@
 //! [`Registry`] uses that table as is. A registry loaded with [`Registry::from_path`] builds the
 //! same kind of table at load ([`phash`]). Either way a lookup hashes the `&str` bytes once,
 //! reads two small arrays and compares one string: no allocation, no `String` hashing.
-//! Compiled `jsonschema` validators of every primitive's inputs and outputs are built on first
-//! use and cached. [`report`] turns lint findings into located diagnostics for
+//! Compiled schemas ([`CompiledSchema`]) of every primitive's inputs and outputs are built on
+//! first use and cached. [`report`] turns lint findings into located diagnostics for
 //! `primgraph registry lint`.
 
 #[doc(hidden)]
@@ -27,7 +27,6 @@ const _: () = assert!(2 * MAX_PRIMITIVES < phash::EMPTY as usize);
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::borrow::Cow;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -226,15 +225,119 @@ struct RegistryFile {
 struct KeyTable {
     seed: u64,
     full_hash: bool,
-    displacements: Cow<'static, [u16]>,
-    slots: Cow<'static, [phash::Slot]>,
+    displacements: Box<[u16]>,
+    slots: Box<[phash::Slot]>,
+    /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
+    /// the slots' packed words is confirmed against, in a few dense arrays rather than through
+    /// the primitive's own strings.
+    text: Box<str>,
+    ends: Box<[u32]>,
+}
+
+impl KeyTable {
+    /// The table built by `phash` over `keys` (every ID, then every alias).
+    fn new(built: phash::Table, keys: &[&str]) -> KeyTable {
+        let (text, ends) = KeyTable::key_text(keys);
+        KeyTable {
+            seed: built.seed,
+            full_hash: built.full_hash,
+            displacements: built.displacements.into(),
+            slots: built.slots.into(),
+            text,
+            ends,
+        }
+    }
+
+    fn key_text(keys: &[&str]) -> (Box<str>, Box<[u32]>) {
+        let mut text = String::with_capacity(keys.iter().map(|k| k.len()).sum());
+        let mut ends = Vec::with_capacity(keys.len());
+        for k in keys {
+            text.push_str(k);
+            ends.push(text.len() as u32);
+        }
+        (text.into(), ends.into())
+    }
+
+    /// Key `k`'s bytes.
+    #[inline(always)]
+    fn key(&self, k: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(k)? as usize;
+        let start = match k.checked_sub(1) {
+            Some(before) => self.ends[before] as usize,
+            None => 0,
+        };
+        self.text.as_bytes().get(start..end)
+    }
 }
 
 /// A primitive's compiled schemas, built on first use (`None`: the schema does not compile).
 #[derive(Debug, Default)]
 struct Validators {
-    input: OnceLock<Option<jsonschema::Validator>>,
-    output: OnceLock<Option<jsonschema::Validator>>,
+    input: OnceLock<Option<CompiledSchema>>,
+    output: OnceLock<Option<CompiledSchema>>,
+}
+
+/// A compiled JSON Schema (draft 2020-12 unless its `$schema` names another draft): what
+/// [`Registry::input_validator`] and [`Registry::output_validator`] hand out. The compiler
+/// behind it is an implementation detail, kept out of the public signatures so that its
+/// (exactly pinned) version can change without breaking an embedder.
+#[derive(Debug)]
+pub struct CompiledSchema(jsonschema::Validator);
+
+/// One way an instance breaks a [`CompiledSchema`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaViolation {
+    /// JSON pointer (RFC 6901) of the offending value inside the instance (`""`: the instance).
+    pub instance_path: String,
+    /// What is wrong, in the compiler's words.
+    pub message: String,
+}
+
+impl std::fmt::Display for SchemaViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.instance_path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.instance_path, self.message)
+        }
+    }
+}
+
+impl CompiledSchema {
+    /// Compile `schema`, or say why it does not compile (lint L505's message).
+    pub fn compile(schema: &Value) -> Result<CompiledSchema, String> {
+        jsonschema::validator_for(schema)
+            .map(CompiledSchema)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether `instance` is valid under the schema (stops at the first error).
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.0.is_valid(instance)
+    }
+
+    /// `Ok` when `instance` is valid, else its first violation.
+    pub fn validate(&self, instance: &Value) -> Result<(), SchemaViolation> {
+        if self.0.is_valid(instance) {
+            return Ok(());
+        }
+        match self.errors(instance).next() {
+            Some(violation) => Err(violation),
+            // Unreachable for a validator that is consistent with itself; refuse anyway.
+            None => Err(SchemaViolation {
+                instance_path: String::new(),
+                message: "is not valid under the schema".to_string(),
+            }),
+        }
+    }
+
+    /// Every violation of `instance`, in the compiler's order.
+    pub fn errors<'a>(&'a self, instance: &'a Value) -> impl Iterator<Item = SchemaViolation> + 'a {
+        self.0.iter_errors(instance).map(|e| SchemaViolation {
+            instance_path: e.instance_path().as_str().to_string(),
+            message: e.to_string(),
+        })
+    }
 }
 
 /// A loaded registry.
@@ -295,7 +398,7 @@ impl Registry {
     fn load(
         bytes: &[u8],
         origin: &str,
-        table: Option<KeyTable>,
+        table: Option<phash::Table>,
     ) -> Result<Registry, RegistryError> {
         let parsed = crate::json::parse(bytes, &LIMITS).map_err(|error| RegistryError::Json {
             origin: origin.to_string(),
@@ -337,17 +440,12 @@ impl Registry {
             .chain(primitives.iter().map(|p| p.alias.as_str()))
             .collect();
         let table = match table {
-            Some(table) => table,
+            Some(built) => KeyTable::new(built, &keys),
             None => {
                 let n = primitives.len();
                 let built = phash::build(&keys, |k| (k % n) as PrimIdx)
                     .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
-                KeyTable {
-                    seed: built.seed,
-                    full_hash: built.full_hash,
-                    displacements: Cow::Owned(built.displacements),
-                    slots: Cow::Owned(built.slots),
-                }
+                KeyTable::new(built, &keys)
             }
         };
         let validators = primitives.iter().map(|_| Validators::default()).collect();
@@ -397,12 +495,7 @@ impl Registry {
         let n = all.len();
         let built = phash::build(&keys, |k| (k % n) as PrimIdx)
             .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
-        let table = KeyTable {
-            seed: built.seed,
-            full_hash: built.full_hash,
-            displacements: Cow::Owned(built.displacements),
-            slots: Cow::Owned(built.slots),
-        };
+        let table = KeyTable::new(built, &keys);
         let mut all_families = base.families.clone();
         all_families.extend(families);
         let validators = all.iter().map(|_| Validators::default()).collect();
@@ -451,24 +544,13 @@ impl Registry {
             return isa::builtin_index(key);
         }
         let t = &self.table;
-        let n = self.primitives.len();
-        let primitives = &self.primitives;
         let table = phash::TableRef {
             seed: t.seed,
             full_hash: t.full_hash,
             displacements: &t.displacements,
             slots: &t.slots,
         };
-        table.probe(key.as_bytes(), move |k| {
-            let (prim, is_alias) = if k < n { (k, false) } else { (k - n, true) };
-            primitives.get(prim).is_some_and(|p| {
-                if is_alias {
-                    p.alias == key
-                } else {
-                    p.id == key
-                }
-            })
-        })
+        table.probe(key.as_bytes(), move |k| t.key(k) == Some(key.as_bytes()))
     }
 
     /// The schema-compatibility checker shared by every check against this registry: a
@@ -518,22 +600,22 @@ impl Registry {
 
     /// The compiled schema of a primitive's `inputs` (built on first use, then cached); `None`
     /// when `idx` is out of range or the schema does not compile (lint L505).
-    pub fn input_validator(&self, idx: PrimIdx) -> Option<&jsonschema::Validator> {
+    pub fn input_validator(&self, idx: PrimIdx) -> Option<&CompiledSchema> {
         let (cell, prim) = (
             &self.validators.get(idx as usize)?.input,
             self.try_get(idx)?,
         );
-        cell.get_or_init(|| jsonschema::validator_for(&prim.inputs).ok())
+        cell.get_or_init(|| CompiledSchema::compile(&prim.inputs).ok())
             .as_ref()
     }
 
     /// The compiled schema of a primitive's `outputs`; see [`Registry::input_validator`].
-    pub fn output_validator(&self, idx: PrimIdx) -> Option<&jsonschema::Validator> {
+    pub fn output_validator(&self, idx: PrimIdx) -> Option<&CompiledSchema> {
         let (cell, prim) = (
             &self.validators.get(idx as usize)?.output,
             self.try_get(idx)?,
         );
-        cell.get_or_init(|| jsonschema::validator_for(&prim.outputs).ok())
+        cell.get_or_init(|| CompiledSchema::compile(&prim.outputs).ok())
             .as_ref()
     }
 

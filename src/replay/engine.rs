@@ -14,8 +14,7 @@ use super::trace::{
 };
 use crate::codes::{Code, D601, D616};
 use crate::diagnostic::Diagnostic;
-use crate::registry::{PrimIdx, Registry};
-use jsonschema::Validator;
+use crate::registry::{CompiledSchema, PrimIdx, Registry};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
@@ -41,7 +40,7 @@ pub struct Replayer<'r> {
     pub(crate) registry: &'r Registry,
     pub(crate) graph: ReplayGraph,
     pub(crate) options: ReplayOptions,
-    pub(crate) run_input: Option<Validator>,
+    pub(crate) run_input: Option<CompiledSchema>,
     /// The keys whose seals are accepted; when not empty, every run must carry a valid seal by
     /// one of them (D618).
     pub(crate) trusted: Vec<TrustedKey>,
@@ -52,7 +51,7 @@ impl<'r> Replayer<'r> {
         let run_input = graph
             .input_schema
             .as_ref()
-            .and_then(|s| jsonschema::validator_for(s).ok());
+            .and_then(|s| CompiledSchema::compile(s).ok());
         Replayer {
             registry,
             graph,
@@ -84,7 +83,7 @@ impl<'r> Replayer<'r> {
     }
 
     /// The compiled output schema of `prim` (`None`: it does not compile, lint L505).
-    pub(crate) fn output_validator(&self, prim: PrimIdx) -> Option<&'r Validator> {
+    pub(crate) fn output_validator(&self, prim: PrimIdx) -> Option<&'r CompiledSchema> {
         self.registry.output_validator(prim)
     }
 

@@ -38,19 +38,13 @@ use super::super::fault::{FaultSite, chain, line_object};
 use super::super::step_memo::{SchemaError, StepMemo};
 use super::super::trace::TraceHeader;
 use crate::codes;
-use crate::registry::PrimIdx;
-use jsonschema::Validator;
+use crate::registry::{CompiledSchema, PrimIdx};
 use serde_json::Value;
 
 /// The first error of `instance` against `validator`: (pointer within the instance, message).
-pub(crate) fn first_schema_error(validator: &Validator, instance: &Value) -> SchemaError {
-    if validator.is_valid(instance) {
-        return None;
-    }
-    validator
-        .iter_errors(instance)
-        .next()
-        .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
+pub(crate) fn first_schema_error(validator: &CompiledSchema, instance: &Value) -> SchemaError {
+    let violation = validator.validate(instance).err()?;
+    Some((violation.instance_path, violation.message))
 }
 
 impl RunState<'_, '_> {
