@@ -412,6 +412,14 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budg
         lengths.extend([max, max.saturating_add(1)]);
     }
     lengths.retain(|&l| fits(l));
+    // A length met twice builds the same arrays twice (`minItems` = `maxItems` on a long array
+    // built hundreds of kilobytes to throw away); the first of each is kept, in order.
+    let mut seen_lengths = Vec::with_capacity(lengths.len());
+    lengths.retain(|&l| {
+        let first = !seen_lengths.contains(&l);
+        seen_lengths.push(l);
+        first
+    });
     let mut out = Vec::new();
     // One element varied at a time, the rest minimal: finds a single offending element.
     let base_length = min.max(prefix.len()).max(1);
@@ -623,8 +631,18 @@ pub fn mutations_within(value: &Value, depth: usize, budget: &Budget) -> Vec<Val
                     if budget.is_exhausted() {
                         return out;
                     }
-                    let mut changed = object.clone();
-                    changed.insert(key.clone(), replacement);
+                    // The other members cloned, the replaced one not (it may be a large array).
+                    let mut replacement = Some(replacement);
+                    let changed: Map<String, Value> = object
+                        .iter()
+                        .map(|(name, member)| {
+                            let value = match replacement.take_if(|_| name == key) {
+                                Some(replacement) => replacement,
+                                None => member.clone(),
+                            };
+                            (name.clone(), value)
+                        })
+                        .collect();
                     push_unique(&mut out, Value::Object(changed), MAX_CANDIDATES * 4, budget);
                 }
             }
@@ -639,10 +657,15 @@ pub fn mutations_within(value: &Value, depth: usize, budget: &Budget) -> Vec<Val
                     if budget.is_exhausted() {
                         return out;
                     }
-                    let mut changed = items.clone();
-                    if let Some(slot) = changed.get_mut(index) {
-                        *slot = replacement;
-                    }
+                    let mut replacement = Some(replacement);
+                    let changed: Vec<Value> = items
+                        .iter()
+                        .enumerate()
+                        .map(|(at, item)| match replacement.take_if(|_| at == index) {
+                            Some(replacement) => replacement,
+                            None => item.clone(),
+                        })
+                        .collect();
                     push_unique(&mut out, Value::Array(changed), MAX_CANDIDATES * 4, budget);
                 }
             }
@@ -650,4 +673,59 @@ pub fn mutations_within(value: &Value, depth: usize, budget: &Budget) -> Vec<Val
         _ => {}
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::budget::WORK_LIMIT;
+    use proptest::prelude::*;
+
+    /// Exactly `rows` rows of `width` non-negative numbers (lale's dataset schemas).
+    fn table(rows: usize, width: usize) -> Value {
+        let column = json!({"type": "number", "minimum": 0});
+        json!({
+            "type": "array",
+            "minItems": rows,
+            "maxItems": rows,
+            "items": {
+                "type": "array",
+                "minItems": width,
+                "maxItems": width,
+                "prefixItems": vec![column; width],
+            },
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+
+        /// A long array's candidates cost a bounded number of arrays of its length, counted in
+        /// budget units: a length named twice (`minItems` = `maxItems`) is built once. And one
+        /// of them is a value the schema admits, as the validators say.
+        #[test]
+        fn long_array_candidates_cost_a_bounded_number_of_arrays(
+            rows in (LONG_ARRAY + 1)..1_500,
+            width in 1usize..10,
+        ) {
+            let schema = table(rows, width);
+            let budget = Budget::new(WORK_LIMIT);
+            let candidates = candidates_within(&schema, &schema, &budget);
+            let spent = WORK_LIMIT - budget.left();
+            let largest = candidates.iter().map(json_size).max().unwrap_or(0) as u64;
+            // Two arrays with one row varied and three variants of each of two lengths (`rows`
+            // and `rows + 1`): eight, each charged when built and when its node keeps it, and
+            // the rows and stock values besides (a few kilobytes). (A length named twice, as
+            // `minItems` and `maxItems`, used to build its arrays twice.)
+            prop_assert!(
+                spent <= 18 * largest + 8 * 1024,
+                "{spent} units for arrays of at most {largest} bytes"
+            );
+            let validator = jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .build(&schema)
+                .expect("the schema compiles");
+            prop_assert!(candidates.iter().any(|c| validator.is_valid(c)));
+        }
+    }
 }
