@@ -7,6 +7,11 @@
 //! imports the same log again into the folder of a previous import, where every trace is
 //! unchanged and left as it is.
 //!
+//! The floor stays one thread (`zip` + zstd, as a reader of the log must inflate it); the
+//! import uses the machine's cores as a user's does: the reader inflates while worker threads
+//! parse, map and render samples, and a thread of its own writes the traces. The issue's
+//! target measures time, so the comparison is wall-clock time on the same machine.
+//!
 //! `PRIMGRAPH_IMPORT_BENCH_SAMPLES` sets the number of samples (default 300, about 60 MB
 //! inflated). With `PRIMGRAPH_IMPORT_BENCH_WRITE=PATH` the bench only writes the log to `PATH`
 //! and exits: that is how the 1 GB log for the peak-RSS measurement (`/usr/bin/time -v

@@ -139,8 +139,11 @@ impl Pipeline {
             bytes,
             at,
         };
-        let sent = self.jobs.as_ref().map(|jobs| jobs.send(job));
-        if !matches!(sent, Some(Ok(()))) {
+        let sent = self
+            .jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(job).is_ok());
+        if !sent {
             // The workers are gone only when one of them stopped (it never does by design).
             return Err(ImportError::Write {
                 path: String::new(),
