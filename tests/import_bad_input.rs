@@ -2,9 +2,9 @@
 //! entry that inflates 1,000×), a truncated zip and a corrupt entry, an entry whose name escapes
 //! the archive (`../`), JSON that is not UTF-8 or repeats a key, OTel spans in a parent loop or
 //! whose parent is missing, IDs that collide, samples parsed on several threads finishing out
-//! of order. Each is a located I901 error (or correct
-//! output), the rest of the source still imports, and no file is left outside the output folder
-//! or under a trace's name half-written.
+//! of order. Each is a located I901 error (or correct output), the rest of the source still
+//! imports, and no file is left outside the output folder or under a trace's name
+//! half-written.
 
 mod import_support;
 
