@@ -1,9 +1,10 @@
 //! Bad input to `primgraph import` (issue 26 "Bad input"), through the library: a zip bomb (an
 //! entry that inflates 1,000×), a truncated zip and a corrupt entry, an entry whose name escapes
 //! the archive (`../`), JSON that is not UTF-8 or repeats a key, OTel spans in a parent loop or
-//! whose parent is missing, and IDs that collide. Each is a located I901 error (or correct
-//! output), the rest of the source still imports, and no file is left outside the output folder
-//! or under a trace's name half-written.
+//! whose parent is missing, IDs that collide, samples parsed on several threads finishing out
+//! of order. Each is a located I901 error (or correct output), the rest of the source still
+//! imports, and no file is left outside the output folder or under a trace's name
+//! half-written.
 
 mod import_support;
 
@@ -552,4 +553,75 @@ fn a_chunked_sample_is_read_in_index_order_and_a_bad_chunk_is_located_in_it() {
     assert_eq!(steps[2]["node"], "answer");
     assert_eq!(steps[2]["output"], json!({"text": "the answer"}));
     assert_eq!(report.summary.runs, 2);
+}
+
+#[test]
+fn samples_parsed_on_several_threads_are_recorded_in_the_logs_order() {
+    // Samples of very different sizes (every tenth one slow to parse), IDs that collide in
+    // pairs once made file-name safe, and some entries that are not JSON: whatever order the
+    // parsing threads finish in, the runs, their file names and the findings follow the log.
+    let dir = tempfile::tempdir().unwrap();
+    let mut entries = Vec::new();
+    let mut expected_runs = Vec::new();
+    let mut expected_errors = Vec::new();
+    for i in 0..120u32 {
+        let id = if i % 2 == 0 {
+            format!("run {}", i / 2)
+        } else {
+            format!("run_{}", i / 2)
+        };
+        let name = format!("samples/{id}_epoch_1.json");
+        if i % 17 == 5 {
+            entries.push((name.clone(), br#"{"id": "broken", "epoch": "#.to_vec()));
+            expected_errors.push(name);
+            continue;
+        }
+        let calls = if i % 10 == 0 { 400 } else { 1 };
+        let tools: Vec<Value> = (0..calls)
+            .map(|k| {
+                tool(
+                    "grep",
+                    json!({"query": format!("q{k}")}),
+                    json!("src/lib.rs"),
+                )
+            })
+            .collect();
+        entries.push((name, sample(json!(id), 1, &tools, "C", "done")));
+        let stem = format!("run_{}_epoch_1", i / 2);
+        // The second of a colliding pair is `-2`, unless the first was not JSON.
+        let file = if i % 2 == 1 && (i - 1) % 17 != 5 {
+            format!("{stem}-2.trace.jsonl")
+        } else {
+            format!("{stem}.trace.jsonl")
+        };
+        expected_runs.push((format!("log/{id}_epoch_1"), file));
+    }
+    let log = dir.path().join("log.eval");
+    eval_log(&log, &entries, true, Zstd);
+    let out = dir.path().join("out");
+    let report = import(Format::Inspect, &[log], &out);
+    let runs: Vec<(String, String)> = report
+        .runs
+        .iter()
+        .map(|r| {
+            let first = std::fs::read_to_string(&r.trace).unwrap();
+            let header: Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+            let file = r.trace.file_name().unwrap().to_string_lossy().into_owned();
+            (header["imported"]["id"].as_str().unwrap().to_string(), file)
+        })
+        .collect();
+    assert_eq!(runs, expected_runs);
+    let located: Vec<String> = errors(&report)
+        .into_iter()
+        .map(|e| e.0.unwrap_or_default())
+        .collect();
+    assert_eq!(located, expected_errors);
+    assert_eq!(report.summary.runs, expected_runs.len() as u64);
+    // The slow samples' traces hold every call.
+    let slow = std::fs::read_to_string(out.join("run_0_epoch_1.trace.jsonl")).unwrap();
+    assert_eq!(
+        slow.lines().count(),
+        1 + 400 + 1,
+        "the header, the calls, the end"
+    );
 }

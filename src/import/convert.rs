@@ -22,15 +22,19 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-/// A run ready to write.
+/// A run ready to write: its trace's bytes rendered already (on the thread that mapped it),
+/// so that the thread writing the traces only touches the file system.
 pub(crate) struct Converted {
     pub file_stem: String,
-    pub trace: PlannedTrace,
+    /// What the run records; its `trace` is the path once the file is named.
+    pub written: WrittenRun,
+    /// The trace's bytes, or why the [`TraceWriter`] refused it (an error when written).
+    pub bytes: Result<Vec<u8>, String>,
     pub diagnostics: Vec<ImportDiagnostic>,
     pub unmapped: BTreeMap<String, u64>,
 }
 
-pub(crate) struct PlannedTrace {
+struct PlannedTrace {
     pub header: TraceHeader,
     pub steps: Vec<(Step, StepOrigin)>,
     pub end: EndStatus,
@@ -376,67 +380,56 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
         }),
         packs: (!graph.packs.is_empty()).then(|| graph.packs.clone()),
     };
+    let trace = PlannedTrace {
+        header,
+        steps,
+        end: if success {
+            EndStatus::Success
+        } else {
+            EndStatus::Failure
+        },
+    };
+    let mut bytes = Vec::new();
+    let rendered = render(options.seal.as_ref(), &trace, &mut bytes).map(|()| bytes);
     Converted {
         file_stem: sanitize(if run.file_stem.is_empty() {
             &run.id
         } else {
             &run.file_stem
         }),
-        trace: PlannedTrace {
-            header,
-            steps,
-            end: if success {
-                EndStatus::Success
-            } else {
-                EndStatus::Failure
-            },
-        },
+        written: written(&trace),
+        bytes: rendered,
         diagnostics,
         unmapped,
     }
 }
 
-/// Write a planned trace to `path` through a temporary file in the same folder, renamed when
+/// Write a trace's bytes to `path` through a temporary file in the same folder, renamed when
 /// complete: nothing half-written ever has the trace's name. A trace already at `path` with
 /// the same bytes (a source imported again, unchanged) is left as it is: the import is
 /// deterministic, and replacing a file costs the file system far more than reading it (a new
 /// inode, the old one evicted, ext4 flushing the data of a file renamed over another).
-pub(crate) fn write(
-    seal: Option<&SealKey>,
-    trace: &PlannedTrace,
-    path: &Path,
-) -> Result<WrittenRun, ImportError> {
+pub(crate) fn write(bytes: &Result<Vec<u8>, String>, path: &Path) -> Result<(), ImportError> {
     let failed = |message: String| ImportError::Write {
         path: path.display().to_string(),
         message,
     };
-    let written = written(trace, path);
-    let existing = std::fs::symlink_metadata(path)
+    let bytes = bytes.as_ref().map_err(|e| failed(e.clone()))?;
+    let unchanged = std::fs::symlink_metadata(path)
         .ok()
-        .filter(std::fs::Metadata::is_file);
-    if let Some(existing) = existing {
-        // Rendered in memory to compare with what is there.
-        let mut bytes = Vec::with_capacity(existing.len() as usize);
-        render(seal, trace, &mut bytes).map_err(failed)?;
-        if bytes.len() as u64 == existing.len()
-            && crate::input::read_capped(path, bytes.len()).is_ok_and(|b| b == bytes)
-        {
-            return Ok(written);
-        }
-        return replace(path, |out| out.write_all(&bytes).map_err(|e| e.to_string()))
-            .map(|()| written)
-            .map_err(failed);
+        .filter(|m| m.is_file() && m.len() == bytes.len() as u64)
+        .is_some_and(|_| crate::input::read_capped(path, bytes.len()).is_ok_and(|b| b == *bytes));
+    if unchanged {
+        return Ok(());
     }
-    replace(path, |out| render(seal, trace, out))
-        .map(|()| written)
-        .map_err(failed)
+    replace(path, bytes).map_err(failed)
 }
 
-/// What writing `trace` to `path` records: its run, file and step counts.
-pub(crate) fn written(trace: &PlannedTrace, path: &Path) -> WrittenRun {
+/// What a trace records: its run, end and step counts (the file is set when it is named).
+fn written(trace: &PlannedTrace) -> WrittenRun {
     let mut written = WrittenRun {
         run: trace.header.run.clone(),
-        trace: path.to_path_buf(),
+        trace: std::path::PathBuf::new(),
         steps: 0,
         partial_steps: 0,
         unmapped_steps: 0,
@@ -464,23 +457,18 @@ fn render<W: Write>(seal: Option<&SealKey>, trace: &PlannedTrace, out: W) -> Res
     out.flush().map_err(|e| e.to_string())
 }
 
-/// Write `path` through a temporary file in its folder renamed over it when complete; on any
-/// failure the temporary file is removed.
-fn replace(
-    path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), String>,
-) -> Result<(), String> {
+/// Write `bytes` to `path` through a temporary file in its folder (one `write` of the whole
+/// trace) renamed over it when complete; on any failure the temporary file is removed.
+fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
     let result = (|| {
-        let file = std::fs::File::create(&tmp).map_err(|e| e.to_string())?;
-        let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
-        fill(&mut out)?;
-        out.flush().map_err(|e| e.to_string())?;
-        drop(out);
+        let mut file = std::fs::File::create(&tmp).map_err(|e| e.to_string())?;
+        file.write_all(bytes).map_err(|e| e.to_string())?;
+        drop(file);
         std::fs::rename(&tmp, path).map_err(|e| e.to_string())
     })();
     if result.is_err() {

@@ -17,6 +17,7 @@
 #![allow(clippy::result_large_err)]
 
 use super::convert::run_input;
+use super::pipeline::{self, Done, Pipeline};
 use super::{Format, ImportDiagnostic, ImportError, Importer, Location, SourceRun, SourceStep};
 use crate::codes::I901;
 use crate::replay::trace::StrictValue;
@@ -195,91 +196,79 @@ fn read_eval(
     };
     let stem = stem_of(file);
     let mut chunked = chunked_entries(&archive);
-    let mut buf: Vec<u8> = Vec::new();
     let mut found_samples = 0u64;
-    for index in 0..archive.len() {
-        let Some(name) = archive.name_for_index(index).map(str::to_string) else {
-            continue;
-        };
-        let at = Location {
-            entry: Some(name.clone()),
-            ..location.clone()
-        };
-        if name_escapes(&name) {
-            importer.diagnose(ImportDiagnostic::new(
-                &I901,
-                at,
-                format!(
-                    "the entry `{name}` names a path outside the archive (`..` or absolute): skipped"
-                ),
-            ));
-            continue;
-        }
-        if let Some(prefix) = name
-            .strip_prefix("samples/")
-            .and_then(|rest| rest.strip_suffix("/sample.json"))
-            .filter(|p| !p.contains('/'))
-        {
-            found_samples += 1;
-            let entries = chunked.remove(prefix).unwrap_or_default();
-            let at = Location {
-                sample: Some(prefix.replacen("_epoch_", " epoch ", 1)),
-                ..at
+    let options = importer.shared_options();
+    std::thread::scope(|scope| -> Result<(), ImportError> {
+        let mut pipeline = Pipeline::start(scope, options, pipeline::worker_count(), parse_sample);
+        for index in 0..archive.len() {
+            let Some(name) = archive.name_for_index(index).map(str::to_string) else {
+                continue;
             };
-            match read_chunked(&mut archive, index, &entries, max, &stem, &at) {
-                Ok(run) => importer.run(Format::Inspect, run)?,
-                Err(d) => importer.diagnose(*d),
-            }
-            continue;
-        }
-        let Some((id, epoch)) = sample_entry(&name) else {
-            continue;
-        };
-        found_samples += 1;
-        let sample_at = Location {
-            sample: Some(format!("{id} epoch {epoch}")),
-            ..at
-        };
-        // Opened once: whether it is streamed is read off the opened entry.
-        let entry = match archive.by_index(index) {
-            Ok(entry) => entry,
-            Err(e) => {
-                let message = format!("the entry cannot be read: {e}");
-                importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
+            let at = Location {
+                entry: Some(name.clone()),
+                ..location.clone()
+            };
+            if name_escapes(&name) {
+                let d = ImportDiagnostic::new(
+                    &I901,
+                    at,
+                    format!(
+                        "the entry `{name}` names a path outside the archive (`..` or absolute): skipped"
+                    ),
+                );
+                pipeline.done(Done::Finding(Box::new(d)), importer)?;
                 continue;
             }
-        };
-        if entry.size() > STREAM_PAST {
-            match read_streamed(entry, max, &stem, &sample_at) {
-                Ok(run) => importer.run(Format::Inspect, run)?,
-                Err(d) => importer.diagnose(*d),
+            if let Some(prefix) = name
+                .strip_prefix("samples/")
+                .and_then(|rest| rest.strip_suffix("/sample.json"))
+                .filter(|p| !p.contains('/'))
+            {
+                found_samples += 1;
+                let entries = chunked.remove(prefix).unwrap_or_default();
+                let at = Location {
+                    sample: Some(prefix.replacen("_epoch_", " epoch ", 1)),
+                    ..at
+                };
+                let read = read_chunked(&mut archive, index, &entries, max, &stem, &at);
+                pipeline.done(mapped(importer, read), importer)?;
+                continue;
             }
-            continue;
-        }
-        buf.clear();
-        if let Err(message) = inflate_entry(entry, max, &mut buf) {
-            importer.diagnose(ImportDiagnostic::new(&I901, sample_at, message));
-            continue;
-        }
-        let parsed: Result<Sample<'_>, _> = serde_json::from_slice(&buf);
-        match parsed {
-            Ok(sample) => {
-                let run = borrowed_run(sample, &stem, &sample_at, "");
-                match run {
-                    Ok(run) => importer.run(Format::Inspect, run)?,
-                    Err(d) => importer.diagnose(d),
+            let Some((id, epoch)) = sample_entry(&name) else {
+                continue;
+            };
+            found_samples += 1;
+            let sample_at = Location {
+                sample: Some(format!("{id} epoch {epoch}")),
+                ..at
+            };
+            // Opened once: whether it is streamed is read off the opened entry.
+            let entry = match archive.by_index(index) {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let message = format!("the entry cannot be read: {e}");
+                    let d = ImportDiagnostic::new(&I901, sample_at, message);
+                    pipeline.done(Done::Finding(Box::new(d)), importer)?;
+                    continue;
                 }
+            };
+            if entry.size() > STREAM_PAST {
+                let read = read_streamed(entry, max, &stem, &sample_at);
+                pipeline.done(mapped(importer, read), importer)?;
+                continue;
             }
-            Err(e) => {
-                let d = json_error(&buf, &e, sample_at);
-                importer.diagnose(d);
+            let declared = usize::try_from(entry.size()).unwrap_or(usize::MAX);
+            let mut buf = pipeline.buffer(declared, importer)?;
+            if let Err(message) = inflate_entry(entry, max, &mut buf) {
+                pipeline.give_back(buf);
+                let d = ImportDiagnostic::new(&I901, sample_at, message);
+                pipeline.done(Done::Finding(Box::new(d)), importer)?;
+                continue;
             }
+            pipeline.parse(buf, sample_at, importer)?;
         }
-        if buf.capacity() > 64 << 20 {
-            // One large sample does not keep its buffer for the rest of the log.
-            buf = Vec::new();
-        }
-    }
+        pipeline.finish(importer)
+    })?;
     if found_samples == 0 && archive.index_for_name("header.json").is_none() {
         importer.diagnose(ImportDiagnostic::new(
             &I901,
@@ -288,6 +277,28 @@ fn read_eval(
         ));
     }
     Ok(())
+}
+
+/// One sample entry inflated: parsed (its typed fields borrowed from the bytes) into a run.
+/// Runs on the pipeline's workers.
+fn parse_sample(bytes: &[u8], at: &Location) -> Result<SourceRun, ImportDiagnostic> {
+    let stem = stem_of(&at.file);
+    match serde_json::from_slice::<Sample<'_>>(bytes) {
+        Ok(sample) => borrowed_run(sample, &stem, at, ""),
+        Err(e) => Err(json_error(bytes, &e, at.clone())),
+    }
+}
+
+/// A run the reader read itself (chunked or streamed), mapped on its thread.
+fn mapped(importer: &Importer<'_>, read: Result<SourceRun, Box<ImportDiagnostic>>) -> Done {
+    match read {
+        Ok(run) => Done::Run(Box::new(super::convert::convert(
+            &importer.shared_options(),
+            Format::Inspect,
+            run,
+        ))),
+        Err(d) => Done::Finding(d),
+    }
 }
 
 /// The entries of one chunked sample (Inspect's `samples/ID_epoch_N/` layout): each

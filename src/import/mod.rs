@@ -14,6 +14,7 @@ mod convert;
 pub mod inspect;
 pub mod map;
 pub mod otel;
+mod pipeline;
 
 pub use map::{MapError, Mapping};
 
@@ -290,28 +291,31 @@ pub enum ImportError {
 /// The state of one import: the options, the names taken, the report being built, and the
 /// thread that writes the traces.
 pub struct Importer<'a> {
-    options: ImportOptions<'a>,
+    /// Shared with the threads that parse and map samples (`inspect`'s pipeline).
+    options: std::sync::Arc<ImportOptions<'a>>,
     taken: HashSet<String>,
     report: ImportReport,
     writer: Option<Writer>,
 }
 
+/// A trace rendered, or why it could not be.
+type TraceBytes = Result<Vec<u8>, String>;
+
 /// The traces are written on a thread of their own, in the order they are planned: creating
 /// a file costs the file system about as much as reading and mapping a sample, and the two
 /// overlap. The first failure stops it; the import learns of it at its next run or at the end.
 struct Writer {
-    sender: std::sync::mpsc::SyncSender<(convert::PlannedTrace, PathBuf)>,
+    sender: std::sync::mpsc::SyncSender<(TraceBytes, PathBuf)>,
     thread: std::thread::JoinHandle<Result<(), ImportError>>,
 }
 
 impl Writer {
-    fn start(seal: Option<SealKey>) -> Writer {
+    fn start() -> Writer {
         // A few traces in flight: the reader never runs far ahead of the disk.
-        let (sender, receiver) =
-            std::sync::mpsc::sync_channel::<(convert::PlannedTrace, PathBuf)>(8);
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<(TraceBytes, PathBuf)>(8);
         let thread = std::thread::spawn(move || {
-            for (trace, path) in receiver {
-                convert::write(seal.as_ref(), &trace, &path)?;
+            for (bytes, path) in receiver {
+                convert::write(&bytes, &path)?;
             }
             Ok(())
         });
@@ -336,9 +340,9 @@ impl<'a> Importer<'a> {
             path: options.out.display().to_string(),
             source,
         })?;
-        let writer = Writer::start(options.seal.clone());
+        let writer = Writer::start();
         Ok(Importer {
-            options,
+            options: std::sync::Arc::new(options),
             taken: HashSet::new(),
             report: ImportReport::default(),
             writer: Some(writer),
@@ -366,16 +370,28 @@ impl<'a> Importer<'a> {
         self.report.diagnostics.push(d);
     }
 
+    /// The options, for threads that map runs while this importer records them.
+    pub(crate) fn shared_options(&self) -> std::sync::Arc<ImportOptions<'a>> {
+        std::sync::Arc::clone(&self.options)
+    }
+
     /// Map and write one run.
     pub(crate) fn run(&mut self, format: Format, run: SourceRun) -> Result<(), ImportError> {
         let converted = convert::convert(&self.options, format, run);
+        self.accept(converted)
+    }
+
+    /// Record and write one run mapped already (by [`convert::convert`], perhaps on another
+    /// thread): its findings, its file name (taken in the order runs are accepted), its counts.
+    pub(crate) fn accept(&mut self, converted: convert::Converted) -> Result<(), ImportError> {
         for d in converted.diagnostics {
             self.diagnose(d);
         }
         let name = self.file_name(&converted.file_stem);
         let path = self.options.out.join(format!("{name}.trace.jsonl"));
-        let written = convert::written(&converted.trace, &path);
-        self.send(converted.trace, path)?;
+        let mut written = converted.written;
+        written.trace = path.clone();
+        self.send(converted.bytes, path)?;
         let s = &mut self.report.summary;
         s.runs += 1;
         s.steps += written.steps;
@@ -388,11 +404,11 @@ impl<'a> Importer<'a> {
     }
 
     /// Hand a trace to the writer; a write that failed before stops the import here.
-    fn send(&mut self, trace: convert::PlannedTrace, path: PathBuf) -> Result<(), ImportError> {
+    fn send(&mut self, bytes: TraceBytes, path: PathBuf) -> Result<(), ImportError> {
         let Some(writer) = &self.writer else {
-            return convert::write(self.options.seal.as_ref(), &trace, &path).map(drop);
+            return convert::write(&bytes, &path);
         };
-        if writer.sender.send((trace, path)).is_err() {
+        if writer.sender.send((bytes, path)).is_err() {
             // The writer stopped at a failure: that failure is the import's.
             return self.complete();
         }
@@ -405,7 +421,7 @@ impl<'a> Importer<'a> {
             Some(writer) => {
                 let result = writer.join();
                 if result.is_ok() {
-                    self.writer = Some(Writer::start(self.options.seal.clone()));
+                    self.writer = Some(Writer::start());
                 }
                 result
             }
