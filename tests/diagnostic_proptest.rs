@@ -158,7 +158,10 @@ fn graph_with_findings(seed: u64, keep: usize, misspelt: usize, one_line_nodes: 
         match value.as_array().filter(|_| key == "nodes") {
             Some(nodes) => {
                 let lines: Vec<String> = nodes.iter().map(|n| format!("    {n}")).collect();
-                text.push_str(&format!("  \"nodes\": [\n{}\n  ]{comma}\n", lines.join(",\n")));
+                text.push_str(&format!(
+                    "  \"nodes\": [\n{}\n  ]{comma}\n",
+                    lines.join(",\n")
+                ));
             }
             None => text.push_str(&format!("  {}: {value}{comma}\n", json!(key))),
         }

@@ -153,7 +153,12 @@ fn resolve_fills_positions_from_pointers() {
     );
     let related = &a407.related[0];
     assert_eq!(
-        (related.line, related.column, related.end_line, related.end_column),
+        (
+            related.line,
+            related.column,
+            related.end_line,
+            related.end_column
+        ),
         (Some(8), Some(5), Some(8), Some(81))
     );
     let r102 = by_code("R102");

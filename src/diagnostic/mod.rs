@@ -342,14 +342,6 @@ impl Diagnostic {
         self.end_column = span.end_column;
     }
 
-    /// Located at a point known only by its line and column (its extent is empty).
-    pub fn set_point(&mut self, line: u32, column: u32) {
-        self.line = line;
-        self.column = column;
-        self.end_line = line;
-        self.end_column = column;
-    }
-
     /// Where it is, when located (`line` 0: not located in any text).
     pub fn extent(&self) -> Option<Extent> {
         (self.line > 0).then(|| {
@@ -420,9 +412,10 @@ pub const SHORT_SPAN: usize = 80;
 /// What a diagnostic about `pointer` (or its nearest existing ancestor) points at, from its
 /// [`anchor_span`]: a member's key through the end of its value when the value ends on the
 /// key's line and the whole is short ([`SHORT_SPAN`]), else the key; a value without a key (an
-/// array element such as a node, the root) whole when it is short and on one line, else its
-/// opening char through its first member's key when that member starts on the same line (a
-/// node's `{"id": "fetch"` names it), else its opening char.
+/// array element such as a node, the root) whole when it is short and on one line, else from its
+/// opening char through its first member (as a member is underlined, or its key when the whole
+/// would not be short) when that member starts on the same line (a node's `{"id": "fetch"` names
+/// it), else its opening char.
 pub fn location_span(parsed: &Parsed, pointer: &str) -> Span {
     let nearest = parsed.nearest(pointer);
     let value = nearest.value;
@@ -436,7 +429,12 @@ pub fn location_span(parsed: &Parsed, pointer: &str) -> Span {
         && key.line == value.line
     {
         let member = member_span(parsed, key, member);
-        return parsed.span_of(value.start, member.end);
+        let end = if is_short(parsed.source(), value.start, member.end) {
+            member.end
+        } else {
+            key.end
+        };
+        return parsed.span_of(value.start, end);
     }
     let first_char_end = LineIndex::char_end(parsed.source(), value.start);
     parsed.span_of(value.start, first_char_end)
