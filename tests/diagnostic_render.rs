@@ -493,3 +493,35 @@ fn sarif_uris_and_rule_names() {
     );
     assert_eq!(sarif::rule_name("—", "X1"), "X1");
 }
+
+/// What a location covers on a long line (issue 22): a node is its opening through its `id`
+/// member, a long member is its key, a short member is key through value — never the line.
+#[test]
+fn a_long_line_is_underlined_by_the_name_of_the_offending_thing() {
+    let long = "x".repeat(120);
+    let source = format!(
+        "{{\n  \"nodes\": [\n    {{\"id\": \"apply\", \"primitive\": \"p.q\", \"inputs\": {{\"text\": {{\"const\": \"{long}\"}}}}, \"next\": \"done\"}}\n  ]\n}}\n"
+    );
+    let parsed = parse(source.as_bytes(), &Limits::default()).unwrap();
+    let text_of = |pointer: &str| {
+        let span = diagnostic::location_span(&parsed, pointer);
+        assert_eq!(span.line, span.end_line, "{pointer}: one line");
+        source[span.start..span.end].to_string()
+    };
+    assert_eq!(text_of("/nodes/0"), r#"{"id": "apply""#);
+    assert_eq!(text_of("/nodes/0/inputs"), r#""inputs""#);
+    assert_eq!(text_of("/nodes/0/primitive"), r#""primitive": "p.q""#);
+    assert_eq!(text_of("/nodes/0/next"), r#""next": "done""#);
+    // Resolved diagnostics carry the same extent, start and end.
+    let mut diags = vec![Diagnostic::new("S203", Severity::Warning, "/nodes/0", "x")];
+    diagnostic::resolve(&mut diags, &parsed);
+    assert_eq!(
+        (
+            diags[0].line,
+            diags[0].column,
+            diags[0].end_line,
+            diags[0].end_column
+        ),
+        (3, 5, 3, 19)
+    );
+}
