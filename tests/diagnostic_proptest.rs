@@ -125,3 +125,132 @@ proptest! {
         }
     }
 }
+
+/// A generated graph (valid by construction) made to have findings: `capabilities` cut to its
+/// first `keep` entries (R104, each related to `capabilities`), node `misspelt` given an unknown
+/// primitive (R101), an unreachable node added (S203, in a workspace named with non-ASCII);
+/// written pretty (short lines), or with a
+/// node per line (a line per node, long).
+fn graph_with_findings(seed: u64, keep: usize, misspelt: usize, one_line_nodes: bool) -> String {
+    let registry = primgraph::registry::Registry::builtin();
+    let mut graph = primgraph::graph::generate::generate(6, seed, registry)
+        .unwrap_or_else(|e| panic!("the built-in registry generates graphs: {e}"));
+    if let Some(caps) = graph["capabilities"].as_array_mut() {
+        caps.truncate(keep);
+    }
+    if let Some(nodes) = graph["nodes"].as_array_mut() {
+        let at = misspelt % nodes.len().max(1);
+        if let Some(node) = nodes.get_mut(at) {
+            node["primitive"] = json!("obs.lsit_files");
+        }
+        // Non-ASCII before a located member on its line: columns count chars.
+        nodes.push(json!({"id": "stray", "workspace": "bäck", "primitive": "done.finish_success", "inputs": {}}));
+    }
+    if !one_line_nodes {
+        return serde_json::to_string_pretty(&graph).unwrap_or_default();
+    }
+    let mut text = String::from("{\n");
+    let Value::Object(members) = &graph else {
+        return String::new();
+    };
+    for (i, (key, value)) in members.iter().enumerate() {
+        let comma = if i + 1 == members.len() { "" } else { "," };
+        match value.as_array().filter(|_| key == "nodes") {
+            Some(nodes) => {
+                let lines: Vec<String> = nodes.iter().map(|n| format!("    {n}")).collect();
+                text.push_str(&format!(
+                    "  \"nodes\": [\n{}\n  ]{comma}\n",
+                    lines.join(",\n")
+                ));
+            }
+            None => text.push_str(&format!("  {}: {value}{comma}\n", json!(key))),
+        }
+    }
+    text.push_str("}\n");
+    text
+}
+
+/// The text of `source` from (line, column) to (end_line, end_column), columns in chars.
+fn text_between(source: &str, lines: &LineIndex, extent: diagnostic::Extent) -> Option<String> {
+    let range = extent.range(source, lines)?;
+    source.get(range).map(str::to_string)
+}
+
+/// What the human rendering of a lone diagnostic underlines with `^` on the source line it
+/// quotes: the chars of that line under the carets (`None` when no caret line is found).
+fn underlined(rendered: &str, line: u32) -> Option<String> {
+    let rendered_lines: Vec<&str> = rendered.lines().collect();
+    let prefix = format!("{line} |");
+    let at = rendered_lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(&prefix))?;
+    let quoted = rendered_lines[at];
+    let marks = rendered_lines.get(at + 1)?;
+    let bar = quoted.find('|')?;
+    let text: Vec<char> = quoted.get(bar + 2..)?.chars().collect();
+    let marks: Vec<char> = marks.get(bar + 2..)?.chars().collect();
+    let first = marks.iter().position(|&c| c == '^')?;
+    let count = marks[first..].iter().take_while(|&&c| c == '^').count();
+    Some(text.get(first..first + count)?.iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Every located diagnostic of a graph (and each related location in it) has an end at or
+    /// after its start, inside the file and on the start's line; JSON and SARIF carry that end;
+    /// and the human rendering underlines exactly the text between start and end (issue 22:
+    /// the extent is resolved once, and every renderer shows the same one).
+    #[test]
+    fn every_location_ends_inside_the_file_and_is_what_is_underlined(
+        seed in any::<u64>(),
+        keep in 0usize..4,
+        misspelt in 0usize..8,
+        one_line_nodes in any::<bool>(),
+    ) {
+        let source = graph_with_findings(seed, keep, misspelt, one_line_nodes);
+        let report = primgraph::validate::check_source(
+            "g.graph.json",
+            source.as_bytes(),
+            primgraph::registry::Registry::builtin(),
+            &primgraph::validate::Options::default(),
+        );
+        prop_assert!(!report.diagnostics.is_empty(), "the graph has findings:\n{source}");
+        let lines = LineIndex::new(&source);
+        let json = diagnostic::json::to_value(std::slice::from_ref(&report));
+        let sarif = sarif::to_value(std::slice::from_ref(&report), &[]);
+        for (i, d) in report.diagnostics.iter().enumerate() {
+            let extent = d.extent().ok_or_else(|| TestCaseError::fail(format!("{d:?} located")))?;
+            let locations = std::iter::once(extent).chain(d.related.iter().filter_map(|r| r.extent()));
+            for e in locations {
+                prop_assert!((e.end_line, e.end_column) >= (e.line, e.column), "{e:?}");
+                prop_assert_eq!(e.end_line, e.line, "an underline stays on its line: {:?}", e);
+                let line_len = lines.line_text(&source, e.line).map_or(0, |t| t.chars().count()) as u32;
+                prop_assert!(e.end_column <= line_len + 1, "{:?} inside line of {} chars", e, line_len);
+                let text = text_between(&source, &lines, e).unwrap_or_default();
+                prop_assert!(!text.is_empty() && text.chars().count() <= diagnostic::SHORT_SPAN, "{:?}: {:?}", e, text);
+            }
+            let shown = &json["files"][0]["diagnostics"][i];
+            prop_assert_eq!(
+                (&shown["end_line"], &shown["end_column"]),
+                (&json!(d.end_line), &json!(d.end_column))
+            );
+            let region = &sarif["runs"][0]["results"][i]["locations"][0]["physicalLocation"]["region"];
+            prop_assert_eq!(
+                (&region["startLine"], &region["startColumn"], &region["endLine"], &region["endColumn"]),
+                (&json!(extent.line), &json!(extent.column), &json!(extent.end_line), &json!(extent.end_column))
+            );
+            // Alone (no related location sharing its line), a long source line may be cut by
+            // the renderer; the quoted line is shown whole up to 100 chars.
+            let line_len = lines.line_text(&source, extent.line).map_or(0, |t| t.chars().count());
+            if line_len <= 100 {
+                let mut alone = d.clone();
+                alone.related.clear();
+                let lone = FileReport { diagnostics: vec![alone], ..report.clone() };
+                let rendered = human::render(&[lone], false);
+                let expected = text_between(&source, &lines, extent);
+                prop_assert_eq!(underlined(&rendered, extent.line), expected, "{}", rendered);
+            }
+        }
+    }
+}

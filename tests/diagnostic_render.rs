@@ -144,18 +144,41 @@ fn resolve_fills_positions_from_pointers() {
             .cloned()
             .unwrap_or_else(|| panic!("{code} present"))
     };
-    // An array element: its value. A member: its key.
+    // An array element: its value (short, on one line: all of it). A member: from its key,
+    // through its value when that is short and on the key's line.
     let a407 = by_code("A407");
-    assert_eq!((a407.line, a407.column), (5, 5));
-    assert_eq!(a407.related[0].line, Some(8));
-    assert_eq!(a407.related[0].column, Some(5));
+    assert_eq!(
+        (a407.line, a407.column, a407.end_line, a407.end_column),
+        (5, 5, 5, 69)
+    );
+    let related = &a407.related[0];
+    assert_eq!(
+        (
+            related.line,
+            related.column,
+            related.end_line,
+            related.end_column
+        ),
+        (Some(8), Some(5), Some(8), Some(81))
+    );
     let r102 = by_code("R102");
-    assert_eq!((r102.line, r102.column), (6, 22));
+    assert_eq!(
+        (r102.line, r102.column, r102.end_line, r102.end_column),
+        (6, 22, 6, 46),
+        "`\"primitive\": \"s1.decide\"`"
+    );
     let t305 = by_code("T305");
-    assert_eq!((t305.line, t305.column), (8, 58));
-    // A pointer that names nothing falls back to its nearest ancestor (/nodes), by its key.
+    assert_eq!(
+        (t305.line, t305.column, t305.end_line, t305.end_column),
+        (8, 58, 8, 79)
+    );
+    // A pointer that names nothing falls back to its nearest ancestor (/nodes), by its key
+    // alone (its value spans lines).
     let s203 = by_code("S203");
-    assert_eq!((s203.line, s203.column), (4, 3));
+    assert_eq!(
+        (s203.line, s203.column, s203.end_line, s203.end_column),
+        (4, 3, 4, 10)
+    );
 }
 
 #[test]
@@ -253,7 +276,7 @@ fn human_without_location() {
     );
 }
 
-const JSON: &str = r#"{"files":[{"file":"graphs/fix.graph.json","graph":"fix-failing-test","diagnostics":[{"code":"S203","severity":"warning","message":"node unreachable from `entry`","pointer":"/nodes/9","line":4,"column":3,"related":[]},{"code":"A407","severity":"error","message":"`fs.apply_patch` can reach a terminal without verification","pointer":"/nodes/0","line":5,"column":5,"related":[{"pointer":"/nodes/2","message":"the terminal reached","line":8,"column":5}],"witness":{"path":["apply","decide","done"]},"help":"route the path through a `verification` node"},{"code":"R102","severity":"info","message":"primitive referenced by alias","pointer":"/nodes/1/primitive","line":6,"column":22,"related":[]},{"code":"T305","severity":"error","message":"incompatible binding into `patch`","pointer":"/nodes/2/inputs/patch","line":8,"column":58,"related":[],"witness":{"value":{"diff":7}},"help":"bind a value of type string"}]},{"file":"graphs\\broken graph.json","graph":null,"diagnostics":[{"code":"G001","severity":"error","message":"invalid JSON: expected ',' or ']' after array element","pointer":"","line":3,"column":15,"related":[]}]},{"file":"graphs/clean.graph.json","graph":"clean","diagnostics":[]}],"summary":{"files":3,"errors":3,"warnings":1,"infos":1}}
+const JSON: &str = r#"{"files":[{"file":"graphs/fix.graph.json","graph":"fix-failing-test","diagnostics":[{"code":"S203","severity":"warning","message":"node unreachable from `entry`","pointer":"/nodes/9","line":4,"column":3,"end_line":4,"end_column":10,"related":[]},{"code":"A407","severity":"error","message":"`fs.apply_patch` can reach a terminal without verification","pointer":"/nodes/0","line":5,"column":5,"end_line":5,"end_column":69,"related":[{"pointer":"/nodes/2","message":"the terminal reached","line":8,"column":5,"end_line":8,"end_column":81}],"witness":{"path":["apply","decide","done"]},"help":"route the path through a `verification` node"},{"code":"R102","severity":"info","message":"primitive referenced by alias","pointer":"/nodes/1/primitive","line":6,"column":22,"end_line":6,"end_column":46,"related":[]},{"code":"T305","severity":"error","message":"incompatible binding into `patch`","pointer":"/nodes/2/inputs/patch","line":8,"column":58,"end_line":8,"end_column":79,"related":[],"witness":{"value":{"diff":7}},"help":"bind a value of type string"}]},{"file":"graphs\\broken graph.json","graph":null,"diagnostics":[{"code":"G001","severity":"error","message":"invalid JSON: expected ',' or ']' after array element","pointer":"","line":3,"column":15,"related":[]}]},{"file":"graphs/clean.graph.json","graph":"clean","diagnostics":[]}],"summary":{"files":3,"errors":3,"warnings":1,"infos":1}}
 "#;
 
 #[test]
@@ -469,4 +492,36 @@ fn sarif_uris_and_rule_names() {
         "NonPolicyPrimitiveWithAuthorizeAuthority"
     );
     assert_eq!(sarif::rule_name("—", "X1"), "X1");
+}
+
+/// What a location covers on a long line (issue 22): a node is its opening through its `id`
+/// member, a long member is its key, a short member is key through value — never the line.
+#[test]
+fn a_long_line_is_underlined_by_the_name_of_the_offending_thing() {
+    let long = "x".repeat(120);
+    let source = format!(
+        "{{\n  \"nodes\": [\n    {{\"id\": \"apply\", \"primitive\": \"p.q\", \"inputs\": {{\"text\": {{\"const\": \"{long}\"}}}}, \"next\": \"done\"}}\n  ]\n}}\n"
+    );
+    let parsed = parse(source.as_bytes(), &Limits::default()).unwrap();
+    let text_of = |pointer: &str| {
+        let span = diagnostic::location_span(&parsed, pointer);
+        assert_eq!(span.line, span.end_line, "{pointer}: one line");
+        source[span.start..span.end].to_string()
+    };
+    assert_eq!(text_of("/nodes/0"), r#"{"id": "apply""#);
+    assert_eq!(text_of("/nodes/0/inputs"), r#""inputs""#);
+    assert_eq!(text_of("/nodes/0/primitive"), r#""primitive": "p.q""#);
+    assert_eq!(text_of("/nodes/0/next"), r#""next": "done""#);
+    // Resolved diagnostics carry the same extent, start and end.
+    let mut diags = vec![Diagnostic::new("S203", Severity::Warning, "/nodes/0", "x")];
+    diagnostic::resolve(&mut diags, &parsed);
+    assert_eq!(
+        (
+            diags[0].line,
+            diags[0].column,
+            diags[0].end_line,
+            diags[0].end_column
+        ),
+        (3, 5, 3, 19)
+    );
 }

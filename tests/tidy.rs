@@ -362,6 +362,34 @@ fn rules_and_the_replay_engine_do_no_io_and_read_no_clock() {
     );
 }
 
+/// The renderers read the extents `diagnostic::resolve` carried (issue 22, item 2): none parses
+/// a report's source again to find what to underline.
+#[test]
+fn renderers_parse_no_source() {
+    let renderer = |rel: &str| {
+        rel.starts_with("diagnostic/")
+            || rel == "lsp/diagnostics.rs"
+            || rel == "versions/registry_diff/render.rs"
+    };
+    let mut found = Vec::new();
+    for (rel, text) in sources() {
+        if !renderer(&rel) {
+            continue;
+        }
+        let code = without_test_modules(&code_only(&text));
+        for needle in ["json::parse", "parse_owned", "reparse"] {
+            for line in token_lines(&code, needle) {
+                found.push(format!("src/{rel}:{line}: {needle}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "renderers locate through the diagnostics' extents, never by parsing the source:\n{}",
+        found.join("\n")
+    );
+}
+
 /// Reading a file by name outside `src/input.rs` (issue 21, item 10): every named input goes
 /// through `input::read_capped` (or its streaming siblings `open_regular`, `open_capped`), which
 /// refuse a FIFO or device before opening it and check the size before reading.

@@ -1,9 +1,11 @@
 //! Human rendering, rustc-style (via `annotate-snippets`): `error[A407]: message`, `--> file:line:col`,
 //! the source line with the span underlined, related locations as secondary annotations, the
-//! witness and the help as notes, and a final summary line. Colour only when asked.
+//! witness and the help as notes, and a final summary line. Colour only when asked. What is
+//! underlined is the extent `diagnostic::resolve` carried; the source is only quoted, never
+//! parsed again.
 
-use super::{Diagnostic, FileReport, Severity, Tally, reparse, reparsed_span};
-use crate::json::{LineIndex, Parsed};
+use super::{Diagnostic, Extent, FileReport, Severity, Tally};
+use crate::json::LineIndex;
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use std::ops::Range;
 
@@ -39,7 +41,6 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
         return String::new();
     }
     let source: &str = &report.source;
-    let parsed = reparse(source);
     let lines = LineIndex::new(source);
     let renderer = if color {
         Renderer::styled()
@@ -48,12 +49,22 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
     };
     let mut out = String::new();
     let no_lines = LineIndex::new("");
+    // The line tables of the other files diagnostics quote (a fragment file, SPEC §9.3), built
+    // once per text however many diagnostics quote it.
+    let mut tables: Vec<(*const u8, LineIndex)> = Vec::new();
+    for (_, text) in report.diagnostics.iter().flat_map(|d| &d.sources) {
+        if !tables.iter().any(|(at, _)| *at == text.as_ptr()) {
+            tables.push((text.as_ptr(), LineIndex::new(text)));
+        }
+    }
     for diag in report.diagnostics.iter().filter(|d| !d.is_suppressed()) {
-        // The other files this diagnostic quotes (a fragment file, SPEC §9.3), parsed here.
-        let quoted: Vec<(&str, &str, Option<Parsed>, LineIndex)> = diag
+        let quoted: Vec<(&str, &str, &LineIndex)> = diag
             .sources
             .iter()
-            .map(|(f, text)| (f.as_str(), &**text, reparse(text), LineIndex::new(text)))
+            .filter_map(|(f, text)| {
+                let (_, lines) = tables.iter().find(|(at, _)| *at == text.as_ptr())?;
+                Some((f.as_str(), &**text, lines))
+            })
             .collect();
         let view_of = |key: Option<&str>| -> Option<FileView<'_>> {
             match key.filter(|k| *k != report.file) {
@@ -62,7 +73,6 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                     report_file: &report.file,
                     file: &report.file,
                     source,
-                    parsed: parsed.as_ref(),
                     lines: &lines,
                     unquoted: false,
                 }),
@@ -71,8 +81,7 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                     report_file: &report.file,
                     file: q.0,
                     source: q.1,
-                    parsed: q.2.as_ref(),
-                    lines: &q.3,
+                    lines: q.2,
                     unquoted: false,
                 }),
             }
@@ -91,7 +100,6 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                 report_file: &report.file,
                 file,
                 source: "",
-                parsed: None,
                 lines: &no_lines,
                 unquoted: true,
             },
@@ -100,7 +108,6 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
                 report_file: &report.file,
                 file: &report.file,
                 source,
-                parsed: parsed.as_ref(),
                 lines: &lines,
                 unquoted: false,
             },
@@ -118,7 +125,6 @@ struct FileView<'a> {
     report_file: &'a str,
     file: &'a str,
     source: &'a str,
-    parsed: Option<&'a Parsed>,
     lines: &'a LineIndex,
     /// A file shown by its location only (`file` is `path:line:col` already): nothing in it is
     /// located again, or the location would be printed twice (`pack.json:1:9:1:1`).
@@ -142,28 +148,15 @@ impl<'a> FileView<'a> {
         file.filter(|f| *f != self.report_file)
     }
 
-    /// Where `pointer` is, from the parsed source, else from a resolved line/column.
-    fn locate(&self, pointer: &str, line: u32, column: u32) -> Option<Located> {
+    /// The byte range of a resolved extent in this file (`None`: not located, or not quoted).
+    fn locate(&self, extent: Option<Extent>) -> Option<Located> {
         if self.unquoted {
             return None;
         }
-        if let Some(span) = self
-            .parsed
-            .and_then(|parsed| reparsed_span(parsed, pointer, line, column))
-        {
-            return Some(Located {
-                range: span.start..span.end,
-                line: span.line,
-            });
-        }
-        if line == 0 {
-            return None;
-        }
-        let start = self.lines.offset(self.source, line, column.max(1))?;
-        let end = LineIndex::char_end(self.source, start);
+        let extent = extent?;
         Some(Located {
-            range: start..end,
-            line,
+            range: extent.range(self.source, self.lines)?,
+            line: extent.line,
         })
     }
 
@@ -180,15 +173,12 @@ impl<'a> FileView<'a> {
         let title = level
             .primary_title(diag.message.as_str())
             .id(diag.code.as_str());
-        let primary = self.locate(&diag.pointer, diag.line, diag.column);
+        let primary = self.locate(diag.extent());
         let related: Vec<(Option<Located>, &'a super::Related)> = diag
             .related
             .iter()
             .filter(|r| self.norm(r.file.as_deref()) == self.key)
-            .map(|r| {
-                let located = self.locate(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0));
-                (located, r)
-            })
+            .map(|r| (self.locate(r.extent()), r))
             .collect();
 
         let mut group = match &primary {
@@ -257,10 +247,9 @@ impl<'a> FileView<'a> {
             .filter(|r| self.norm(r.file.as_deref()) != self.key)
         {
             let other = view_of(self.norm(r.file.as_deref()));
-            let located = other.as_ref().and_then(|v| {
-                v.locate(&r.pointer, r.line.unwrap_or(0), r.column.unwrap_or(0))
-                    .map(|l| (v, l))
-            });
+            let located = other
+                .as_ref()
+                .and_then(|v| v.locate(r.extent()).map(|l| (v, l)));
             match located {
                 Some((v, l)) => {
                     let window = v.window(l.line, l.line);

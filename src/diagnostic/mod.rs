@@ -1,6 +1,8 @@
 //! Diagnostics: the one shape every check reports (SPEC §3.1), their resolution from JSON
-//! pointers to lines and columns, their deterministic order, and their renderings (human,
-//! JSON, SARIF, GitHub workflow commands) in the submodules.
+//! pointers to extents (start and end line and column: what a renderer underlines), their
+//! deterministic order, and their renderings (human, JSON, SARIF, GitHub workflow commands) in
+//! the submodules. Resolution is the one place a pointer meets the parsed source: every renderer
+//! reads the extents it carries and none parses the source again.
 
 pub mod github;
 // Only the command line renders for a terminal: the renderer and annotate-snippets come with the
@@ -12,7 +14,7 @@ pub mod sarif;
 pub mod suggest;
 
 pub use crate::codes::{Code, CodeName, Severity};
-use crate::json::{Parsed, Span};
+use crate::json::{LineIndex, Parsed, Span};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -30,6 +32,84 @@ pub struct Related {
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<u32>,
+    /// The position just after the location's last char (exclusive, as in SARIF), when its
+    /// extent is known (a location given only as a line and column has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_column: Option<u32>,
+}
+
+impl Related {
+    /// A related location at `span` of the file it is in.
+    pub fn set_span(&mut self, span: Span) {
+        self.line = Some(span.line);
+        self.column = Some(span.column);
+        self.end_line = Some(span.end_line);
+        self.end_column = Some(span.end_column);
+    }
+
+    /// Where it is, when located: a location without an end is the point at its start.
+    pub fn extent(&self) -> Option<Extent> {
+        let (line, column) = (self.line.filter(|&l| l > 0)?, self.column.unwrap_or(1));
+        Some(Extent::new(
+            (line, column),
+            self.end_line.zip(self.end_column),
+        ))
+    }
+}
+
+/// A located range of a file: 1-based line and column (in chars) of its first char and of the
+/// position just after its last (exclusive, as SARIF's `endLine`/`endColumn`). An empty extent
+/// is a point (a location known only by its line and column); renderers show it as one char.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Extent {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+impl Extent {
+    /// From a start and an end that may be missing or (from a stale location) before the start:
+    /// the end is then the start.
+    fn new((line, column): (u32, u32), end: Option<(u32, u32)>) -> Extent {
+        let column = column.max(1);
+        let (end_line, end_column) = end
+            .filter(|&end| end >= (line, column))
+            .unwrap_or((line, column));
+        Extent {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
+
+    pub fn of(span: Span) -> Extent {
+        Extent::new(
+            (span.line, span.column),
+            Some((span.end_line, span.end_column)),
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        (self.end_line, self.end_column) <= (self.line, self.column)
+    }
+
+    /// The byte range of this extent in `text` (indexed by `lines`), clamped to its lines; an
+    /// empty extent covers the char at its start (none at a line's end).
+    pub fn range(&self, text: &str, lines: &LineIndex) -> Option<std::ops::Range<usize>> {
+        let start = lines.offset(text, self.line, self.column)?;
+        let end = if self.is_empty() {
+            LineIndex::char_end(text, start)
+        } else {
+            lines
+                .offset(text, self.end_line, self.end_column)
+                .unwrap_or(text.len())
+        };
+        Some(start..end.max(start))
+    }
 }
 
 /// What shows a violation: a path of node IDs, a control-flow route (the node IDs and the edge
@@ -101,6 +181,13 @@ pub struct Diagnostic {
     pub pointer: String,
     pub line: u32,
     pub column: u32,
+    /// The position just after the last char of what the diagnostic points at (exclusive, as
+    /// SARIF's `endColumn`); 0, and not written, while only the start is known (a location
+    /// given by a line and column alone).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub end_line: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub end_column: u32,
     /// Always written, `[]` when empty: SPEC §3.1 gives every diagnostic related locations.
     pub related: Vec<Related>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,6 +211,15 @@ pub struct Diagnostic {
     /// every step is a node of the report's file. Not serialized (SARIF code flows read it).
     #[serde(skip)]
     pub steps: Vec<Option<(String, u32, u32)>>,
+    /// Where each step of a path witness names a node of the report's file: the extent of the
+    /// node's `id` member, by step (`None` for a step that names none, such as `$input`); filled
+    /// by [`resolve`]. Not serialized (SARIF code flows read it).
+    #[serde(skip)]
+    pub step_extents: Vec<Option<Extent>>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What a `primgraph.toml` severity override can set a code to.
@@ -225,6 +321,8 @@ impl Diagnostic {
             pointer: pointer.into(),
             line: 0,
             column: 0,
+            end_line: 0,
+            end_column: 0,
             related: Vec::new(),
             witness: None,
             help: None,
@@ -232,7 +330,26 @@ impl Diagnostic {
             overridden_by: None,
             sources: Vec::new(),
             steps: Vec::new(),
+            step_extents: Vec::new(),
         }
+    }
+
+    /// Located at `span` of the file it is in.
+    pub fn set_span(&mut self, span: Span) {
+        self.line = span.line;
+        self.column = span.column;
+        self.end_line = span.end_line;
+        self.end_column = span.end_column;
+    }
+
+    /// Where it is, when located (`line` 0: not located in any text).
+    pub fn extent(&self) -> Option<Extent> {
+        (self.line > 0).then(|| {
+            Extent::new(
+                (self.line, self.column),
+                (self.end_line > 0).then_some((self.end_line, self.end_column)),
+            )
+        })
     }
 
     /// Turned off by a configuration override: rendered only where the output can say so (JSON
@@ -260,6 +377,8 @@ impl Diagnostic {
             message: message.into(),
             line: None,
             column: None,
+            end_line: None,
+            end_column: None,
         });
         self
     }
@@ -277,7 +396,7 @@ pub struct FileReport {
     pub source: std::sync::Arc<str>,
 }
 
-/// Where a diagnostic about `pointer` points in the source: the member's key when the value
+/// Where a diagnostic about `pointer` starts in the source: the member's key when the value
 /// (or, for a pointer that names nothing, its nearest existing ancestor) is an object member —
 /// rustc-style, the name of the offending thing — else the value.
 pub fn anchor_span(parsed: &Parsed, pointer: &str) -> Span {
@@ -285,60 +404,122 @@ pub fn anchor_span(parsed: &Parsed, pointer: &str) -> Span {
     nearest.key.unwrap_or(nearest.value)
 }
 
-/// The span to underline for `pointer` (or its nearest existing ancestor): for a member, its
-/// key through the end of its value when the value ends on the key's line (else just the key);
-/// otherwise the value, cut to its opening char when it spans several lines.
-pub fn highlight_span(parsed: &Parsed, pointer: &str) -> Span {
+/// How many chars an underline may run: a member (key through value) or a value longer than this
+/// is underlined by its key or its opening instead, so the underline names the offending thing
+/// rather than running under a whole long line.
+pub const SHORT_SPAN: usize = 80;
+
+/// What a diagnostic about `pointer` (or its nearest existing ancestor) points at, from its
+/// [`anchor_span`]: a member's key through the end of its value when the value ends on the
+/// key's line and the whole is short ([`SHORT_SPAN`]), else the key; a value without a key (an
+/// array element such as a node, the root) whole when it is short and on one line, else from its
+/// opening char through its first member (as a member is underlined, or its key when the whole
+/// would not be short) when that member starts on the same line (a node's `{"id": "fetch"` names
+/// it), else its opening char.
+pub fn location_span(parsed: &Parsed, pointer: &str) -> Span {
     let nearest = parsed.nearest(pointer);
     let value = nearest.value;
     if let Some(key) = nearest.key {
-        return if value.end_line == key.line {
-            parsed.span_of(key.start, value.end)
-        } else {
-            key
-        };
+        return member_span(parsed, key, value);
     }
-    if value.end_line > value.line {
-        let first_char_end = parsed
-            .source()
-            .get(value.start..)
-            .and_then(|rest| rest.chars().next())
-            .map_or(value.start, |c| value.start + c.len_utf8());
-        parsed.span_of(value.start, first_char_end)
+    if value.end_line == value.line && is_short(parsed.source(), value.start, value.end) {
+        return value;
+    }
+    if let Some((key, member)) = parsed.first_member(pointer)
+        && key.line == value.line
+    {
+        let member = member_span(parsed, key, member);
+        let end = if is_short(parsed.source(), value.start, member.end) {
+            member.end
+        } else {
+            key.end
+        };
+        return parsed.span_of(value.start, end);
+    }
+    let first_char_end = LineIndex::char_end(parsed.source(), value.start);
+    parsed.span_of(value.start, first_char_end)
+}
+
+/// A member's key through its value when that ends on the key's line and is short, else the key.
+fn member_span(parsed: &Parsed, key: Span, value: Span) -> Span {
+    if value.end_line == key.line && is_short(parsed.source(), key.start, value.end) {
+        parsed.span_of(key.start, value.end)
     } else {
-        value
+        key
     }
 }
 
-/// Fill `line`/`column` of every diagnostic and related location from its pointer, falling back
-/// to the nearest existing ancestor when the pointer names nothing in `parsed`.
+/// Whether `text[start..end]` is at most [`SHORT_SPAN`] chars (bytes bound the count first, so
+/// a long value is never walked).
+fn is_short(text: &str, start: usize, end: usize) -> bool {
+    let bytes = end.saturating_sub(start);
+    bytes <= SHORT_SPAN
+        || (bytes <= SHORT_SPAN * 4
+            && text
+                .get(start..end)
+                .is_some_and(|t| t.chars().count() <= SHORT_SPAN))
+}
+
+/// Locate every diagnostic and related location of the report's file from its pointer
+/// ([`location_span`]: start and end), falling back to the nearest existing ancestor when the
+/// pointer names nothing in `parsed`, and every step of a path witness at its node's `id`.
+/// This is the only place a pointer becomes a position: renderers read the extents.
 pub fn resolve(diags: &mut [Diagnostic], parsed: &Parsed) {
+    let mut node_ids: Option<std::collections::HashMap<String, usize>> = None;
     for diag in diags.iter_mut() {
         if diag.file.is_some() {
             // Located in its own file already; a related location in the report's file not
             // yet located (a fragment's use site in the graph) is located here.
             for related in diag.related.iter_mut() {
                 if related.file.is_none() && related.line.is_none() {
-                    let span = anchor_span(parsed, &related.pointer);
-                    related.line = Some(span.line);
-                    related.column = Some(span.column);
+                    related.set_span(location_span(parsed, &related.pointer));
                 }
             }
             continue;
         }
-        let span = anchor_span(parsed, &diag.pointer);
-        diag.line = span.line;
-        diag.column = span.column;
+        diag.set_span(location_span(parsed, &diag.pointer));
         for related in diag.related.iter_mut() {
             if related.file.is_some() {
                 // In another file, located already.
                 continue;
             }
-            let span = anchor_span(parsed, &related.pointer);
-            related.line = Some(span.line);
-            related.column = Some(span.column);
+            related.set_span(location_span(parsed, &related.pointer));
+        }
+        if let Some(path) = diag.witness.as_ref().and_then(Witness::nodes) {
+            let ids = node_ids.get_or_insert_with(|| node_index(parsed));
+            diag.step_extents = path
+                .iter()
+                .map(|id| {
+                    let index = ids.get(id)?;
+                    let pointer = format!("/nodes/{index}/id");
+                    Some(Extent::of(location_span(parsed, &pointer)))
+                })
+                .collect();
         }
     }
+}
+
+/// The first index of every node ID of a graph document, read from the source through the
+/// span table (the value tree may have been taken by the loader).
+fn node_index(parsed: &Parsed) -> std::collections::HashMap<String, usize> {
+    let mut ids = std::collections::HashMap::new();
+    for index in 0.. {
+        let node = format!("/nodes/{index}");
+        let Some(span) = parsed.locate(&format!("{node}/id")) else {
+            if parsed.contains(&node) {
+                continue;
+            }
+            break;
+        };
+        let id = parsed
+            .source()
+            .get(span.start..span.end)
+            .and_then(|text| serde_json::from_str::<String>(text).ok());
+        if let Some(id) = id {
+            ids.entry(id).or_insert(index);
+        }
+    }
+    ids
 }
 
 /// Sort by (line, column, code, pointer, message): the deterministic order of every output.
@@ -441,35 +622,6 @@ impl Witness {
     }
 }
 
-/// The highlight range of a diagnostic for a renderer that reparsed the report's source: the
-/// pointer's span when it is where the diagnostic was resolved (or nothing was resolved), else
-/// `None`, and the renderer uses the resolved line and column. A report whose source did not
-/// parse keeps a lossy copy (invalid UTF-8 replaced), which can reparse: its diagnostics must
-/// stay where the driver put them, so human, SARIF and JSON output agree on one location.
-pub(crate) fn reparsed_span(
-    parsed: &Parsed,
-    pointer: &str,
-    line: u32,
-    column: u32,
-) -> Option<Span> {
-    if line != 0 {
-        let anchor = anchor_span(parsed, pointer);
-        if (anchor.line, anchor.column) != (line, column) {
-            return None;
-        }
-    }
-    Some(highlight_span(parsed, pointer))
-}
-
-/// Parse a report's source again to locate its diagnostics (renderers only get the text).
-pub(crate) fn reparse(source: &str) -> Option<Parsed> {
-    let limits = crate::json::Limits {
-        max_bytes: usize::MAX,
-        max_depth: 4096,
-    };
-    crate::json::parse(source.as_bytes(), &limits).ok()
-}
-
 /// The diagnostic for a duplicate object key (G002 in graphs, L501 in registries), located at
 /// the second occurrence with the first as a related location; `None` for any other parse error.
 pub fn duplicate_key(code: &'static Code, error: &crate::json::JsonError) -> Option<Diagnostic> {
@@ -482,14 +634,17 @@ pub fn duplicate_key(code: &'static Code, error: &crate::json::JsonError) -> Opt
         return None;
     };
     let mut d = code.at(pointer.clone(), format!("duplicate object key `{key}`"));
-    d.line = error.span.line;
-    d.column = error.span.column;
-    d.related.push(Related {
+    d.set_span(error.span);
+    let mut first_defined = Related {
         file: None,
         pointer: pointer.clone(),
         message: format!("`{key}` first defined here"),
-        line: Some(first.line),
-        column: Some(first.column),
-    });
+        line: None,
+        column: None,
+        end_line: None,
+        end_column: None,
+    };
+    first_defined.set_span(*first);
+    d.related.push(first_defined);
     Some(d)
 }

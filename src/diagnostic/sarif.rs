@@ -6,10 +6,11 @@
 //! location per node, which GitHub shows as a flow); a configuration override is in
 //! `properties.overriddenBy`, and a diagnostic it turned off is a result with an `external`
 //! suppression (GitHub lists it as dismissed, not as an alert). A pack rule's code (`PACK/RULE`)
-//! is described by its definition when the caller passes its [`RuleEntry`].
+//! is described by its definition when the caller passes its [`RuleEntry`]. Every region is the
+//! extent `diagnostic::resolve` carried (`endLine`/`endColumn` exclusive); the source is never
+//! parsed here.
 
-use super::{Code, Diagnostic, FileReport, Severity, reparse};
-use crate::json::{LineIndex, Parsed, Span};
+use super::{Code, Diagnostic, Extent, FileReport, Severity};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -116,40 +117,17 @@ pub fn to_value_described(
     }
 
     let mut results = Vec::new();
-    let empty_lines = LineIndex::new("");
     for report in reports {
-        if report.diagnostics.is_empty() {
-            continue;
-        }
-        let parsed = reparse(&report.source);
-        let lines = LineIndex::new(&report.source);
-        let node_ids = parsed.as_ref().map(node_index).unwrap_or_default();
         let file = FileLocator {
             uri: artifact_uri(&report.file),
-            source: &report.source,
-            parsed: parsed.as_ref(),
-            lines: &lines,
-            node_ids,
         };
         for diag in &report.diagnostics {
             let rule_index = rule_ids.iter().position(|&id| id == diag.code).unwrap_or(0);
             match &diag.file {
-                // In another file (a pack's): located by its resolved line and column.
+                // In another file (a pack's, a fragment's): located there already.
                 Some(other) => {
-                    // A fragment file's text rides along on the diagnostic (SPEC §9.3).
-                    let text = diag
-                        .sources
-                        .iter()
-                        .find(|(f, _)| f == other)
-                        .map(|(_, t)| &**t);
-                    let other_parsed = text.and_then(reparse);
-                    let other_lines = text.map(LineIndex::new);
                     let elsewhere = FileLocator {
                         uri: artifact_uri(other),
-                        source: text.unwrap_or(""),
-                        parsed: other_parsed.as_ref(),
-                        lines: other_lines.as_ref().unwrap_or(&empty_lines),
-                        node_ids: Default::default(),
                     };
                     results.push(elsewhere.result(diag, rule_index));
                 }
@@ -272,71 +250,49 @@ pub fn artifact_uri(path: &str) -> String {
     out
 }
 
-struct FileLocator<'a> {
+struct FileLocator {
     uri: String,
-    source: &'a str,
-    parsed: Option<&'a Parsed>,
-    lines: &'a LineIndex,
-    /// Node ID → its index in `/nodes`, for the locations of witness paths.
-    node_ids: std::collections::HashMap<String, usize>,
 }
 
-/// The first index of every node ID of a graph document.
-fn node_index(parsed: &Parsed) -> std::collections::HashMap<String, usize> {
-    let mut ids = std::collections::HashMap::new();
-    if let Some(nodes) = parsed.value.get("nodes").and_then(Value::as_array) {
-        for (i, node) in nodes.iter().enumerate() {
-            if let Some(id) = node.get("id").and_then(Value::as_str) {
-                ids.entry(id.to_string()).or_insert(i);
-            }
-        }
-    }
-    ids
+/// A SARIF region (1-based, `endColumn` exclusive) for an extent; an empty extent still covers
+/// one column for viewers, and an unlocated one is the file's first char.
+fn region(extent: Option<Extent>) -> Value {
+    let extent = extent.unwrap_or(Extent {
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: 1,
+    });
+    let start_line = extent.line.max(1);
+    let start_column = extent.column.max(1);
+    let end_line = extent.end_line.max(start_line);
+    let end_column = if end_line == start_line {
+        extent.end_column.max(start_column + 1)
+    } else {
+        extent.end_column.max(1)
+    };
+    json!({
+        "startLine": start_line,
+        "startColumn": start_column,
+        "endLine": end_line,
+        "endColumn": end_column,
+    })
 }
 
-impl FileLocator<'_> {
-    fn span(&self, pointer: &str, line: u32, column: u32) -> Span {
-        if let Some(span) = self
-            .parsed
-            .and_then(|parsed| super::reparsed_span(parsed, pointer, line, column))
-        {
-            return span;
-        }
-        let (line, column) = (line.max(1), column.max(1));
-        let start = self.lines.offset(self.source, line, column).unwrap_or(0);
-        let end = LineIndex::char_end(self.source, start);
-        self.lines.span(self.source, start, end)
-    }
-
-    fn physical_location(&self, span: Span) -> Value {
-        // SARIF regions are 1-based; an empty region still covers one column for viewers.
-        let start_line = span.line.max(1);
-        let start_column = span.column.max(1);
-        let end_line = span.end_line.max(start_line);
-        let end_column = if end_line == start_line {
-            span.end_column.max(start_column + 1)
-        } else {
-            span.end_column.max(1)
-        };
+impl FileLocator {
+    fn physical_location(&self, extent: Option<Extent>) -> Value {
         json!({
             "artifactLocation": {"uri": self.uri},
-            "region": {
-                "startLine": start_line,
-                "startColumn": start_column,
-                "endLine": end_line,
-                "endColumn": end_column,
-            },
+            "region": region(extent),
         })
     }
 
     fn result(&self, diag: &Diagnostic, rule_index: usize) -> Value {
-        let span = self.span(&diag.pointer, diag.line, diag.column);
         let related: Vec<Value> = diag
             .related
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let (line, column) = (r.line.unwrap_or(0), r.column.unwrap_or(0));
                 // A related location in another file (a fragment's use site) names its artifact.
                 let location = match r
                     .file
@@ -346,14 +302,9 @@ impl FileLocator<'_> {
                 {
                     Some(uri) => json!({
                         "artifactLocation": {"uri": uri},
-                        "region": {
-                            "startLine": line.max(1),
-                            "startColumn": column.max(1),
-                            "endLine": line.max(1),
-                            "endColumn": column.max(1) + 1,
-                        },
+                        "region": region(r.extent()),
                     }),
-                    None => self.physical_location(self.span(&r.pointer, line, column)),
+                    None => self.physical_location(r.extent()),
                 };
                 json!({
                     "id": i + 1,
@@ -394,7 +345,7 @@ impl FileLocator<'_> {
         result.insert("message".into(), json!({"text": text}));
         result.insert(
             "locations".into(),
-            json!([{"physicalLocation": self.physical_location(span)}]),
+            json!([{"physicalLocation": self.physical_location(diag.extent())}]),
         );
         if !related.is_empty() {
             result.insert("relatedLocations".into(), Value::Array(related));
@@ -405,7 +356,7 @@ impl FileLocator<'_> {
         {
             result.insert(
                 "codeFlows".into(),
-                json!([self.code_flow(witness, path, &diag.steps)]),
+                json!([self.code_flow(witness, path, diag)]),
             );
         }
         if let Some(by) = diag.overridden_by.as_ref().filter(|_| diag.is_suppressed()) {
@@ -427,15 +378,10 @@ impl FileLocator<'_> {
     }
 }
 
-impl FileLocator<'_> {
+impl FileLocator {
     /// A witness path as one thread flow: each step a location at its node's `id` (a step that
     /// names no node of the file, such as `$input`, is a location with only a message).
-    fn code_flow(
-        &self,
-        witness: &super::Witness,
-        path: &[String],
-        steps: &[Option<(String, u32, u32)>],
-    ) -> Value {
+    fn code_flow(&self, witness: &super::Witness, path: &[String], diag: &Diagnostic) -> Value {
         let edges = match witness {
             super::Witness::Route { edges, .. } => edges.as_slice(),
             _ => &[],
@@ -454,7 +400,7 @@ impl FileLocator<'_> {
                 };
                 let mut location = Map::new();
                 // A step in another file (a node expanded from a fragment, SPEC §9.3).
-                if let Some(Some((file, line, column))) = steps.get(step) {
+                if let Some(Some((file, line, column))) = diag.steps.get(step) {
                     location.insert(
                         "physicalLocation".into(),
                         json!({
@@ -467,10 +413,11 @@ impl FileLocator<'_> {
                             },
                         }),
                     );
-                } else if let Some(&index) = self.node_ids.get(name) {
-                    let pointer = format!("/nodes/{index}/id");
-                    let span = self.span(&pointer, 0, 0);
-                    location.insert("physicalLocation".into(), self.physical_location(span));
+                } else if let Some(Some(extent)) = diag.step_extents.get(step) {
+                    location.insert(
+                        "physicalLocation".into(),
+                        self.physical_location(Some(*extent)),
+                    );
                 }
                 location.insert("message".into(), json!({"text": text}));
                 json!({"location": Value::Object(location), "executionOrder": step + 1})

@@ -218,6 +218,22 @@ impl Parsed {
         }
     }
 
+    /// The key and value spans of the first member of the object at `pointer` (or at its
+    /// nearest existing ancestor), if that is an object with members.
+    pub fn first_member(&self, pointer: &str) -> Option<(Span, Span)> {
+        let (index, node) = self.walk_index(pointer).0;
+        if self.source.as_bytes().get(node.start as usize) != Some(&b'{') {
+            return None;
+        }
+        let first = *self.nodes.get(*self.children(index).first()? as usize)?;
+        (first.key_start != NO_KEY).then(|| {
+            (
+                self.span_of(first.key_start as usize, first.key_end as usize),
+                self.value_span(first),
+            )
+        })
+    }
+
     /// Whether `pointer` names a value of the document.
     pub fn contains(&self, pointer: &str) -> bool {
         self.walk(pointer).1
@@ -232,17 +248,23 @@ impl Parsed {
     /// key as written), never `value`: a caller may take the value tree away (`validate` does,
     /// to load a large graph without holding two copies of it) and still locate pointers.
     fn walk(&self, pointer: &str) -> (Node, bool) {
+        let ((_, node), exact) = self.walk_index(pointer);
+        (node, exact)
+    }
+
+    /// [`Parsed::walk`], with the node's index in the table.
+    fn walk_index(&self, pointer: &str) -> ((usize, Node), bool) {
         let Some(root) = self.nodes.first().copied() else {
-            return (Node::default_root(), false);
+            return ((0, Node::default_root()), false);
         };
         let Some(tokens) = pointer::tokens(pointer) else {
-            return (root, false);
+            return ((0, root), false);
         };
         let mut index = 0usize;
         let mut node = root;
         for token in tokens {
             let Some(token) = token else {
-                return (node, false);
+                return ((index, node), false);
             };
             let children = self.children(index);
             let found = match self.source.as_bytes().get(node.start as usize) {
@@ -256,11 +278,11 @@ impl Parsed {
                 _ => None,
             };
             let Some(child) = found.and_then(|at| self.nodes.get(at).map(|n| (at, *n))) else {
-                return (node, false);
+                return ((index, node), false);
             };
             (index, node) = child;
         }
-        (node, true)
+        ((index, node), true)
     }
 
     /// Whether the member `node` has the key `token` (its source text, unescaped).

@@ -1,22 +1,21 @@
 //! Validation diagnostics as LSP diagnostics: the §3.1 code and severity, the range of the
-//! pointer's highlight span (the same span the human and SARIF renderers underline) in UTF-16
-//! positions, related locations as `relatedInformation`, and the witness, help and any
+//! extent `diagnostic::resolve` carried (the same span the human and SARIF renderers underline)
+//! in UTF-16 positions, related locations as `relatedInformation`, and the witness, help and any
 //! configuration override in the message. A diagnostic the configuration turned off is not
 //! published.
 
 use super::position::LineMap;
-use crate::diagnostic::{Diagnostic, Severity, highlight_span};
-use crate::json::Parsed;
+use crate::diagnostic::{Diagnostic, Extent, Severity};
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri,
 };
 
-/// What an LSP diagnostic is built from: the document's text and, when it parsed, its spans.
+/// What an LSP diagnostic is built from: the document's text, to turn the diagnostics' extents
+/// (lines and columns in chars) into UTF-16 positions.
 pub struct Source<'a> {
     pub uri: &'a Uri,
     pub text: &'a str,
     pub lines: &'a LineMap,
-    pub parsed: Option<&'a Parsed>,
 }
 
 pub fn severity(severity: Severity) -> DiagnosticSeverity {
@@ -28,19 +27,28 @@ pub fn severity(severity: Severity) -> DiagnosticSeverity {
 }
 
 impl Source<'_> {
-    /// The range for `pointer`, or, when the document did not parse, one char at the resolved
-    /// line and column.
-    fn range(&self, pointer: &str, line: u32, column: u32) -> Range {
-        if let Some(parsed) = self.parsed {
-            let span = highlight_span(parsed, pointer);
-            return self.lines.range(self.text, span.start, span.end);
-        }
-        let start = self.lines.offset_of_line_column(self.text, line, column);
-        let end = self.text[start..]
-            .chars()
-            .next()
-            .filter(|&c| c != '\n' && c != '\r')
-            .map_or(start, |c| start + c.len_utf8());
+    /// The range of a located extent in this document (an empty one covers the char at its
+    /// start; an unlocated one is the document's first char).
+    fn range(&self, extent: Option<Extent>) -> Range {
+        let extent = extent.unwrap_or(Extent {
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 1,
+        });
+        let start = self
+            .lines
+            .offset_of_line_column(self.text, extent.line, extent.column);
+        let end = if extent.is_empty() {
+            self.text[start..]
+                .chars()
+                .next()
+                .filter(|&c| c != '\n' && c != '\r')
+                .map_or(start, |c| start + c.len_utf8())
+        } else {
+            self.lines
+                .offset_of_line_column(self.text, extent.end_line, extent.end_column)
+        };
         self.lines.range(self.text, start, end)
     }
 
@@ -72,14 +80,8 @@ impl Source<'_> {
                     .as_deref()
                     .filter(|f| diag.file.is_some() && !self.is_this(f));
                 let location = match elsewhere {
-                    None => Location::new(
-                        self.uri.clone(),
-                        self.range(&r.pointer, r.line.unwrap_or(1), r.column.unwrap_or(1)),
-                    ),
-                    Some(file) => Location::new(
-                        file_uri(file)?,
-                        point(r.line.unwrap_or(1), r.column.unwrap_or(1)),
-                    ),
+                    None => Location::new(self.uri.clone(), self.range(r.extent())),
+                    Some(file) => Location::new(file_uri(file)?, elsewhere_range(r.extent())),
                 };
                 Some(DiagnosticRelatedInformation {
                     location,
@@ -91,7 +93,7 @@ impl Source<'_> {
                 })
             })
             .collect();
-        let mut range = self.range(&diag.pointer, diag.line, diag.column);
+        let mut range = self.range(diag.extent());
         if let Some(file) = &diag.file {
             // The outermost use site is the last related location, in this document.
             let site = diag
@@ -100,17 +102,13 @@ impl Source<'_> {
                 .rev()
                 .find(|r| r.file.as_deref().is_none_or(|f| self.is_this(f)));
             if let Some(site) = site {
-                range = self.range(
-                    &site.pointer,
-                    site.line.unwrap_or(1),
-                    site.column.unwrap_or(1),
-                );
+                range = self.range(site.extent());
             }
             if let Some(uri) = file_uri(file) {
                 related.insert(
                     0,
                     DiagnosticRelatedInformation {
-                        location: Location::new(uri, point(diag.line, diag.column)),
+                        location: Location::new(uri, elsewhere_range(diag.extent())),
                         message: format!("{}:{}:{}: {}", file, diag.line, diag.column, diag.code),
                     },
                 );
@@ -145,11 +143,24 @@ impl Source<'_> {
     }
 }
 
-/// A one-character range at a 1-based line and column (UTF-16 positions approximated by the
-/// column: another file's text is not at hand).
-fn point(line: u32, column: u32) -> Range {
-    let start = lsp_types::Position::new(line.saturating_sub(1), column.saturating_sub(1));
-    let end = lsp_types::Position::new(line.saturating_sub(1), column);
+/// The range of an extent in another file, whose text is not at hand: UTF-16 positions
+/// approximated by the columns (exact for the BMP), one char for an empty extent.
+fn elsewhere_range(extent: Option<Extent>) -> Range {
+    let extent = extent.unwrap_or(Extent {
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: 1,
+    });
+    let position = |line: u32, column: u32| {
+        lsp_types::Position::new(line.saturating_sub(1), column.saturating_sub(1))
+    };
+    let start = position(extent.line, extent.column);
+    let end = if extent.is_empty() {
+        position(extent.line, extent.column + 1)
+    } else {
+        position(extent.end_line, extent.end_column)
+    };
     Range::new(start, end)
 }
 
@@ -197,14 +208,12 @@ mod fragment_tests {
             crate::validate::check_file(&path, crate::registry::Registry::builtin(), &options)
                 .unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        let parsed = crate::json::parse(text.as_bytes(), &Default::default()).unwrap();
         let lines = LineMap::new(&text);
         let uri = file_uri(&path.display().to_string()).unwrap();
         let source = Source {
             uri: &uri,
             text: &text,
             lines: &lines,
-            parsed: Some(&parsed),
         };
         let a407 = report
             .diagnostics

@@ -132,6 +132,9 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
             d.message = format!("{} (in {other}:{}:{})", d.message, d.line, d.column);
             d.pointer = "/packs".into();
             d.related.clear();
+            if let Some(parsed) = &parsed {
+                crate::diagnostic::resolve(std::slice::from_mut(d), parsed);
+            }
         }
     }
     if let (Some(config), Some(path)) = (&doc.config, &path) {
@@ -143,7 +146,6 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
         uri,
         text,
         lines: &lines,
-        parsed: parsed.as_ref(),
     };
     Analysis {
         uri: uri.clone(),
@@ -282,7 +284,6 @@ fn located_analysis(
         uri,
         text,
         lines: &lines,
-        parsed: parsed.as_ref(),
     };
     Analysis {
         uri: uri.clone(),

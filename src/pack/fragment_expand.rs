@@ -16,7 +16,7 @@
 use super::fragment::{Fragment, fragments_of};
 use super::{Pack, fragment};
 use crate::codes;
-use crate::diagnostic::{Diagnostic, Related, Witness, anchor_span};
+use crate::diagnostic::{Diagnostic, Related, Witness, location_span};
 use crate::json::Parsed;
 use crate::json::pointer::push;
 use crate::registry::Registry;
@@ -427,9 +427,7 @@ impl Expander<'_, '_> {
     /// `chain` as related locations (innermost first, outermost last).
     fn report(&mut self, fragment: Option<&Arc<Fragment>>, mut d: Diagnostic, chain: &[UseSite]) {
         if let Some(f) = fragment {
-            let span = anchor_span(&f.parsed, &d.pointer);
-            d.line = span.line;
-            d.column = span.column;
+            d.set_span(location_span(&f.parsed, &d.pointer));
             d.file = Some(f.file.clone());
             d.sources.push((f.file.clone(), f.parsed.source_arc()));
         }
@@ -1429,17 +1427,21 @@ pub fn chain_related(graph_file: &str, graph: &Parsed, chain: &[UseSite]) -> Vec
                 Some(f) => (f.file.as_str(), &*f.parsed),
                 None => (graph_file, graph),
             };
-            let span = anchor_span(parsed, &site.pointer);
-            Related {
+            let span = location_span(parsed, &site.pointer);
+            let mut related = Related {
                 file: Some(file.to_string()),
                 pointer: site.pointer.clone(),
                 message: format!(
                     "in fragment `{}`, used at {file}:{}:{}",
                     site.id, span.line, span.column
                 ),
-                line: Some(span.line),
-                column: Some(span.column),
-            }
+                line: None,
+                column: None,
+                end_line: None,
+                end_column: None,
+            };
+            related.set_span(span);
+            related
         })
         .collect()
 }
@@ -1533,6 +1535,8 @@ pub fn check_alone(
             d.pointer = site.pointer;
             d.line = site.line?;
             d.column = site.column?;
+            d.end_line = site.end_line.unwrap_or(d.line);
+            d.end_column = site.end_column.unwrap_or(d.column);
             Some(d)
         })
         .collect()

@@ -15,7 +15,7 @@
 
 use super::fragment::Fragment;
 use super::fragment_expand::{Expansion, Origin, UseSite, chain_related};
-use crate::diagnostic::{Diagnostic, anchor_span};
+use crate::diagnostic::{Diagnostic, anchor_span, location_span};
 use crate::graph::render::{Group, Groups};
 use crate::json::Parsed;
 use std::collections::HashMap;
@@ -314,10 +314,8 @@ fn map_one(
         match place(expansion, &r.pointer) {
             Place::Graph(p) => r.pointer = p,
             Place::Fragment(Origin::Fragment { fragment, .. }, p) => {
-                let span = anchor_span(&fragment.parsed, &p);
                 r.file = Some(fragment.file.clone());
-                r.line = Some(span.line);
-                r.column = Some(span.column);
+                r.set_span(location_span(&fragment.parsed, &p));
                 r.pointer = p;
                 add_source(&mut d, &fragment.file, &fragment.parsed);
             }
@@ -332,20 +330,16 @@ fn map_one(
             },
             p,
         ) => {
-            let span = anchor_span(&fragment.parsed, &p);
             d.file = Some(fragment.file.clone());
-            d.line = span.line;
-            d.column = span.column;
+            d.set_span(location_span(&fragment.parsed, &p));
             d.pointer = p;
             add_source(&mut d, &fragment.file, &fragment.parsed);
             // Related locations written against the graph (no file) are in the graph file, which
             // is no longer the diagnostic's own: resolve them now.
             for r in related.iter_mut() {
                 if r.file.is_none() {
-                    let span = anchor_span(graph, &r.pointer);
                     r.file = Some(graph_file.to_string());
-                    r.line = Some(span.line);
-                    r.column = Some(span.column);
+                    r.set_span(location_span(graph, &r.pointer));
                 }
             }
             related.extend(chain_related(graph_file, graph, chain));

@@ -81,7 +81,6 @@ pub fn diagnostic(error: &JsonError) -> Diagnostic {
         ),
     };
     let mut d = codes::G001.at("", message).with_help(help);
-    d.line = error.span.line;
-    d.column = error.span.column;
+    d.set_span(error.span);
     d
 }

@@ -103,6 +103,8 @@ impl RunState<'_, '_> {
                     message: "the node the graph selects".into(),
                     line: None,
                     column: None,
+                    end_line: None,
+                    end_column: None,
                 });
             }
             Expected::End { .. } => {

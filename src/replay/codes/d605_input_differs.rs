@@ -242,6 +242,8 @@ impl RunState<'_, '_> {
             message: "the bindings that compute the input".into(),
             line: None,
             column: None,
+            end_line: None,
+            end_column: None,
         });
     }
 }

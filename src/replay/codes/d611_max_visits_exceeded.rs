@@ -62,6 +62,8 @@ impl RunState<'_, '_> {
                 message: "the bound".into(),
                 line: None,
                 column: None,
+                end_line: None,
+                end_column: None,
             });
         }
     }

@@ -262,6 +262,7 @@ fn fragments(
                 place: Place::Graph(iface.file.clone()),
                 verdict: None,
                 new_anchor: None,
+                shown_in_new: None,
             });
         };
     for (name, o) in &a {
@@ -474,6 +475,7 @@ fn rules(old: &Pack, new: &Pack, out: &mut Vec<Finding>) {
                 bump: Bump::Minor,
                 verdict: None,
                 new_anchor: None,
+                shown_in_new: None,
             });
         }
     }

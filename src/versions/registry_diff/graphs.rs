@@ -114,6 +114,8 @@ pub(crate) fn gate_by(
             );
             diagnostic.line = first.line;
             diagnostic.column = first.column;
+            diagnostic.end_line = first.end_line;
+            diagnostic.end_column = first.end_column;
             diagnostic.related = new_errors
                 .iter()
                 .map(|d| Related {
@@ -122,6 +124,8 @@ pub(crate) fn gate_by(
                     message: format!("{}: {}", d.code, d.message),
                     line: Some(d.line),
                     column: Some(d.column),
+                    end_line: (d.end_line > 0).then_some(d.end_line),
+                    end_column: (d.end_line > 0).then_some(d.end_column),
                 })
                 .collect();
             let finding = Finding {
@@ -131,6 +135,7 @@ pub(crate) fn gate_by(
                 bump: Bump::Major,
                 verdict: None,
                 new_anchor: None,
+                shown_in_new: None,
             };
             Ok(Outcome::Broken(Box::new(finding), under_new.source))
         })

@@ -258,6 +258,10 @@ pub struct Finding {
     /// For a finding in OLD: the nearest place in NEW (where a renderer that shows only NEW's
     /// file, SARIF, puts it).
     pub new_anchor: Option<String>,
+    /// For a finding in OLD: the diagnostic moved to its `new_anchor` (NEW's root without one) and located in NEW,
+    /// its message saying where it is in OLD (resolved with the diff, so no renderer parses NEW
+    /// again).
+    pub shown_in_new: Option<Box<Diagnostic>>,
 }
 
 /// One side's identity in the report.
@@ -395,6 +399,7 @@ impl Sink {
             bump: draft.bump,
             verdict: None,
             new_anchor: None,
+            shown_in_new: None,
         });
         self.findings.last_mut().expect("just pushed")
     }
@@ -537,6 +542,16 @@ fn finish(
             Place::Graph(_) => continue,
         };
         diagnostic::resolve(std::slice::from_mut(&mut finding.diagnostic), parsed);
+        if finding.place == Place::Old {
+            let mut moved = finding.diagnostic.clone();
+            moved.message = format!(
+                "{} (in OLD: {}:{}:{}, {})",
+                moved.message, old_info.file, moved.line, moved.column, moved.pointer
+            );
+            moved.pointer = finding.new_anchor.clone().unwrap_or_default();
+            diagnostic::resolve(std::slice::from_mut(&mut moved), new.parsed());
+            finding.shown_in_new = Some(Box::new(moved));
+        }
     }
     let mut diff = RegistryDiff {
         old: old_info,

@@ -61,23 +61,13 @@ impl RegistryDiff {
             diagnostics: Vec::new(),
             source: Arc::clone(&self.new_source),
         };
-        let parsed = diagnostic::reparse(&self.new_source);
         let mut graphs: Vec<FileReport> = Vec::new();
         for finding in &self.findings {
             match &finding.place {
                 Place::New => new_report.diagnostics.push(finding.diagnostic.clone()),
-                Place::Old => {
-                    let mut d = finding.diagnostic.clone();
-                    d.message = format!(
-                        "{} (in OLD: {}:{}:{}, {})",
-                        d.message, self.old.file, d.line, d.column, d.pointer
-                    );
-                    d.pointer = finding.new_anchor.clone().unwrap_or_default();
-                    if let Some(parsed) = &parsed {
-                        diagnostic::resolve(std::slice::from_mut(&mut d), parsed);
-                    }
-                    new_report.diagnostics.push(d);
-                }
+                Place::Old => new_report
+                    .diagnostics
+                    .extend(finding.shown_in_new.as_deref().cloned()),
                 Place::Graph(_) => {}
             }
         }
