@@ -1,7 +1,7 @@
 //! What CI reads, through the real binary: `--format github` workflow commands (escaped as the
 //! Actions toolkit escapes them), SARIF `codeFlows` for witness paths and `suppressions` for
 //! configuration overrides (their validity against the official SARIF 2.1.0 schema is
-//! `tests/sarif_schema.rs`'s), and `primgraph.toml`
+//! `tests/it/sarif_schema.rs`'s), and `primgraph.toml`
 //! (discovery, `--config`, severity overrides shown in JSON, located errors).
 
 use serde_json::{Value, json};
@@ -101,7 +101,7 @@ fn sarif_has_code_flows_and_suppressions() {
     let out = primgraph(dir.path(), &["validate", "--format", "sarif", "."]);
     assert_eq!(out.status.code(), Some(1));
     let log: Value = serde_json::from_slice(&out.stdout).unwrap();
-    // Validity against the official SARIF 2.1.0 schema: tests/sarif_schema.rs.
+    // Validity against the official SARIF 2.1.0 schema: tests/it/sarif_schema.rs.
 
     // The driver describes the rules the results use, not the whole code table.
     let mut rules: Vec<&str> = log["runs"][0]["tool"]["driver"]["rules"]

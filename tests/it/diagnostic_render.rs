@@ -209,7 +209,7 @@ fn summary_counts_and_line() {
 fn human_snapshot() {
     let out = human::render(&reports(), false);
     assert!(!out.contains('\u{1b}'), "no colour unless asked");
-    // A change shows as a line diff (insta); the snapshot is tests/snapshots/.
+    // A change shows as a line diff (insta); the snapshot is tests/it/snapshots/.
     insta::assert_snapshot!("human_render", out);
 }
 

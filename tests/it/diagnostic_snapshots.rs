@@ -2,11 +2,11 @@
 //! for every rule fixture (`tests/fixtures/rules/*.graph.json`, against their test registry),
 //! every lint fixture (`tests/fixtures/registry/*.json`) and every replay fixture
 //! (`tests/fixtures/replay/*.trace.jsonl`, one a D code), as committed `insta` snapshots in
-//! `tests/snapshots/`. A change of wording, column, witness, related location or help shows in
+//! `tests/it/snapshots/`. A change of wording, column, witness, related location or help shows in
 //! review as a snapshot diff.
 //!
-//! Updating: `INSTA_UPDATE=always cargo test --test diagnostic_snapshots` rewrites the changed
-//! snapshots; review them with `git diff tests/snapshots/` before committing. CI runs with
+//! Updating: `INSTA_UPDATE=always cargo test --test it diagnostic_snapshots::` rewrites the changed
+//! snapshots; review them with `git diff tests/it/snapshots/` before committing. CI runs with
 //! `CI=true` (insta then never writes a snapshot and fails on any mismatch or missing one) and
 //! `.ci/run` sets `INSTA_UPDATE=no` besides.
 

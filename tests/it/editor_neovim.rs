@@ -3,7 +3,7 @@
 //! grant) and shows the A402 diagnostic at the `apply` node, with its witness in the message.
 //! Needs `nvim` on PATH (`.ci/run` installs Debian's `neovim`); see `external_tool`.
 
-mod external_tool;
+use crate::external_tool;
 
 use std::process::{Command, Stdio};
 use std::time::Duration;

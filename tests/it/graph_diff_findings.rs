@@ -4,7 +4,7 @@
 //! introduced and resolved. Before issue 21 item 4, two different findings of one code on one
 //! node cancelled each other: a new T304 beside a fixed T304 gave "0 introduced", exit 0.
 
-mod common;
+use crate::common;
 
 use common::primgraph;
 use proptest::prelude::*;

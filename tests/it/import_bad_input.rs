@@ -5,7 +5,7 @@
 //! output), the rest of the source still imports, and no file is left outside the output folder
 //! or under a trace's name half-written.
 
-mod import_support;
+use crate::import_support;
 
 use import_support::{GRAPH, eval_log, sample, tool};
 use primgraph::import::{

@@ -5,7 +5,7 @@
 //! with `--trust` accepts, and writes that never leave a half-written trace under its real name.
 //! The runs imported are then replayed against the graph they were mapped onto.
 
-mod import_support;
+use crate::import_support;
 
 use import_support::{GRAPH, eval_log, sample, tool};
 use serde_json::{Value, json};

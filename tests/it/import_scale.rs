@@ -5,10 +5,10 @@
 //! Both logs are generated streaming (the test never holds them either). The sizes are
 //! debug-build sized (each test well under 30 s on 2 cores); `PRIMGRAPH_SCALE_SAMPLES` and
 //! `PRIMGRAPH_SCALE_SAMPLE_MIB` raise them: `PRIMGRAPH_SCALE_SAMPLE_MIB=1000 cargo test --release
-//! --test import_scale` is the 1 GB sample (1,000 MiB of events and messages: 1,024 with the
+//! --test it import_scale::` is the 1 GB sample (1,000 MiB of events and messages: 1,024 with the
 //! JSON around it is past the default `--max-entry-bytes` of 1 GiB, and refused, located).
 
-mod import_support;
+use crate::import_support;
 
 use import_support::GRAPH;
 use std::io::Write;

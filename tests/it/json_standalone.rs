@@ -2,7 +2,7 @@
 //! module compiles on its own (std + serde_json, no `crate::` paths).
 
 #[allow(dead_code)]
-#[path = "../src/json/mod.rs"]
+#[path = "../../src/json/mod.rs"]
 mod json;
 
 #[test]

@@ -6,7 +6,7 @@
 //! `pack.json` shows the P802/P803 it takes part in on the configured pack path; and, in the
 //! library, `check_alone` on each fixture fragment (what the editor shows for a fragment file).
 
-mod lsp_client;
+use crate::lsp_client;
 
 use lsp_client::{Client, position};
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 //! JSON-RPC error, in bounded memory, and the server goes on serving — a normal initialize,
 //! shutdown and exit after them is answered and ends with exit code 0.
 
-mod lsp_client;
+use crate::lsp_client;
 
 use lsp_client::Client;
 use primgraph::lsp::transport::FrameLimits;

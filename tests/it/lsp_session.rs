@@ -3,7 +3,7 @@
 //! applied, shutdown, exit), the lifecycle errors, a document that is not JSON, debouncing, and a
 //! huge document that must not hold up a keystroke's answer.
 
-mod lsp_client;
+use crate::lsp_client;
 
 use lsp_client::{Client, apply_edits, position, uri};
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@
 //! the path and what it is named), and a file over its limit from its size, without reading it
 //! (under a 1 GiB address-space limit, so reading even the limit's worth would fail).
 
-mod lsp_client;
+use crate::lsp_client;
 
 use serde_json::Value;
 use std::io::Read;

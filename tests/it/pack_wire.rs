@@ -7,7 +7,7 @@
 //! (P860/P861/P862, V7xx of the pack's primitives, V718 on `version`, V719 with `--graphs`, all
 //! output formats). Whole diagnostics are pinned as `insta` snapshots (`pack_wire__*`).
 
-mod lsp_client;
+use crate::lsp_client;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

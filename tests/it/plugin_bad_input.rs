@@ -6,7 +6,7 @@
 //! its size, unread. The large files are written sparse (a few KB of real bytes and a length),
 //! so the tests cost no disk; what they assert is the findings, never the time taken.
 
-mod plugin_build;
+use crate::plugin_build;
 
 use plugin_build::*;
 use primgraph::plugin::{

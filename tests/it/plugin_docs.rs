@@ -5,7 +5,7 @@
 //! each effect, the interface `src/plugin/world.rs` maps it to — only interfaces of the world,
 //! and nowhere else; its effect table is the world's.
 
-mod plugin_build;
+use crate::plugin_build;
 
 use plugin_build::*;
 use primgraph::plugin::{EFFECT_INTERFACES, component};

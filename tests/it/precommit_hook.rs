@@ -4,7 +4,7 @@
 //! repository holding a good and a bad graph, and passes on the good one and fails on the bad.
 //! Needs `pre-commit` and `git` on PATH; see `external_tool`.
 
-mod external_tool;
+use crate::external_tool;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

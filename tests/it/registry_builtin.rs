@@ -55,7 +55,7 @@ fn it_lints_clean() {
 #[test]
 fn it_matches_the_registry_schema() {
     let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../registry/registry.schema.json")).expect("json");
+        serde_json::from_str(include_str!("../../registry/registry.schema.json")).expect("json");
     let v = jsonschema::validator_for(&schema).expect("compiles");
     let file: serde_json::Value = serde_json::from_str(registry::BUILTIN_JSON).expect("json");
     let errors: Vec<String> = v

@@ -142,7 +142,7 @@ fn every_lint_code_has_a_failing_fixture_and_documentation() {
             .iter()
             .filter(|row| row.file.starts_with("src/registry/lint/"))
     };
-    // (The layout of every code's documentation is checked in tests/code_table.rs.)
+    // (The layout of every code's documentation is checked in tests/it/code_table.rs.)
     for row in lint_rows() {
         assert!(
             CASES.iter().any(|c| c.1 == row.code),

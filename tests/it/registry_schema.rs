@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 fn schema() -> jsonschema::Validator {
-    let text = include_str!("../registry/registry.schema.json");
+    let text = include_str!("../../registry/registry.schema.json");
     let schema: Value = serde_json::from_str(text).expect("the schema is JSON");
     jsonschema::validator_for(&schema).expect("the schema compiles")
 }
@@ -13,7 +13,7 @@ fn schema() -> jsonschema::Validator {
 fn the_schema_accepts_the_test_registry() {
     let v = schema();
     let registry: Value =
-        serde_json::from_str(include_str!("fixtures/registry/valid.json")).expect("json");
+        serde_json::from_str(include_str!("../fixtures/registry/valid.json")).expect("json");
     let errors: Vec<String> = v
         .iter_errors(&registry)
         .map(|e| format!("{}: {e}", e.instance_path()))
@@ -25,7 +25,7 @@ fn the_schema_accepts_the_test_registry() {
 fn the_schema_rejects_malformed_entries() {
     let v = schema();
     let registry: Value =
-        serde_json::from_str(include_str!("fixtures/registry/valid.json")).expect("json");
+        serde_json::from_str(include_str!("../fixtures/registry/valid.json")).expect("json");
     let mutations: &[(&str, Value)] = &[
         ("/primitives/0/id", Value::from("Obs.List")),
         ("/primitives/0/alias", Value::from("list_files")),

@@ -11,7 +11,7 @@ use primgraph::replay::{Replayer, TrustedKey};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{ADVERSARIAL as DIR, GRAPH, REGISTRY, primgraph, replay, trusting};
 
 fn replayer(trust: &[PathBuf]) -> Replayer<'static> {

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::{REGISTRY, primgraph, replay, simulate, trusting};
 
 fn replayer() -> Replayer<'static> {

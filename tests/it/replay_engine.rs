@@ -15,12 +15,16 @@ use std::sync::OnceLock;
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(|| {
-        Registry::from_slice(include_bytes!("fixtures/replay/registry.json"), "fixture").unwrap()
+        Registry::from_slice(
+            include_bytes!("../fixtures/replay/registry.json"),
+            "fixture",
+        )
+        .unwrap()
     })
 }
 
 fn graph_value() -> Value {
-    serde_json::from_slice(include_bytes!("fixtures/replay/fix.graph.json")).unwrap()
+    serde_json::from_slice(include_bytes!("../fixtures/replay/fix.graph.json")).unwrap()
 }
 
 fn replayer() -> Replayer<'static> {

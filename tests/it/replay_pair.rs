@@ -38,7 +38,11 @@ fn replayer(name: &str, doc: &Value) -> Replayer<'static> {
 fn other_registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(|| {
-        Registry::from_slice(include_bytes!("../registry/kernel-abi-1.0.0.json"), "copy").unwrap()
+        Registry::from_slice(
+            include_bytes!("../../registry/kernel-abi-1.0.0.json"),
+            "copy",
+        )
+        .unwrap()
     })
 }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::{ADVERSARIAL as DIR, GRAPH, primgraph, replay, simulate, trusting};
 
 fn fixture_key() -> SealKey {

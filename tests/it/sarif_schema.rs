@@ -15,7 +15,7 @@
 //! the test fails under CI (`CI` set) and is skipped visibly elsewhere (`external_tool::skip`:
 //! `.ci/test` lists it at the end).
 
-mod external_tool;
+use crate::external_tool;
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

@@ -17,12 +17,16 @@ use std::sync::OnceLock;
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(|| {
-        Registry::from_slice(include_bytes!("fixtures/replay/registry.json"), "fixture").unwrap()
+        Registry::from_slice(
+            include_bytes!("../fixtures/replay/registry.json"),
+            "fixture",
+        )
+        .unwrap()
     })
 }
 
 fn fixture_graph() -> Value {
-    serde_json::from_slice(include_bytes!("fixtures/replay/fix.graph.json")).unwrap()
+    serde_json::from_slice(include_bytes!("../fixtures/replay/fix.graph.json")).unwrap()
 }
 
 fn consts(prim: &str, rng: &mut Rng, skip: &[&str]) -> Value {

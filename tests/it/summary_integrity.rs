@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::trusting;
 
 fn replayer() -> Replayer<'static> {

@@ -521,7 +521,7 @@ fn every_top_level_module_is_in_the_layer_table() {
     assert!(
         unknown.is_empty(),
         "top-level module(s) {unknown:?} are not in the layer table: add each to `LAYERS` in \
-         tests/tidy.rs at the layer its imports put it (above every module it uses, below every \
+         tests/it/tidy.rs at the layer its imports put it (above every module it uses, below every \
          module that uses it), and to the layer list in ARCHITECTURE.md"
     );
 }

@@ -168,7 +168,7 @@ fn explain_prints_the_rule_file_header_and_rejects_unknown_codes() {
     let out = primgraph(&["explain", "A402"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    let source = include_str!("../src/rules/a402_grant_bypass.rs");
+    let source = include_str!("../../src/rules/a402_grant_bypass.rs");
     assert_eq!(
         text,
         format!(

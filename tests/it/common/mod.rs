@@ -1,6 +1,6 @@
-//! Helpers the replay integration tests share (`mod common;` in each): the fixture registry and
-//! graph under `tests/fixtures/replay/`, a replayer over them, and running the `primgraph`
-//! binary. Each test binary uses only some of them, hence `dead_code` is allowed here.
+//! Helpers the replay integration tests share (`use crate::common;` in each): the fixture
+//! registry and graph under `tests/fixtures/replay/`, a replayer over them, and running the
+//! `primgraph` binary. A helper may lose its last user, hence `dead_code` is allowed here.
 #![allow(dead_code)]
 
 use primgraph::registry::Registry;

@@ -1,5 +1,5 @@
-//! Helpers the import tests share (`mod import_support;`): the graph the runs are mapped onto,
-//! Inspect samples shaped as Inspect writes them (`EvalSample`: `id`, `epoch`, `input`,
+//! Helpers the import tests share (`use crate::import_support;`): the graph the runs are mapped
+//! onto, Inspect samples shaped as Inspect writes them (`EvalSample`: `id`, `epoch`, `input`,
 //! `messages`, `output`, `scores`, `events` with `ToolEvent`s), and `.eval` zips of them with
 //! the entries Inspect writes (`_journal/start.json`, `header.json`, `samples/ID_epoch_N.json`).
 #![allow(dead_code)]

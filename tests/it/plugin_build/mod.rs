@@ -1,7 +1,7 @@
-//! Building plugin binaries for the plugin tests (`tests/plugin_docs.rs`,
-//! `tests/plugin_bad_input.rs`): core modules from WAT text, components of a world through
+//! Building plugin binaries for the plugin tests (`tests/it/plugin_docs.rs`,
+//! `tests/it/plugin_bad_input.rs`): core modules from WAT text, components of a world through
 //! `wit-component` (no wasm toolchain), custom sections appended by hand, and the clean fixture
-//! plugin with its contract. The same recipe as `tests/pack_cli.rs`'s fixture builder, with the
+//! plugin with its contract. The same recipe as `tests/it/pack_cli.rs`'s fixture builder, with the
 //! world's WIT text and the place of the contract as parameters.
 #![allow(dead_code)] // each test file uses its part
 
@@ -119,7 +119,7 @@ pub fn append_custom(bytes: &mut Vec<u8>, name: &str, payload: &[u8]) {
     bytes.extend_from_slice(payload);
 }
 
-/// `bytes` with the contract appended at the top level, as `tests/pack_cli.rs` builds the
+/// `bytes` with the contract appended at the top level, as `tests/it/pack_cli.rs` builds the
 /// fixtures.
 pub fn with_contract(mut bytes: Vec<u8>, contract: &Value) -> Vec<u8> {
     let payload = serde_json::to_vec(contract).unwrap();
