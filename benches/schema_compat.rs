@@ -126,7 +126,7 @@ fn schema_compat(c: &mut Criterion) {
     group.finish();
 }
 
-/// The slowest pair of the IBM suite in a debug run of `tests/schema_ibm.rs` (`--nocapture`
+/// The slowest pair of the IBM suite in a debug run of `tests/it/schema_ibm.rs` (`--nocapture`
 /// prints the slowest pairs).
 const SLOWEST_IBM_PAIR: &str = "test_ai_subschema/TestAIExamples.test_dataset_op/39";
 

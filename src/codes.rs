@@ -7,7 +7,7 @@
 //!
 //! Registering a code: add one `Code … ;` row to the `table!` below, in code order, naming the
 //! file (relative to `src/`) whose `//!` header documents it in the layout the `explain` doc
-//! test (`tests/code_table.rs`) checks: `## What it checks`, `## Why it matters`, `## Example`
+//! test (`tests/it/code_table.rs`) checks: `## What it checks`, `## Why it matters`, `## Example`
 //! (a fenced, tagged example that really produces the code), `## Fix`, `## Implements` (the SPEC
 //! section).
 //!

@@ -12,6 +12,7 @@
 //! is reported as `ignored` with the reason (and recorded for `.ci/test`'s list of checks that
 //! did not run, see `external_tool`) — never as a pass — and under CI (`CI` set) is a failure.
 
+#[path = "it/external_tool/mod.rs"]
 mod external_tool;
 
 use primgraph::registry::Registry;

@@ -1,6 +1,6 @@
 //! The world `primgraph:primitive/primitive@1.0.0` as the checker knows it: the package, the
 //! interface each effect of SPEC §1.2 needs and the functions it has, and the type of the one
-//! export, `invoke`. `wit/primitive.wit` is the source; `tests/plugin_wit.rs` parses it with
+//! export, `invoke`. `wit/primitive.wit` is the source; `tests/it/plugin_wit.rs` parses it with
 //! `wit-parser` and checks these tables against it, so the two cannot drift apart.
 
 use crate::registry::Effect;

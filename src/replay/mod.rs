@@ -6,7 +6,7 @@
 //! (`corpus`), the toolkit the codes' fault injectors share (`fault`), sealed traces' keys and
 //! signatures (`seal`), and paired replay of one trace against two graphs in one pass (`pair`).
 //! The files stand on inner floors, each naming only lower ones (ARCHITECTURE.md;
-//! `tests/tidy.rs` keeps the order); synthetic runs are `crate::simulate`, above this room.
+//! `tests/it/tidy.rs` keeps the order); synthetic runs are `crate::simulate`, above this room.
 
 pub mod codes;
 pub mod corpus;

@@ -14,7 +14,7 @@
 //! `additionalProperties`, `items`, `enum`, the size and number bounds, `allOf`/`anyOf`/`oneOf`,
 //! `not`, annotations such as `description` and `x-…`), each keyword with a value of the shape
 //! the 2020-12 meta-schema requires, is accepted by a structural walk without running the
-//! compiler: every such schema compiles (`tests/registry_lint.rs` checks it against the
+//! compiler: every such schema compiles (`tests/it/registry_lint.rs` checks it against the
 //! compiler over the lint fixtures and generated schemas). Any other schema, and any schema the
 //! walk would refuse, is compiled, so a finding always quotes the compiler.
 //!

@@ -1,0 +1,51 @@
+//! Helpers the replay integration tests share (`use crate::common;` in each): the fixture
+//! registry and graph under `tests/fixtures/replay/`, a replayer over them, and running the
+//! `primgraph` binary. A helper may lose its last user, hence `dead_code` is allowed here.
+#![allow(dead_code)]
+
+use primgraph::registry::Registry;
+use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer, TrustedKey};
+use std::path::Path;
+use std::process::Command;
+use std::sync::OnceLock;
+
+pub const REGISTRY: &str = "tests/fixtures/replay/registry.json";
+pub const GRAPH: &str = "tests/fixtures/replay/fix.graph.json";
+/// The adversarial traces and the fixture seal key.
+pub const ADVERSARIAL: &str = "tests/fixtures/replay/adversarial";
+
+/// The fixture registry, read once per test binary.
+pub fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(|| Registry::from_path(Path::new(REGISTRY)).unwrap())
+}
+
+/// A replayer of the fixture graph that trusts `keys` (none: seals are checked but not required).
+pub fn trusting(keys: Vec<TrustedKey>) -> Replayer<'static> {
+    let bytes = std::fs::read(GRAPH).unwrap();
+    let graph = ReplayGraph::load(GRAPH, &bytes, registry()).unwrap();
+    Replayer::new(registry(), graph, ReplayOptions::default()).with_trusted_keys(keys)
+}
+
+/// Run the binary: its exit code (-1 when killed), stdout and stderr.
+pub fn primgraph(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `primgraph replay --graph GRAPH --registry REGISTRY ARGS…` over the fixtures.
+pub fn replay(args: &[&str]) -> (i32, String, String) {
+    primgraph(&[&["replay", "--graph", GRAPH, "--registry", REGISTRY], args].concat())
+}
+
+/// `primgraph simulate GRAPH --registry REGISTRY ARGS…` over the fixtures.
+pub fn simulate(args: &[&str]) -> (i32, String, String) {
+    primgraph(&[&["simulate", GRAPH, "--registry", REGISTRY], args].concat())
+}
