@@ -71,6 +71,14 @@ pub struct Extent {
 }
 
 impl Extent {
+    /// The file's first char, where a renderer puts what has no location.
+    pub const FILE_START: Extent = Extent {
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: 1,
+    };
+
     /// From a start and an end that may be missing or (from a stale location) before the start:
     /// the end is then the start.
     fn new((line, column): (u32, u32), end: Option<(u32, u32)>) -> Extent {

@@ -257,12 +257,7 @@ struct FileLocator {
 /// A SARIF region (1-based, `endColumn` exclusive) for an extent; an empty extent still covers
 /// one column for viewers, and an unlocated one is the file's first char.
 fn region(extent: Option<Extent>) -> Value {
-    let extent = extent.unwrap_or(Extent {
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: 1,
-    });
+    let extent = extent.unwrap_or(Extent::FILE_START);
     let start_line = extent.line.max(1);
     let start_column = extent.column.max(1);
     let end_line = extent.end_line.max(start_line);

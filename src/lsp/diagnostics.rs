@@ -30,12 +30,7 @@ impl Source<'_> {
     /// The range of a located extent in this document (an empty one covers the char at its
     /// start; an unlocated one is the document's first char).
     fn range(&self, extent: Option<Extent>) -> Range {
-        let extent = extent.unwrap_or(Extent {
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 1,
-        });
+        let extent = extent.unwrap_or(Extent::FILE_START);
         let start = self
             .lines
             .offset_of_line_column(self.text, extent.line, extent.column);
@@ -146,12 +141,7 @@ impl Source<'_> {
 /// The range of an extent in another file, whose text is not at hand: UTF-16 positions
 /// approximated by the columns (exact for the BMP), one char for an empty extent.
 fn elsewhere_range(extent: Option<Extent>) -> Range {
-    let extent = extent.unwrap_or(Extent {
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: 1,
-    });
+    let extent = extent.unwrap_or(Extent::FILE_START);
     let position = |line: u32, column: u32| {
         lsp_types::Position::new(line.saturating_sub(1), column.saturating_sub(1))
     };

@@ -67,21 +67,15 @@ const CODE: &Code = &codes::L505;
 /// Why `schema` is not a usable object schema — with the pointer inside the schema where the
 /// compiler failed — or `None` when it is.
 pub fn problem(schema: &Value) -> Option<(String, String)> {
-    if !schema.is_object() {
-        return Some((String::new(), "is not a JSON Schema object".to_string()));
+    // A plain schema object has no `$ref` (so nothing for `bad_reference` to find) and compiles.
+    if schema.is_object() && is_plain(schema) {
+        return not_an_object_schema(schema);
     }
-    // A plain schema has no `$ref` (so nothing for `bad_reference` to find) and compiles.
-    if !is_plain(schema) {
-        if let Some(found) = bad_reference(schema) {
-            return Some(found);
-        }
-        if let Err(e) = jsonschema::validator_for(schema) {
-            return Some((
-                e.instance_path().to_string(),
-                format!("does not compile: {e}"),
-            ));
-        }
-    }
+    problem_by_compiler(schema)
+}
+
+/// The last check of both paths: the schema must describe an object.
+fn not_an_object_schema(schema: &Value) -> Option<(String, String)> {
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         return Some((
             String::new(),
@@ -259,13 +253,7 @@ pub fn problem_by_compiler(schema: &Value) -> Option<(String, String)> {
             format!("does not compile: {e}"),
         ));
     }
-    if schema.get("type").and_then(Value::as_str) != Some("object") {
-        return Some((
-            String::new(),
-            "does not describe an object (`\"type\": \"object\"`)".to_string(),
-        ));
-    }
-    None
+    not_an_object_schema(schema)
 }
 
 /// Whether the shortcut of [`problem`] accepts `schema` without compiling it.
