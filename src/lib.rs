@@ -99,7 +99,7 @@ pub mod workers;
 
 pub use codes::CodeName;
 pub use diagnostic::{
-    Diagnostic, FileReport, Level as OverrideLevel, Override, Related, Severity, Witness,
+    Diagnostic, Extent, FileReport, Level as OverrideLevel, Override, Related, Severity, Witness,
 };
 pub use registry::{Authority, Class, Effect, Primitive, RegistryError};
 

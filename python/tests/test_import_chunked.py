@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import sys
 import zipfile
 
 os.environ.setdefault("INSPECT_DISABLE_TELEMETRY", "1")
@@ -28,79 +29,28 @@ from conftest import REPO
 
 inspect_ai = pytest.importorskip("inspect_ai")
 
+sys.path.insert(0, str(REPO / "tests" / "fixtures" / "import"))
+import make_chunked  # noqa: E402  (the fixture generator: the same task, the same tools)
+
+LONG = make_chunked.LONG  # over Inspect's 100 characters: stored as an attachment
+
 GRAPH = REPO / "tests" / "fixtures" / "import" / "lookup.graph.json"
 MAP = '[tools]\ngrep = "search"\n\n[final]\nnode = "answer"\n'
-# Over Inspect's 100 characters: stored as an attachment, `attachment://…` in the event.
-LONG = "src/lib.rs:1: fn main() { println!(\"hello\"); } // " + "x" * 150
 
 
 def _logs(tmp_path: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
-    """(the log Inspect wrote, the same log converted by Inspect to chunked samples)."""
-    from inspect_ai import Task, eval as inspect_eval
+    """(the log Inspect wrote, the same log converted by Inspect to chunked samples): the
+    fixture generator's task (`tests/fixtures/import/make_chunked.py`) over two questions."""
     from inspect_ai.dataset import Sample
-    from inspect_ai.log._recorders.chunked import convert_eval_logs_to_chunked
-    from inspect_ai.model import ModelOutput, ModelUsage
-    from inspect_ai.scorer import includes
-    from inspect_ai.solver import generate, use_tools
-    from inspect_ai.tool import tool
 
-    @tool
-    def grep():
-        async def execute(query: str):
-            """Search the workspace.
-
-            Args:
-                query: what to look for.
-            """
-            return json.dumps({"matches": ["src/lib.rs"], "context": LONG})
-
-        return execute
-
-    @tool
-    def read_file():
-        async def execute(path: str):
-            """Read a file.
-
-            Args:
-                path: the file.
-            """
-            return json.dumps({"text": "fn main() {}"})
-
-        return execute
-
-    def script(input, tools, tool_choice, config):
-        question = next(m.text for m in input if m.role == "user")
-        calls = sum(1 for m in input if m.role == "tool")
-        if calls == 0:
-            out = ModelOutput.for_tool_call("mockllm/model", "grep", {"query": question})
-        elif calls == 1:
-            out = ModelOutput.for_tool_call("mockllm/model", "read_file", {"path": "src/lib.rs"})
-        else:
-            out = ModelOutput.from_content("mockllm/model", "main is in src/lib.rs")
-        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return out
-
-    task = Task(
-        dataset=[
+    return make_chunked.write_logs(
+        tmp_path,
+        [
             Sample(id="main", input="where is main?", target="src/lib.rs"),
             Sample(id="else", input="where is it elsewhere?", target="nowhere"),
         ],
-        solver=[use_tools(grep(), read_file()), generate()],
-        scorer=includes(),
-        epochs=2,
+        query_of=lambda question: question,
     )
-    (log,) = inspect_eval(
-        task,
-        model="mockllm/model",
-        model_args={"custom_outputs": script},
-        log_dir=str(tmp_path / "logs"),
-        log_format="eval",
-        display="none",
-    )
-    assert log.status == "success", log.error
-    convert_eval_logs_to_chunked(log.location, str(tmp_path / "chunked"), chunk_size=3)
-    (chunked,) = (tmp_path / "chunked").glob("*.eval")
-    return pathlib.Path(log.location), chunked
 
 
 def _steps(trace: pathlib.Path) -> list:

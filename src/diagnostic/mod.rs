@@ -42,7 +42,7 @@ pub struct Related {
 
 impl Related {
     /// A related location at `span` of the file it is in.
-    pub fn set_span(&mut self, span: Span) {
+    pub(crate) fn set_span(&mut self, span: Span) {
         self.line = Some(span.line);
         self.column = Some(span.column);
         self.end_line = Some(span.end_line);
@@ -94,7 +94,7 @@ impl Extent {
         }
     }
 
-    pub fn of(span: Span) -> Extent {
+    pub(crate) fn of(span: Span) -> Extent {
         Extent::new(
             (span.line, span.column),
             Some((span.end_line, span.end_column)),
@@ -107,7 +107,7 @@ impl Extent {
 
     /// The byte range of this extent in `text` (indexed by `lines`), clamped to its lines; an
     /// empty extent covers the char at its start (none at a line's end).
-    pub fn range(&self, text: &str, lines: &LineIndex) -> Option<std::ops::Range<usize>> {
+    pub(crate) fn range(&self, text: &str, lines: &LineIndex) -> Option<std::ops::Range<usize>> {
         let start = lines.offset(text, self.line, self.column)?;
         let end = if self.is_empty() {
             LineIndex::char_end(text, start)
@@ -343,7 +343,7 @@ impl Diagnostic {
     }
 
     /// Located at `span` of the file it is in.
-    pub fn set_span(&mut self, span: Span) {
+    pub(crate) fn set_span(&mut self, span: Span) {
         self.line = span.line;
         self.column = span.column;
         self.end_line = span.end_line;

@@ -170,10 +170,31 @@ fn graph_with_findings(seed: u64, keep: usize, misspelt: usize, one_line_nodes: 
     text
 }
 
-/// The text of `source` from (line, column) to (end_line, end_column), columns in chars.
-fn text_between(source: &str, lines: &LineIndex, extent: diagnostic::Extent) -> Option<String> {
-    let range = extent.range(source, lines)?;
-    source.get(range).map(str::to_string)
+/// The text of `source` from (line, column) to (end_line, end_column), columns in chars and the
+/// end exclusive — counted here from the text itself, not by the renderer's own conversion; an
+/// empty extent is the char at its start.
+fn text_between(source: &str, extent: diagnostic::Extent) -> Option<String> {
+    let source_lines: Vec<&str> = source.split('\n').collect();
+    let offset = |line: u32, column: u32| -> Option<usize> {
+        let before: usize = source_lines
+            .get(..(line as usize).checked_sub(1)?)?
+            .iter()
+            .map(|l| l.len() + 1)
+            .sum();
+        let text = source_lines.get(line as usize - 1)?;
+        let within: usize = text
+            .chars()
+            .take((column as usize).checked_sub(1)?)
+            .map(char::len_utf8)
+            .sum();
+        Some(before + within)
+    };
+    let start = offset(extent.line, extent.column)?;
+    let mut end = offset(extent.end_line, extent.end_column)?;
+    if end == start {
+        end = start + source[start..].chars().next().map_or(0, char::len_utf8);
+    }
+    source.get(start..end).map(str::to_string)
 }
 
 /// What the human rendering of a lone diagnostic underlines with `^` on the source line it
@@ -227,7 +248,7 @@ proptest! {
                 prop_assert_eq!(e.end_line, e.line, "an underline stays on its line: {:?}", e);
                 let line_len = lines.line_text(&source, e.line).map_or(0, |t| t.chars().count()) as u32;
                 prop_assert!(e.end_column <= line_len + 1, "{:?} inside line of {} chars", e, line_len);
-                let text = text_between(&source, &lines, e).unwrap_or_default();
+                let text = text_between(&source, e).unwrap_or_default();
                 prop_assert!(!text.is_empty() && text.chars().count() <= diagnostic::SHORT_SPAN, "{:?}: {:?}", e, text);
             }
             let shown = &json["files"][0]["diagnostics"][i];
@@ -248,7 +269,7 @@ proptest! {
                 alone.related.clear();
                 let lone = FileReport { diagnostics: vec![alone], ..report.clone() };
                 let rendered = human::render(&[lone], false);
-                let expected = text_between(&source, &lines, extent);
+                let expected = text_between(&source, extent);
                 prop_assert_eq!(underlined(&rendered, extent.line), expected, "{}", rendered);
             }
         }
