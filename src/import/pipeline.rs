@@ -81,12 +81,22 @@ impl Pipeline {
                         Err(_) => return,
                     };
                     let Ok(job) = next else { return };
-                    let done = match parse(&job.bytes, &job.at) {
+                    // A panic here would be a bug; caught, it is that sample's finding, so the
+                    // reader, which waits for every job it handed out, never waits forever.
+                    let work = std::panic::AssertUnwindSafe(|| match parse(&job.bytes, &job.at) {
                         Ok(run) => {
                             Done::Run(Box::new(convert::convert(&options, Format::Inspect, run)))
                         }
                         Err(d) => Done::Finding(Box::new(d)),
-                    };
+                    });
+                    let done = std::panic::catch_unwind(work).unwrap_or_else(|_| {
+                        Done::Finding(Box::new(ImportDiagnostic::new(
+                            &crate::codes::I901,
+                            job.at.clone(),
+                            "the importer failed on this sample (an internal error: please \
+                             report it with the log); the other samples are imported",
+                        )))
+                    });
                     if sender.send((job.sequence, done, job.bytes)).is_err() {
                         return;
                     }
