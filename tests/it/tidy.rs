@@ -297,15 +297,36 @@ fn every_source_file_opens_with_its_doc_paragraph() {
     );
 }
 
-#[test]
-fn only_the_binary_prints() {
+/// `src/FILE:LINE: NEEDLE` for each needle found in the code (comments and literals blanked)
+/// of every `src` file `select` takes; with `skip_unit_tests`, `#[cfg(test)]` modules aside.
+fn tokens_in(
+    select: impl Fn(&str) -> bool,
+    needles: &[&str],
+    skip_unit_tests: bool,
+) -> Vec<String> {
     let mut found = Vec::new();
     for (rel, text) in sources() {
-        if rel == "main.rs" || rel.starts_with("cli/") {
+        if !select(&rel) {
             continue;
         }
-        let code = code_only(&text);
-        for needle in [
+        let mut code = code_only(&text);
+        if skip_unit_tests {
+            code = without_test_modules(&code);
+        }
+        for needle in needles {
+            for line in token_lines(&code, needle) {
+                found.push(format!("src/{rel}:{line}: {needle}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn only_the_binary_prints() {
+    let found = tokens_in(
+        |rel| rel != "main.rs" && !rel.starts_with("cli/"),
+        &[
             "print!",
             "println!",
             "eprint!",
@@ -313,12 +334,9 @@ fn only_the_binary_prints() {
             "dbg!",
             "io::stdout",
             "io::stderr",
-        ] {
-            for line in token_lines(&code, needle) {
-                found.push(format!("src/{rel}:{line}: {needle}"));
-            }
-        }
-    }
+        ],
+        false,
+    );
     assert!(
         found.is_empty(),
         "the library returns what it has to say; only src/cli/ and src/main.rs print:\n{}",
@@ -331,13 +349,9 @@ fn rules_and_the_replay_engine_do_no_io_and_read_no_clock() {
     let pure = |rel: &str| {
         rel.starts_with("rules/") || rel == "replay/engine.rs" || rel.starts_with("replay/codes/")
     };
-    let mut found = Vec::new();
-    for (rel, text) in sources() {
-        if !pure(&rel) {
-            continue;
-        }
-        let code = code_only(&text);
-        for needle in [
+    let found = tokens_in(
+        pure,
+        &[
             "std::fs",
             "fs::",
             "File::",
@@ -348,12 +362,9 @@ fn rules_and_the_replay_engine_do_no_io_and_read_no_clock() {
             "eprint!",
             "eprintln!",
             "std::env",
-        ] {
-            for line in token_lines(&code, needle) {
-                found.push(format!("src/{rel}:{line}: {needle}"));
-            }
-        }
-    }
+        ],
+        false,
+    );
     assert!(
         found.is_empty(),
         "rules and the replay engine are pure functions of their inputs (no file system, no \
@@ -371,18 +382,7 @@ fn renderers_parse_no_source() {
             || rel == "lsp/diagnostics.rs"
             || rel == "versions/registry_diff/render.rs"
     };
-    let mut found = Vec::new();
-    for (rel, text) in sources() {
-        if !renderer(&rel) {
-            continue;
-        }
-        let code = without_test_modules(&code_only(&text));
-        for needle in ["json::parse", "parse_owned", "reparse"] {
-            for line in token_lines(&code, needle) {
-                found.push(format!("src/{rel}:{line}: {needle}"));
-            }
-        }
-    }
+    let found = tokens_in(renderer, &["json::parse", "parse_owned", "reparse"], true);
     assert!(
         found.is_empty(),
         "renderers locate through the diagnostics' extents, never by parsing the source:\n{}",
