@@ -139,31 +139,38 @@ impl Composition {
                 }
             }
         }
-        // IDs and aliases: unique across the base and every pack.
-        let mut keys: HashMap<&str, String> = HashMap::new();
+        // IDs and aliases: unique across the base and every pack. Each key's owner (its pack,
+        // `None` for the base, and the ID) is described only when another key collides.
+        let mut keys: HashMap<&str, (Option<&Pack>, &str)> = HashMap::with_capacity(
+            2 * base.len() + packs.iter().map(|p| 2 * p.primitives.len()).sum::<usize>(),
+        );
         for p in base.primitives() {
-            keys.insert(&p.id, format!("the registry's `{}`", p.id));
-            keys.insert(&p.alias, format!("the registry's `{}`", p.id));
+            keys.insert(&p.id, (None, &p.id));
+            keys.insert(&p.alias, (None, &p.id));
         }
         for pack in &packs {
             for p in &pack.primitives {
                 for (field, key) in [("id", &p.contract.id), ("alias", &p.contract.alias)] {
                     match keys.get(key.as_str()) {
-                        Some(owner) => errors.push(Located::in_pack(
-                            pack,
-                            codes::P803.at(
-                                format!("{}/{field}", p.pointer),
-                                format!(
-                                    "{field} `{key}` collides with {owner}: IDs and aliases are \
-                                     unique across the registry and every loaded pack"
+                        Some(&(owner_pack, owner_id)) => {
+                            let owner = match owner_pack {
+                                None => format!("the registry's `{owner_id}`"),
+                                Some(other) => format!("pack {}'s `{owner_id}`", other.label()),
+                            };
+                            errors.push(Located::in_pack(
+                                pack,
+                                codes::P803.at(
+                                    format!("{}/{field}", p.pointer),
+                                    format!(
+                                        "{field} `{key}` collides with {owner}: IDs and \
+                                         aliases are unique across the registry and every \
+                                         loaded pack"
+                                    ),
                                 ),
-                            ),
-                        )),
+                            ))
+                        }
                         None => {
-                            keys.insert(
-                                key,
-                                format!("pack {}'s `{}`", pack.label(), p.contract.id),
-                            );
+                            keys.insert(key, (Some(pack), &p.contract.id));
                         }
                     }
                 }
