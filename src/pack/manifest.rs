@@ -208,12 +208,23 @@ pub fn load(dir: &Path, base: &Registry) -> Result<Pack, PackErrors> {
     }
     let bytes = crate::input::read_capped(&manifest_path, super::MAX_MANIFEST_BYTES)
         .map_err(|e| PackErrors::whole_file(&file, codes::P801.at("", e.to_string())))?;
-    load_bytes(dir, &bytes, base)
+    load_manifest(dir, &bytes, true, base)
 }
 
 /// [`load`] with `pack.json`'s text given (an editor's unsaved buffer, SPEC §8): the rest of
 /// the pack (schema files, fragments, the digest, `pack.sig`) is read from `dir`.
 pub fn load_bytes(dir: &Path, bytes: &[u8], base: &Registry) -> Result<Pack, PackErrors> {
+    load_manifest(dir, bytes, false, base)
+}
+
+/// [`load_bytes`]; `on_disk`: `bytes` are `pack.json`'s on disk (read by [`load`]), so the
+/// digest uses them instead of reading the file again.
+fn load_manifest(
+    dir: &Path,
+    bytes: &[u8],
+    on_disk: bool,
+    base: &Registry,
+) -> Result<Pack, PackErrors> {
     let file = dir.join(MANIFEST).display().to_string();
     if bytes.len() > super::MAX_MANIFEST_BYTES {
         return Err(PackErrors::whole_file(
@@ -251,7 +262,7 @@ pub fn load_bytes(dir: &Path, bytes: &[u8], base: &Registry) -> Result<Pack, Pac
         schema_files: HashMap::new(),
     };
     let pack = loader.manifest(root, &file, parsed.clone());
-    let digest = match super::digest::digest_dir(dir) {
+    let digest = match super::digest::digest_dir_with(dir, on_disk.then_some(bytes)) {
         Ok(d) => Some(d),
         Err(errors) => {
             for report in errors.reports {

@@ -537,6 +537,13 @@ impl Registry {
         })
     }
 
+    /// The primitives, moved out (the registry is left with none, its table pointing nowhere):
+    /// for a registry about to be dropped whose contracts are freed on another thread.
+    pub(crate) fn take_primitives(&mut self) -> Vec<Primitive> {
+        self.validators.clear();
+        std::mem::take(&mut self.primitives)
+    }
+
     pub fn abi(&self) -> &str {
         &self.abi
     }
