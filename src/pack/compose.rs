@@ -238,15 +238,20 @@ impl Composition {
             return Err(errors);
         }
         let mut families = Vec::new();
-        let mut primitives = Vec::new();
         let mut owner = Vec::new();
         for (k, pack) in packs.iter().enumerate() {
             families.extend(pack.families.iter().cloned());
-            for p in &pack.primitives {
-                primitives.push(p.contract.clone());
-                owner.push(k as u16);
-            }
+            owner.extend(std::iter::repeat_n(k as u16, pack.primitives.len()));
         }
+        // The contracts are copied on both cores (their schemas are shared, not copied), in
+        // pack order: rayon's collect keeps it.
+        let primitives: Vec<_> = {
+            use rayon::prelude::*;
+            packs
+                .par_iter()
+                .flat_map_iter(|pack| pack.primitives.iter().map(|p| p.contract.clone()))
+                .collect()
+        };
         let origin = packs
             .iter()
             .map(|p| p.label())
