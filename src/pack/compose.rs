@@ -311,22 +311,27 @@ impl Composition {
     }
 }
 
-/// A composition is freed on both cores: its registry and its packs (their contracts' schemas,
-/// every `pack.json`'s span table) are many small allocations, and freeing them is as much
-/// work as a third of loading them. The caller still waits for all of it (the memory is free
-/// when `drop` returns); only the work is spread.
+/// A composition is freed on two threads: its registry and its packs (their contracts'
+/// schemas, every `pack.json`'s span table) are many small allocations, and freeing them is as
+/// much work as a third of loading them. The caller still waits for all of it (the memory is
+/// free when `drop` returns); only the work is spread. A scoped thread, not the rayon pool: a
+/// drop runs wherever the last reference goes, maybe under a lock that every pool worker is
+/// waiting for, and the pool would then never run it.
 impl Drop for Composition {
     fn drop(&mut self) {
-        use rayon::prelude::*;
-        let packs = std::mem::take(&mut self.packs);
-        if packs.len() < 2 {
+        if self.packs.len() < 2 {
             return;
         }
+        let mut first = std::mem::take(&mut self.packs);
+        let second = first.split_off(first.len() / 2);
         let primitives = self.registry.take_primitives();
-        rayon::join(
-            move || drop(primitives),
-            move || packs.into_par_iter().for_each(drop),
-        );
+        std::thread::scope(|scope| {
+            // When no thread can be spawned, the closure (and the packs it holds) is dropped
+            // here, on this thread.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || drop(first));
+            drop(second);
+            drop(primitives);
+        });
     }
 }
 
