@@ -401,7 +401,7 @@ fn describe(p: &Primitive) -> String {
     for (name, value) in rows {
         s.push_str(&format!("{:<24}{value}\n", format!("{name}:")));
     }
-    for (name, schema) in [("inputs", &p.inputs), ("outputs", &p.outputs)] {
+    for (name, schema) in [("inputs", &*p.inputs), ("outputs", &*p.outputs)] {
         s.push_str(&format!("\n{name}:\n"));
         s.push_str(&indent(
             &serde_json::to_string_pretty(schema).unwrap_or_default(),

@@ -230,7 +230,7 @@ fn source_schema(
         let source = outline.node(&from)?;
         let prim = registry.lookup(&source.primitive.as_ref()?.0)?;
         (
-            prim.outputs.clone(),
+            (*prim.outputs).clone(),
             format!("the outputs of `{from}` (`{}`)", prim.id),
         )
     };

@@ -139,31 +139,38 @@ impl Composition {
                 }
             }
         }
-        // IDs and aliases: unique across the base and every pack.
-        let mut keys: HashMap<&str, String> = HashMap::new();
+        // IDs and aliases: unique across the base and every pack. Each key's owner (its pack,
+        // `None` for the base, and the ID) is described only when another key collides.
+        let mut keys: HashMap<&str, (Option<&Pack>, &str)> = HashMap::with_capacity(
+            2 * base.len() + packs.iter().map(|p| 2 * p.primitives.len()).sum::<usize>(),
+        );
         for p in base.primitives() {
-            keys.insert(&p.id, format!("the registry's `{}`", p.id));
-            keys.insert(&p.alias, format!("the registry's `{}`", p.id));
+            keys.insert(&p.id, (None, &p.id));
+            keys.insert(&p.alias, (None, &p.id));
         }
         for pack in &packs {
             for p in &pack.primitives {
                 for (field, key) in [("id", &p.contract.id), ("alias", &p.contract.alias)] {
                     match keys.get(key.as_str()) {
-                        Some(owner) => errors.push(Located::in_pack(
-                            pack,
-                            codes::P803.at(
-                                format!("{}/{field}", p.pointer),
-                                format!(
-                                    "{field} `{key}` collides with {owner}: IDs and aliases are \
-                                     unique across the registry and every loaded pack"
+                        Some(&(owner_pack, owner_id)) => {
+                            let owner = match owner_pack {
+                                None => format!("the registry's `{owner_id}`"),
+                                Some(other) => format!("pack {}'s `{owner_id}`", other.label()),
+                            };
+                            errors.push(Located::in_pack(
+                                pack,
+                                codes::P803.at(
+                                    format!("{}/{field}", p.pointer),
+                                    format!(
+                                        "{field} `{key}` collides with {owner}: IDs and \
+                                         aliases are unique across the registry and every \
+                                         loaded pack"
+                                    ),
                                 ),
-                            ),
-                        )),
+                            ))
+                        }
                         None => {
-                            keys.insert(
-                                key,
-                                format!("pack {}'s `{}`", pack.label(), p.contract.id),
-                            );
+                            keys.insert(key, (Some(pack), &p.contract.id));
                         }
                     }
                 }
@@ -231,15 +238,20 @@ impl Composition {
             return Err(errors);
         }
         let mut families = Vec::new();
-        let mut primitives = Vec::new();
         let mut owner = Vec::new();
         for (k, pack) in packs.iter().enumerate() {
             families.extend(pack.families.iter().cloned());
-            for p in &pack.primitives {
-                primitives.push(p.contract.clone());
-                owner.push(k as u16);
-            }
+            owner.extend(std::iter::repeat_n(k as u16, pack.primitives.len()));
         }
+        // The contracts are copied on both cores (their schemas are shared, not copied), in
+        // pack order: rayon's collect keeps it.
+        let primitives: Vec<_> = {
+            use rayon::prelude::*;
+            packs
+                .par_iter()
+                .flat_map_iter(|pack| pack.primitives.iter().map(|p| p.contract.clone()))
+                .collect()
+        };
         let origin = packs
             .iter()
             .map(|p| p.label())
@@ -296,6 +308,30 @@ impl Composition {
                 })
                 .collect(),
         )
+    }
+}
+
+/// A composition is freed on two threads: its registry and its packs (their contracts'
+/// schemas, every `pack.json`'s span table) are many small allocations, and freeing them is as
+/// much work as a third of loading them. The caller still waits for all of it (the memory is
+/// free when `drop` returns); only the work is spread. A scoped thread, not the rayon pool: a
+/// drop runs wherever the last reference goes, maybe under a lock that every pool worker is
+/// waiting for, and the pool would then never run it.
+impl Drop for Composition {
+    fn drop(&mut self) {
+        if self.packs.len() < 2 {
+            return;
+        }
+        let mut first = std::mem::take(&mut self.packs);
+        let second = first.split_off(first.len() / 2);
+        let primitives = self.registry.take_primitives();
+        std::thread::scope(|scope| {
+            // When no thread can be spawned, the closure (and the packs it holds) is dropped
+            // here, on this thread.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || drop(first));
+            drop(second);
+            drop(primitives);
+        });
     }
 }
 

@@ -4,7 +4,7 @@
 //! iterative (no recursion to overflow), refuses symbolic links and other non-regular files
 //! (P801, located at the file) and reads each file through `crate::input::read_capped`.
 
-use super::{MAX_FILE_BYTES, MAX_FILES, PackErrors, SIGNATURE};
+use super::{MANIFEST, MAX_FILE_BYTES, MAX_FILES, PackErrors, SIGNATURE};
 use crate::codes;
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -102,20 +102,32 @@ pub fn list_files(dir: &Path) -> Result<Vec<String>, PackErrors> {
 
 /// The pack's digest (SPEC §9.2).
 pub fn digest_dir(dir: &Path) -> Result<String, PackErrors> {
+    digest_dir_with(dir, None)
+}
+
+/// [`digest_dir`], with `pack.json`'s bytes as the loader read them (not read again): the
+/// digest then covers exactly the manifest that was loaded.
+pub(crate) fn digest_dir_with(dir: &Path, manifest: Option<&[u8]>) -> Result<String, PackErrors> {
     let files = list_files(dir)?;
     let mut entries = Vec::with_capacity(files.len());
     for rel in files {
         if rel == SIGNATURE {
             continue;
         }
-        let path = dir.join(&rel);
-        let bytes = crate::input::read_capped(&path, MAX_FILE_BYTES).map_err(|e| {
-            PackErrors::whole_file(
-                &path.display().to_string(),
-                codes::P801.at("", e.to_string()),
-            )
-        })?;
-        entries.push(serde_json::json!([rel, sha256_hex(&bytes)]));
+        let sha = match manifest {
+            Some(bytes) if rel == MANIFEST => sha256_hex(bytes),
+            _ => {
+                let path = dir.join(&rel);
+                let bytes = crate::input::read_capped(&path, MAX_FILE_BYTES).map_err(|e| {
+                    PackErrors::whole_file(
+                        &path.display().to_string(),
+                        codes::P801.at("", e.to_string()),
+                    )
+                })?;
+                sha256_hex(&bytes)
+            }
+        };
+        entries.push(serde_json::json!([rel, sha]));
     }
     Ok(digest_of_entries(&entries))
 }

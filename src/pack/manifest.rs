@@ -208,12 +208,23 @@ pub fn load(dir: &Path, base: &Registry) -> Result<Pack, PackErrors> {
     }
     let bytes = crate::input::read_capped(&manifest_path, super::MAX_MANIFEST_BYTES)
         .map_err(|e| PackErrors::whole_file(&file, codes::P801.at("", e.to_string())))?;
-    load_bytes(dir, &bytes, base)
+    load_manifest(dir, &bytes, true, base)
 }
 
 /// [`load`] with `pack.json`'s text given (an editor's unsaved buffer, SPEC §8): the rest of
 /// the pack (schema files, fragments, the digest, `pack.sig`) is read from `dir`.
 pub fn load_bytes(dir: &Path, bytes: &[u8], base: &Registry) -> Result<Pack, PackErrors> {
+    load_manifest(dir, bytes, false, base)
+}
+
+/// [`load_bytes`]; `on_disk`: `bytes` are `pack.json`'s on disk (read by [`load`]), so the
+/// digest uses them instead of reading the file again.
+fn load_manifest(
+    dir: &Path,
+    bytes: &[u8],
+    on_disk: bool,
+    base: &Registry,
+) -> Result<Pack, PackErrors> {
     let file = dir.join(MANIFEST).display().to_string();
     if bytes.len() > super::MAX_MANIFEST_BYTES {
         return Err(PackErrors::whole_file(
@@ -239,6 +250,10 @@ pub fn load_bytes(dir: &Path, bytes: &[u8], base: &Registry) -> Result<Pack, Pac
         }
         errors
     })?;
+    // The tree moves into the contracts (uncopied); the pack keeps the text and its spans,
+    // which is all locating needs.
+    let mut parsed = parsed;
+    let root = std::mem::take(&mut parsed.value);
     let parsed = Arc::new(parsed);
     let mut loader = Loader {
         dir,
@@ -246,8 +261,8 @@ pub fn load_bytes(dir: &Path, bytes: &[u8], base: &Registry) -> Result<Pack, Pac
         findings: Findings::new(&file, parsed.clone()),
         schema_files: HashMap::new(),
     };
-    let pack = loader.manifest(&parsed.value, &file, parsed.clone());
-    let digest = match super::digest::digest_dir(dir) {
+    let pack = loader.manifest(root, &file, parsed.clone());
+    let digest = match super::digest::digest_dir_with(dir, on_disk.then_some(bytes)) {
         Ok(d) => Some(d),
         Err(errors) => {
             for report in errors.reports {
@@ -412,8 +427,12 @@ impl Loader<'_> {
         }
     }
 
-    fn manifest(&mut self, root: &Value, file: &str, parsed: Arc<Parsed>) -> Option<Pack> {
-        let top = self.object(root, "", "pack.json")?;
+    fn manifest(&mut self, root: Value, file: &str, parsed: Arc<Parsed>) -> Option<Pack> {
+        self.object(&root, "", "pack.json")?;
+        let Value::Object(mut top) = root else {
+            return None;
+        };
+        let top = &mut top;
         self.unknown_fields("", top, FIELDS);
         let name = self.string(top, "", "pack", true).map(str::to_string);
         if let Some(n) = &name
@@ -532,8 +551,9 @@ impl Loader<'_> {
             }
         });
         let families = self.families(top.get("families"), &roots);
+        let written = top.remove("primitives");
         let primitives = self.primitives(
-            top.get("primitives"),
+            written,
             top.get("families"),
             &roots,
             &decision_sets,
@@ -1053,7 +1073,7 @@ impl Loader<'_> {
 
     fn primitives(
         &mut self,
-        value: Option<&Value>,
+        value: Option<Value>,
         families: Option<&Value>,
         roots: &[String],
         decision_sets: &BTreeMap<String, Vec<String>>,
@@ -1063,31 +1083,41 @@ impl Loader<'_> {
         let Some(v) = value else {
             return Vec::new();
         };
-        let Value::Array(items) = v else {
-            self.p801(
-                "/primitives",
-                format!("`primitives` must be an array, found {}", kind(v)),
-            );
-            return Vec::new();
+        let items = match v {
+            Value::Array(items) => items,
+            other => {
+                self.p801(
+                    "/primitives",
+                    format!("`primitives` must be an array, found {}", kind(&other)),
+                );
+                return Vec::new();
+            }
         };
         // The registry-shaped document the lint core reads: same indices, so its pointers are
         // pointers into `pack.json`.
         let mut normalized = Vec::with_capacity(items.len());
         let mut extras: Vec<(Vec<String>, Option<String>)> = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.into_iter().enumerate() {
             let at = format!("/primitives/{i}");
-            let Value::Object(o) = item else {
-                self.p801(
-                    at,
-                    format!("a primitive must be an object, found {}", kind(item)),
-                );
-                normalized.push(item.clone());
-                extras.push((Vec::new(), None));
-                continue;
+            let mut p = match item {
+                Value::Object(o) => o,
+                other => {
+                    self.p801(
+                        at,
+                        format!("a primitive must be an object, found {}", kind(&other)),
+                    );
+                    normalized.push(other);
+                    extras.push((Vec::new(), None));
+                    continue;
+                }
             };
-            self.unknown_fields(&at, o, PRIMITIVE_FIELDS);
-            let mut p = o.clone();
-            let id = o.get("id").and_then(Value::as_str).unwrap_or("");
+            self.unknown_fields(&at, &p, PRIMITIVE_FIELDS);
+            let id = p
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let id = id.as_str();
             let root = id.split('.').next().unwrap_or("");
             if !id.is_empty() && !roots.iter().any(|r| r == root) {
                 self.findings.at(
@@ -1101,14 +1131,18 @@ impl Loader<'_> {
                 );
             }
             let mut decision_set = None;
-            if let Some(Value::Object(ds)) = o.get("outcomes") {
+            if let Some(Value::Object(ds)) = p.get("outcomes") {
                 let oat = ptr(&at, "outcomes");
                 self.unknown_fields(&oat, ds, &["decision_set"]);
-                match ds.get("decision_set") {
-                    Some(Value::String(name)) => {
-                        match decision_sets.get(name) {
+                let named = ds.get("decision_set").map(|v| match v {
+                    Value::String(name) => Some(name.clone()),
+                    _ => None,
+                });
+                match named {
+                    Some(Some(name)) => {
+                        match decision_sets.get(&name) {
                             Some(list) => {
-                                decision_set = Some(name.clone());
+                                decision_set = Some(name);
                                 p.insert(
                                     "outcomes".into(),
                                     Value::Array(list.iter().cloned().map(Value::String).collect()),
@@ -1116,7 +1150,7 @@ impl Loader<'_> {
                             }
                             None => {
                                 let known = decision_sets.keys().map(String::as_str);
-                                let hint = diagnostic::suggest::nearest(name, known, 1)
+                                let hint = diagnostic::suggest::nearest(&name, known, 1)
                                     .into_iter()
                                     .next()
                                     .map(|s| format!("; did you mean `{s}`?"))
@@ -1145,7 +1179,7 @@ impl Loader<'_> {
             if let Some(c) = p.remove("commands") {
                 let cat = ptr(&at, "commands");
                 own_commands = self.strings(&c, &cat, "commands");
-                let effects: Vec<&str> = o
+                let effects: Vec<&str> = p
                     .get("effects")
                     .and_then(Value::as_array)
                     .map(|a| a.iter().filter_map(Value::as_str).collect())
@@ -1198,7 +1232,7 @@ impl Loader<'_> {
             }
             if let Some(env) = environment
                 && env.network == Some(false)
-                && let Some(effects) = o.get("effects").and_then(Value::as_array)
+                && let Some(effects) = p.get("effects").and_then(Value::as_array)
                 && let Some(k) = effects.iter().position(|e| e == "network")
             {
                 let d = codes::P809
@@ -1247,10 +1281,7 @@ impl Loader<'_> {
         );
         doc.insert("primitives".into(), Value::Array(normalized));
         let doc = Value::Object(doc);
-        if let Err(e) = lint::shape::check(&doc) {
-            self.p801(e.pointer, e.message);
-            return Vec::new();
-        }
+        // `lint_value` checks the shape first (a P801 with its pointer, as any shape error).
         match lint::lint_value(&doc) {
             Ok(findings) => {
                 for f in findings {
@@ -1277,14 +1308,34 @@ impl Loader<'_> {
             return Vec::new();
         };
         let mut out = Vec::with_capacity(prims.len());
-        for (i, (value, (commands, decision_set))) in prims.into_iter().zip(extras).enumerate() {
+        for (i, (mut value, (commands, decision_set))) in prims.into_iter().zip(extras).enumerate()
+        {
+            // The schemas move into the contract as they are: deserializing a `Value` into a
+            // `Value` would build every map of them again.
+            let mut schemas = [None, None];
+            if let Value::Object(o) = &mut value {
+                for (side, slot) in ["inputs", "outputs"].into_iter().zip(&mut schemas) {
+                    if let Some(v) = o.get_mut(side) {
+                        *slot = Some(std::mem::take(v));
+                    }
+                }
+            }
             match serde_json::from_value::<Primitive>(value) {
-                Ok(contract) => out.push(PackPrimitive {
-                    contract,
-                    commands,
-                    decision_set,
-                    pointer: format!("/primitives/{i}"),
-                }),
+                Ok(mut contract) => {
+                    let [inputs, outputs] = schemas;
+                    if let Some(v) = inputs {
+                        contract.inputs = Arc::new(v);
+                    }
+                    if let Some(v) = outputs {
+                        contract.outputs = Arc::new(v);
+                    }
+                    out.push(PackPrimitive {
+                        contract,
+                        commands,
+                        decision_set,
+                        pointer: format!("/primitives/{i}"),
+                    })
+                }
                 Err(e) => self.p801(format!("/primitives/{i}"), e.to_string()),
             }
         }

@@ -190,7 +190,9 @@ pub struct Pack {
     pub dir: PathBuf,
     /// `dir/pack.json`, as reported in diagnostics.
     pub manifest: String,
-    /// The parsed `pack.json` with its span table (its `value` is whole).
+    /// `pack.json`'s text and span table, to locate anything in it. Its `value` is `Null`: the
+    /// loader moves the tree into the typed members above (uncopied), and
+    /// [`Pack::written_primitive`] reads an entry as written again from the text.
     pub source: Arc<crate::json::Parsed>,
     /// `sha256:` + hex (SPEC §9.2).
     pub digest: String,
@@ -225,6 +227,22 @@ impl Pack {
         out.sort();
         out.dedup();
         out
+    }
+
+    /// The entry of `primitives` with this ID as written in `pack.json` (before its decision
+    /// set is expanded and its schema files bundled), parsed again from the text: what a
+    /// plugin embeds (SPEC §9.7). A cold path, so the loaded pack does not keep the tree.
+    pub fn written_primitive(&self, id: &str) -> Option<Value> {
+        let parsed = crate::json::parse(self.source.source().as_bytes(), &LIMITS).ok()?;
+        let Value::Object(mut top) = parsed.value else {
+            return None;
+        };
+        let Some(Value::Array(items)) = top.remove("primitives") else {
+            return None;
+        };
+        items
+            .into_iter()
+            .find(|p| p.get("id").and_then(Value::as_str) == Some(id))
     }
 
     /// The primitive with this ID or alias.

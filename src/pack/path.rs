@@ -67,8 +67,12 @@ impl PackPath {
                 .filter(|p| p.join(MANIFEST).exists() || is_symlink(&p.join(MANIFEST)))
                 .collect();
             dirs.sort();
-            for dir in dirs {
-                path.add(&dir);
+            // Every `pack.json` is read and scanned whole: on both cores, added in path order.
+            use rayon::prelude::*;
+            let heads: Vec<Result<Candidate, Unreadable>> =
+                dirs.par_iter().map(|dir| read_head(dir)).collect();
+            for head in heads {
+                path.push(head);
             }
         }
         for list in path.by_name.values_mut() {
@@ -88,81 +92,18 @@ impl PackPath {
     }
 
     fn add(&mut self, dir: &Path) {
-        /// The fields of `pack.json` the scan reads; the others are skipped unread.
-        #[derive(serde::Deserialize)]
-        struct Head {
-            pack: Option<serde_json::Value>,
-            version: Option<serde_json::Value>,
-            roots: Option<serde_json::Value>,
-        }
-        let manifest = dir.join(MANIFEST);
-        let unreadable = |name: Option<String>, reason: String| Unreadable {
-            dir: dir.to_path_buf(),
-            name,
-            reason,
-        };
-        if is_symlink(&manifest) {
-            self.unreadable
-                .push(unreadable(None, "pack.json is a symbolic link".into()));
-            return;
-        }
-        let bytes = match crate::input::read_capped(&manifest, MAX_MANIFEST_BYTES) {
-            Ok(b) => b,
-            Err(e) => {
-                self.unreadable.push(unreadable(None, e.to_string()));
-                return;
-            }
-        };
-        // Only three fields are read here, and every pack on the path is scanned whether or
-        // not a graph asks for it: a plain parse that skips the rest is enough. Strictness
-        // (duplicate keys, depth) is the load's business, which reports it located (P801);
-        // a document the plain parse refuses goes through the strict parser for its message.
-        let head = match serde_json::from_slice::<Head>(&bytes) {
-            Ok(head) => head,
-            Err(_) => match crate::json::parse(&bytes, &super::LIMITS) {
-                Ok(parsed) => Head {
-                    pack: parsed.value.get("pack").cloned(),
-                    version: parsed.value.get("version").cloned(),
-                    roots: parsed.value.get("roots").cloned(),
-                },
-                Err(e) => {
-                    self.unreadable.push(unreadable(None, e.to_string()));
-                    return;
-                }
-            },
-        };
-        let name = head.pack.as_ref().and_then(|v| v.as_str());
-        let version = head
-            .version
-            .as_ref()
-            .and_then(|v| v.as_str())
-            .and_then(parse_version);
-        let roots = head
-            .roots
-            .as_ref()
-            .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|r| r.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        match (name, version) {
-            (Some(name), Some(version)) if super::is_pack_name(name) => {
-                self.by_name
-                    .entry(name.to_string())
-                    .or_default()
-                    .push(Candidate {
-                        name: name.to_string(),
-                        version,
-                        dir: dir.to_path_buf(),
-                        roots,
-                    });
-            }
-            (name, _) => self.unreadable.push(unreadable(
-                name.map(str::to_string),
-                "pack.json has no valid `pack` name and `version`".into(),
-            )),
+        let head = read_head(dir);
+        self.push(head);
+    }
+
+    fn push(&mut self, head: Result<Candidate, Unreadable>) {
+        match head {
+            Ok(candidate) => self
+                .by_name
+                .entry(candidate.name.clone())
+                .or_default()
+                .push(candidate),
+            Err(unreadable) => self.unreadable.push(unreadable),
         }
     }
 
@@ -198,6 +139,74 @@ impl PackPath {
             .filter_map(|list| list.first())
             .filter(|c| c.roots.iter().any(|r| r == root))
             .collect()
+    }
+}
+
+/// The name, version and roots `dir/pack.json` declares, read leniently (the pack's load
+/// checks the rest), or why they cannot be read.
+fn read_head(dir: &Path) -> Result<Candidate, Unreadable> {
+    /// The fields of `pack.json` the scan reads; the others are skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        pack: Option<serde_json::Value>,
+        version: Option<serde_json::Value>,
+        roots: Option<serde_json::Value>,
+    }
+    let manifest = dir.join(MANIFEST);
+    let unreadable = |name: Option<String>, reason: String| Unreadable {
+        dir: dir.to_path_buf(),
+        name,
+        reason,
+    };
+    if is_symlink(&manifest) {
+        return Err(unreadable(None, "pack.json is a symbolic link".into()));
+    }
+    let bytes = match crate::input::read_capped(&manifest, MAX_MANIFEST_BYTES) {
+        Ok(b) => b,
+        Err(e) => return Err(unreadable(None, e.to_string())),
+    };
+    // Only three fields are read here, and every pack on the path is scanned whether or
+    // not a graph asks for it: a plain parse that skips the rest is enough. Strictness
+    // (duplicate keys, depth) is the load's business, which reports it located (P801);
+    // a document the plain parse refuses goes through the strict parser for its message.
+    let head = match serde_json::from_slice::<Head>(&bytes) {
+        Ok(head) => head,
+        Err(_) => match crate::json::parse(&bytes, &super::LIMITS) {
+            Ok(parsed) => Head {
+                pack: parsed.value.get("pack").cloned(),
+                version: parsed.value.get("version").cloned(),
+                roots: parsed.value.get("roots").cloned(),
+            },
+            Err(e) => return Err(unreadable(None, e.to_string())),
+        },
+    };
+    let name = head.pack.as_ref().and_then(|v| v.as_str());
+    let version = head
+        .version
+        .as_ref()
+        .and_then(|v| v.as_str())
+        .and_then(parse_version);
+    let roots = head
+        .roots
+        .as_ref()
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    match (name, version) {
+        (Some(name), Some(version)) if super::is_pack_name(name) => Ok(Candidate {
+            name: name.to_string(),
+            version,
+            dir: dir.to_path_buf(),
+            roots,
+        }),
+        (name, _) => Err(unreadable(
+            name.map(str::to_string),
+            "pack.json has no valid `pack` name and `version`".into(),
+        )),
     }
 }
 

@@ -14,7 +14,6 @@ use crate::pack::compose::{Base, Composer, ComposerOptions, Composition};
 use crate::pack::path::PackPath;
 use crate::pack::{Pack, Range, manifest};
 use crate::pack_rules::{self, Owners, PackRule};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -175,24 +174,14 @@ fn check_fragments(
     }
 }
 
-/// The primitive's entry in `pack.json` as written (SPEC §9.7: what a plugin embeds).
-fn written_contract<'a>(pack: &'a Pack, id: &str) -> Option<&'a Value> {
-    pack.source
-        .value
-        .get("primitives")?
-        .as_array()?
-        .iter()
-        .find(|p| p.get("id").and_then(Value::as_str) == Some(id))
-}
-
 /// P870–P872 for each plugin, at its entry in `pack.json`.
 fn check_plugins(pack: &Pack, findings: &mut Findings) {
     for (id, rel) in &pack.plugin_files {
-        let Some(contract) = written_contract(pack, id) else {
+        let Some(contract) = pack.written_primitive(id) else {
             continue; // P808 already: a plugin for no primitive of the pack
         };
         let pointer = crate::json::pointer::push("/plugins", id);
-        for f in crate::plugin::check_plugin_file(&pack.dir.join(rel), contract) {
+        for f in crate::plugin::check_plugin_file(&pack.dir.join(rel), &contract) {
             let mut message = format!("plugin `{rel}` for `{id}`: {}", f.message);
             if let Some(offset) = f.offset {
                 message.push_str(&format!(" (at byte {offset} of the plugin)"));

@@ -28,7 +28,7 @@ const _: () = assert!(2 * MAX_PRIMITIVES < phash::EMPTY as usize);
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a primitive in its registry (for the built-in registry: the ISA enum discriminant).
 pub type PrimIdx = u16;
@@ -157,8 +157,19 @@ pub struct Primitive {
     pub class: Class,
     pub authority: Authority,
     pub summary: String,
-    pub inputs: Value,
-    pub outputs: Value,
+    /// The input schema, shared: a composition's registry and the packs it is built from hold
+    /// one copy of it (cloning a contract copies no schema).
+    #[serde(
+        serialize_with = "shared::serialize",
+        deserialize_with = "shared::deserialize"
+    )]
+    pub inputs: Arc<Value>,
+    /// The output schema, shared as `inputs` is.
+    #[serde(
+        serialize_with = "shared::serialize",
+        deserialize_with = "shared::deserialize"
+    )]
+    pub outputs: Arc<Value>,
     #[serde(default)]
     pub outcomes: Option<Vec<String>>,
     #[serde(default)]
@@ -178,6 +189,22 @@ pub struct Primitive {
     pub requires_verifier: bool,
     #[serde(default)]
     pub terminal: bool,
+}
+
+/// Serde for a shared schema, written and read as the plain value it is (serde's own `Arc`
+/// support is behind a feature this crate does not turn on).
+mod shared {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+    use std::sync::Arc;
+
+    pub fn serialize<S: Serializer>(value: &Arc<Value>, s: S) -> Result<S::Ok, S::Error> {
+        value.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Value>, D::Error> {
+        Value::deserialize(d).map(Arc::new)
+    }
 }
 
 impl Primitive {
@@ -508,6 +535,13 @@ impl Registry {
             checker: crate::schema::Checker::new(),
             builtin: false,
         })
+    }
+
+    /// The primitives, moved out (the registry is left with none, its table pointing nowhere):
+    /// for a registry about to be dropped whose contracts are freed on another thread.
+    pub(crate) fn take_primitives(&mut self) -> Vec<Primitive> {
+        self.validators.clear();
+        std::mem::take(&mut self.primitives)
     }
 
     pub fn abi(&self) -> &str {

@@ -198,7 +198,7 @@ impl<'a> BindingTable<'a> {
                 };
                 let schema: Option<&'a Value> = match origin {
                     Origin::Input => Some(cx.input_schema),
-                    Origin::Node(s) => cx.model.prim(s).map(|p| &p.outputs),
+                    Origin::Node(s) => cx.model.prim(s).map(|p| &*p.outputs),
                     Origin::Const | Origin::Unknown => None,
                 };
                 let selection = schema.map(|schema| {

@@ -105,7 +105,7 @@ pub fn compute(cx: &Context<'_>) -> Vec<CompatFinding> {
             // consumer's inputs): their local `$ref`s are resolved against that document.
             let source_root = match b.origin {
                 super::Origin::Input => Some(cx.input_schema),
-                super::Origin::Node(node) => cx.prim(node).map(|p| &p.outputs),
+                super::Origin::Node(node) => cx.prim(node).map(|p| &*p.outputs),
                 _ => None,
             };
             let source = match source_root {

@@ -67,6 +67,69 @@ fn the_fixture_pack_loads_with_its_schemas_bundled_and_decision_set_expanded() {
     assert!(!v.is_valid(&serde_json::json!({"report": {"passed": -1, "failed": 0}})));
 }
 
+/// What loading does not copy (docs/packs.md, "Load time"): the composition's contracts share
+/// their schemas with the pack's, the pack keeps `pack.json`'s text (its entries as written
+/// still readable) and spans but not its tree, and the digest of the bytes the loader read is
+/// the digest of the folder on disk.
+#[test]
+fn a_composition_shares_its_packs_schemas_and_a_pack_keeps_its_text_not_its_tree() {
+    let dir = fixtures().join("path/pyfix");
+    let pack = manifest::load(&dir, Registry::builtin()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        pack.digest,
+        pack::digest::digest_dir(&dir).unwrap_or_else(|e| panic!("{e}"))
+    );
+    assert!(
+        pack.source.value.is_null(),
+        "the tree moved into the contracts"
+    );
+    assert!(pack.source.locate("/primitives/1/outcomes").is_some());
+    let written = pack
+        .written_primitive("pyfix.pass_or_fail")
+        .expect("the entry as written");
+    assert_eq!(
+        written["outcomes"],
+        serde_json::json!({"decision_set": "pass-fail"})
+    );
+    assert!(pack.written_primitive("pyfix.nothing").is_none());
+
+    let composer = composer(&[fixtures().join("path")]);
+    let requests = [(
+        "pyfix".to_string(),
+        pack::Range {
+            text: "^1.0".into(),
+            req: pack::parse_range("^1.0").expect("a range"),
+            pointer: "/packs/pyfix".into(),
+        },
+    )];
+    let composition = composer
+        .compose("g.graph.json", &requests)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let loaded = composition.pack("pyfix").expect("loaded");
+    for p in &loaded.primitives {
+        let idx = composition
+            .registry
+            .lookup_index(&p.contract.id)
+            .expect("in the composition");
+        let composed = composition.registry.get(idx);
+        assert!(
+            Arc::ptr_eq(&composed.inputs, &p.contract.inputs),
+            "{}",
+            p.contract.id
+        );
+        assert!(
+            Arc::ptr_eq(&composed.outputs, &p.contract.outputs),
+            "{}",
+            p.contract.id
+        );
+        assert_eq!(composed.id, p.contract.id);
+        assert_eq!(
+            composition.pack_of(idx).map(|p| p.name.as_str()),
+            Some("pyfix")
+        );
+    }
+}
+
 #[test]
 fn a_graph_declaring_the_pack_validates_clean_against_the_composition() {
     let report = validate_with(

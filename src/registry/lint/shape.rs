@@ -59,7 +59,8 @@ enum Want {
 }
 
 fn field(obj: &Value, at: &str, key: &str, want: Want, required: bool) -> Result<(), ShapeError> {
-    let pointer = format!("{at}/{key}");
+    // Built only for an error: this runs for every field of every primitive of every load.
+    let pointer = || format!("{at}/{key}");
     let Some(v) = obj.get(key) else {
         return if required {
             Err(err(at, format!("missing required field `{key}`")))
@@ -77,7 +78,7 @@ fn field(obj: &Value, at: &str, key: &str, want: Want, required: bool) -> Result
             Some(items) => {
                 if let Some((i, bad)) = items.iter().enumerate().find(|(_, x)| !x.is_string()) {
                     return Err(err(
-                        format!("{pointer}/{i}"),
+                        format!("{}/{i}", pointer()),
                         format!("expected a string, found {}", kind(bad)),
                     ));
                 }
@@ -98,7 +99,7 @@ fn field(obj: &Value, at: &str, key: &str, want: Want, required: bool) -> Result
         Want::Any => "any value",
     };
     Err(err(
-        pointer,
+        pointer(),
         format!("expected {expected}, found {}", kind(v)),
     ))
 }
