@@ -10,7 +10,7 @@
 //! The floor stays one thread (`zip` + zstd, as a reader of the log must inflate it); the
 //! import uses the machine's cores as a user's does: the reader reads the entries while worker
 //! threads inflate (each with a zstd context of its own, reused), parse, map and render
-//! samples, and a thread of its own writes the traces. The issue's
+//! samples, and two threads of their own write the traces. The issue's
 //! target measures time, so the comparison is wall-clock time on the same machine.
 //!
 //! The traces are written under Cargo's `target/tmp` (`CARGO_TARGET_TMPDIR`), on the disk a

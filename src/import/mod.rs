@@ -289,7 +289,7 @@ pub enum ImportError {
 }
 
 /// The state of one import: the options, the names taken, the report being built, and the
-/// thread that writes the traces.
+/// threads that write the traces.
 pub struct Importer<'a> {
     /// Shared with the threads that parse and map samples (`inspect`'s pipeline).
     options: std::sync::Arc<ImportOptions<'a>>,
