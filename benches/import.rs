@@ -8,11 +8,24 @@
 //! unchanged and left as it is.
 //!
 //! The floor stays one thread (`zip` + zstd, as a reader of the log must inflate it); the
-//! import uses the machine's cores as a user's does: the reader inflates while worker threads
-//! parse, map and render samples, and a thread of its own writes the traces. The issue's
+//! import uses the machine's cores as a user's does: the reader reads the entries while worker
+//! threads inflate (each with a zstd context of its own, reused), parse, map and render
+//! samples, and two threads of their own write the traces. The issue's
 //! target measures time, so the comparison is wall-clock time on the same machine.
 //!
-//! `PRIMGRAPH_IMPORT_BENCH_SAMPLES` sets the number of samples (default 300, about 60 MB
+//! The traces are written under Cargo's `target/tmp` (`CARGO_TARGET_TMPDIR`), on the disk a
+//! user's output folder is on, not in the system's temporary folder: on the build machine (ext4
+//! mounted without a journal) creating a file skips, one by one, the free inodes of its folder's
+//! block group that were freed in the last minute or so (`recently_deleted` in the kernel's
+//! `find_inode_bit`), and `/tmp` is where every test suite on the machine creates and removes
+//! its files: 300 files took 90–310 ms to create there against 10–13 ms in a folder of the
+//! work disk (docs/import.md, "Speed and memory"). The same holds wherever many files were
+//! removed in the last minutes — this bench's own previous run removes tens of thousands of
+//! traces at its end — so `import_eval` on that machine measures the state of its file system
+//! as much as the import: compare it with `reimport_eval` (the same work, no file created),
+//! and with the time to create as many files there (docs/import.md).
+//!
+//! `PRIMGRAPH_IMPORT_BENCH_SAMPLES` sets the number of samples (default 300, 39 MB
 //! inflated). With `PRIMGRAPH_IMPORT_BENCH_WRITE=PATH` the bench only writes the log to `PATH`
 //! and exits: that is how the 1 GB log for the peak-RSS measurement (`/usr/bin/time -v
 //! primgraph import inspect PATH …`) is made.
@@ -190,7 +203,10 @@ fn bench(c: &mut Criterion, log: &Path, inflated: u64) {
     let graph = ReplayGraph::load("lookup.graph.json", GRAPH, registry).expect("fixture graph");
     let mapping_text = "[tools]\ngrep = \"search\"\n\n[final]\nnode = \"answer\"\n";
     let mapping = Mapping::parse("bench.map.toml", mapping_text, &graph).expect("mapping");
-    let outs = tempfile::tempdir().expect("tempdir");
+    let outs = tempfile::Builder::new()
+        .prefix("import-bench-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .expect("tempdir");
     let options = |out: &Path| ImportOptions {
         registry,
         graph: &graph,

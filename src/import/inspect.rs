@@ -180,8 +180,7 @@ fn read_eval(
     importer: &mut Importer<'_>,
 ) -> Result<(), ImportError> {
     let location = Location::file(file);
-    let mut archive = match zip::ZipArchive::new(BufReader::with_capacity(256 * 1024, file_handle))
-    {
+    let mut archive = match zip::ZipArchive::new(SeekBuf::new(file_handle)) {
         Ok(a) => a,
         Err(e) => {
             importer.diagnose(ImportDiagnostic::new(
@@ -242,6 +241,19 @@ fn read_eval(
                 sample: Some(format!("{id} epoch {epoch}")),
                 ..at
             };
+            // A zstd entry (what Inspect writes) goes to the workers compressed: they inflate it.
+            match read_compressed(&mut archive, index, max, &mut pipeline, importer)? {
+                Compressed::Read(bytes, zstd) => {
+                    pipeline.parse(bytes, Some(zstd), sample_at, importer)?;
+                    continue;
+                }
+                Compressed::Refused(message) => {
+                    let d = ImportDiagnostic::new(&I901, sample_at, message);
+                    pipeline.done(Done::Finding(Box::new(d)), importer)?;
+                    continue;
+                }
+                Compressed::Other => {}
+            }
             // Opened once: whether it is streamed is read off the opened entry.
             let entry = match archive.by_index(index) {
                 Ok(entry) => entry,
@@ -265,7 +277,7 @@ fn read_eval(
                 pipeline.done(Done::Finding(Box::new(d)), importer)?;
                 continue;
             }
-            pipeline.parse(buf, sample_at, importer)?;
+            pipeline.parse(buf, None, sample_at, importer)?;
         }
         pipeline.finish(importer)
     })?;
@@ -277,6 +289,125 @@ fn read_eval(
         ));
     }
     Ok(())
+}
+
+/// The log's file, buffered, for the zip reader: a seek to a place the buffer holds (the next
+/// entry's header, right after the entry just read) moves within the buffer instead of
+/// dropping it (as `BufReader`'s `seek` does), so the log is read from the file about once,
+/// not a buffer's worth per entry.
+struct SeekBuf {
+    inner: BufReader<std::fs::File>,
+    position: u64,
+}
+
+impl SeekBuf {
+    fn new(file: std::fs::File) -> SeekBuf {
+        SeekBuf {
+            inner: BufReader::with_capacity(256 * 1024, file),
+            position: 0,
+        }
+    }
+}
+
+impl Read for SeekBuf {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.position += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for SeekBuf {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::Current(d) => self.position.checked_add_signed(d),
+            std::io::SeekFrom::End(_) => None,
+        };
+        match target.and_then(|t| i64::try_from(i128::from(t) - i128::from(self.position)).ok()) {
+            Some(delta) => {
+                self.inner.seek_relative(delta)?;
+                self.position = self.position.wrapping_add_signed(delta);
+            }
+            None => self.position = self.inner.seek(to)?,
+        }
+        Ok(self.position)
+    }
+
+    fn stream_position(&mut self) -> std::io::Result<u64> {
+        Ok(self.position)
+    }
+}
+
+/// What [`read_compressed`] made of an entry.
+enum Compressed {
+    /// A zstd entry's compressed bytes, for a worker to inflate.
+    Read(Vec<u8>, pipeline::Zstd),
+    /// A zstd entry refused before it is inflated (it declares more than its caps, or its
+    /// bytes cannot be read): the I901 message.
+    Refused(String),
+    /// Not an entry the workers inflate (deflate, encrypted, or streamed past
+    /// [`STREAM_PAST`]): the reader opens it itself.
+    Other,
+}
+
+/// A zstd sample entry's compressed bytes, read in a buffer of the pipeline once the entries
+/// in flight leave room for it inflated; the caps on its declared size are checked here, the
+/// rest (what it really inflates to, its CRC) by the worker that inflates it.
+fn read_compressed<R: Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    index: usize,
+    max: u64,
+    pipeline: &mut Pipeline,
+    importer: &mut Importer<'_>,
+) -> Result<Compressed, ImportError> {
+    let mut raw = match archive.by_index_raw(index) {
+        Ok(raw)
+            if raw.compression() == zip::CompressionMethod::Zstd
+                && !raw.encrypted()
+                && raw.size() <= STREAM_PAST =>
+        {
+            raw
+        }
+        _ => return Ok(Compressed::Other),
+    };
+    let (declared, compressed, crc32) = (raw.size(), raw.compressed_size(), raw.crc32());
+    let cap = entry_cap(compressed, max);
+    if declared > cap {
+        let message = bomb_message(declared, compressed, max, "declares");
+        return Ok(Compressed::Refused(message));
+    }
+    let weight = usize::try_from(declared).unwrap_or(usize::MAX);
+    let mut buf = pipeline.buffer(weight, importer)?;
+    let read = raw.read_to_end(&mut buf);
+    match read {
+        Ok(n) if n as u64 == compressed => Ok(Compressed::Read(
+            buf,
+            pipeline::Zstd {
+                crc32,
+                declared,
+                max,
+            },
+        )),
+        Ok(n) => {
+            pipeline.give_back(buf);
+            Ok(Compressed::Refused(format!(
+                "the entry cannot be inflated (truncated or corrupt): {n} of its {compressed} compressed bytes"
+            )))
+        }
+        Err(e) => {
+            pipeline.give_back(buf);
+            Ok(Compressed::Refused(format!(
+                "the entry cannot be inflated (truncated or corrupt): {e}"
+            )))
+        }
+    }
+}
+
+/// The most an entry of `compressed` bytes may inflate to: `max`, and past [`RATIO_FLOOR`]
+/// [`MAX_RATIO`] times its compressed size.
+pub(crate) fn entry_cap(compressed: u64, max: u64) -> u64 {
+    max.min(compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR))
 }
 
 /// One sample entry inflated: parsed (its typed fields borrowed from the bytes) into a run.
@@ -559,7 +690,7 @@ fn read_streamed<R: Read>(
     let fail = |message: String| Box::new(ImportDiagnostic::new(&I901, at.clone(), message));
     let compressed = entry.compressed_size();
     let declared = entry.size();
-    let cap = max.min(compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR));
+    let cap = entry_cap(compressed, max);
     if declared > cap {
         return Err(fail(bomb_message(declared, compressed, max, "declares")));
     }
@@ -624,8 +755,7 @@ fn inflate_entry<R: Read>(
 ) -> Result<(), String> {
     let compressed = entry.compressed_size();
     let declared = entry.size();
-    let ratio_cap = compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR);
-    let cap = max.min(ratio_cap);
+    let cap = entry_cap(compressed, max);
     if declared > cap {
         return Err(bomb_message(declared, compressed, max, "declares"));
     }
@@ -645,7 +775,7 @@ fn inflate_entry<R: Read>(
     Ok(())
 }
 
-fn bomb_message(size: u64, compressed: u64, max: u64, verb: &str) -> String {
+pub(crate) fn bomb_message(size: u64, compressed: u64, max: u64, verb: &str) -> String {
     if size > max {
         format!(
             "the entry {verb} {size} bytes, over the limit of {max} bytes per entry (raise it with --max-entry-bytes): skipped"

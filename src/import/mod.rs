@@ -289,7 +289,7 @@ pub enum ImportError {
 }
 
 /// The state of one import: the options, the names taken, the report being built, and the
-/// thread that writes the traces.
+/// threads that write the traces.
 pub struct Importer<'a> {
     /// Shared with the threads that parse and map samples (`inspect`'s pipeline).
     options: std::sync::Arc<ImportOptions<'a>>,
@@ -301,36 +301,69 @@ pub struct Importer<'a> {
 /// A trace rendered, or why it could not be.
 type TraceBytes = Result<Vec<u8>, String>;
 
-/// The traces are written on a thread of their own, in the order they are planned: creating
-/// a file costs the file system about as much as reading and mapping a sample, and the two
-/// overlap. The first failure stops it; the import learns of it at its next run or at the end.
+/// The traces are written on threads of their own ([`WRITERS`]), taken in the order they are
+/// planned: creating a file costs the file system about as much as reading and mapping a
+/// sample, and the two overlap; on a file system where creating a file is slow (the kernel's
+/// own work, see docs/import.md) two threads create two at once. The first failure stops
+/// them; the import learns of it at its next run or at the end.
 struct Writer {
     sender: std::sync::mpsc::SyncSender<(TraceBytes, PathBuf)>,
-    thread: std::thread::JoinHandle<Result<(), ImportError>>,
+    threads: Vec<std::thread::JoinHandle<Result<(), ImportError>>>,
 }
+
+/// How many threads write traces.
+const WRITERS: usize = 2;
 
 impl Writer {
     fn start() -> Writer {
         // A few traces in flight: the reader never runs far ahead of the disk.
         let (sender, receiver) = std::sync::mpsc::sync_channel::<(TraceBytes, PathBuf)>(8);
-        let thread = std::thread::spawn(move || {
-            for (bytes, path) in receiver {
-                convert::write(&bytes, &path)?;
-            }
-            Ok(())
-        });
-        Writer { sender, thread }
+        let receiver = std::sync::Arc::new(std::sync::Mutex::new(receiver));
+        let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..WRITERS)
+            .map(|_| {
+                let receiver = std::sync::Arc::clone(&receiver);
+                let failed = std::sync::Arc::clone(&failed);
+                std::thread::spawn(move || {
+                    loop {
+                        if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                            return Ok(());
+                        }
+                        // The lock is held only to take the next trace, not while writing it.
+                        let next = match receiver.lock() {
+                            Ok(r) => r.recv(),
+                            Err(_) => return Ok(()),
+                        };
+                        let Ok((bytes, path)) = next else {
+                            return Ok(());
+                        };
+                        if let Err(e) = convert::write(&bytes, &path) {
+                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                            return Err(e);
+                        }
+                    }
+                })
+            })
+            .collect();
+        Writer { sender, threads }
     }
 
-    /// Wait for every trace sent to be written.
+    /// Wait for every trace sent to be written; the first failure.
     fn join(self) -> Result<(), ImportError> {
         drop(self.sender);
-        self.thread.join().unwrap_or_else(|_| {
-            Err(ImportError::Write {
-                path: String::new(),
-                message: "the thread writing the traces stopped".into(),
-            })
-        })
+        let mut result = Ok(());
+        for thread in self.threads {
+            let joined = thread.join().unwrap_or_else(|_| {
+                Err(ImportError::Write {
+                    path: String::new(),
+                    message: "the thread writing the traces stopped".into(),
+                })
+            });
+            if result.is_ok() {
+                result = joined;
+            }
+        }
+        result
     }
 }
 

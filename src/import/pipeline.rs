@@ -5,10 +5,15 @@
 //! log, whatever order the workers finish in: findings, file names (collisions get `-2` in the
 //! order runs are met) and the traces written are the same as a one-thread import's.
 //!
-//! Memory stays bounded: at most [`IN_FLIGHT_BYTES`] of inflated entries (and
-//! [`IN_FLIGHT_PER_WORKER`] entries per worker) are waiting or being parsed; the reader waits
-//! for results before inflating past that. An entry larger than the budget is only read when
-//! nothing else is in flight.
+//! A zstd entry (what Inspect writes) is handed over compressed: the worker inflates it with a
+//! decompression context of its own, reused from entry to entry, and checks its CRC, so that
+//! inflating, the larger half of the work, is spread over the cores too; the reader only reads
+//! the compressed bytes. Other entries (deflate) are inflated by the reader.
+//!
+//! Memory stays bounded: at most [`IN_FLIGHT_BYTES`] of entries (counted inflated, as declared)
+//! and [`IN_FLIGHT_PER_WORKER`] entries per worker are waiting or being parsed; the reader
+//! waits for results before reading past that. An entry larger than the budget is only read
+//! when nothing else is in flight.
 
 use super::convert::{self, Converted};
 use super::{Format, ImportDiagnostic, ImportError, ImportOptions, Importer, Location, SourceRun};
@@ -21,11 +26,28 @@ pub(crate) const IN_FLIGHT_BYTES: usize = 64 << 20;
 /// The most entries waiting for, or in, a worker at once, per worker.
 pub(crate) const IN_FLIGHT_PER_WORKER: usize = 4;
 
-/// One inflated entry to parse and map: its place in the log, its bytes, where it is.
+/// One entry to parse and map: its place in the log, its bytes, where it is, and the inflated
+/// size it counts for in the budget.
 pub(crate) struct Job {
     sequence: u64,
     bytes: Vec<u8>,
+    zstd: Option<Zstd>,
+    weight: usize,
     at: Location,
+}
+
+/// A zstd entry handed over compressed: what the worker needs to inflate it as the reader
+/// would have (the caps of [`inspect`](super::inspect), the CRC).
+pub(crate) struct Zstd {
+    pub(crate) crc32: u32,
+    pub(crate) declared: u64,
+    pub(crate) max: u64,
+}
+
+/// A worker's own state, kept from entry to entry: a zstd context and a buffer to inflate into.
+struct Inflater {
+    context: zstd::zstd_safe::DCtx<'static>,
+    buf: Vec<u8>,
 }
 
 /// What one entry became.
@@ -34,8 +56,8 @@ pub(crate) enum Done {
     Finding(Box<ImportDiagnostic>),
 }
 
-/// What a worker sends back: the entry's place, what it became, its buffer to reuse.
-type Returned = (u64, Done, Vec<u8>);
+/// What a worker sends back: the entry's place, what it became, its buffer to reuse, its weight.
+type Returned = (u64, Done, Vec<u8>, usize);
 
 /// The reader's side of the pipeline (see the module doc).
 pub(crate) struct Pipeline {
@@ -74,6 +96,10 @@ impl Pipeline {
             let sender: Sender<Returned> = sender.clone();
             let options = Arc::clone(&options);
             scope.spawn(move || {
+                let mut inflater = Inflater {
+                    context: zstd::zstd_safe::DCtx::create(),
+                    buf: Vec::new(),
+                };
                 loop {
                     // The lock is held only to take the next job, not while working on it.
                     let next = match receiver.lock() {
@@ -83,11 +109,29 @@ impl Pipeline {
                     let Ok(job) = next else { return };
                     // A panic here would be a bug; caught, it is that sample's finding, so the
                     // reader, which waits for every job it handed out, never waits forever.
-                    let work = std::panic::AssertUnwindSafe(|| match parse(&job.bytes, &job.at) {
-                        Ok(run) => {
-                            Done::Run(Box::new(convert::convert(&options, Format::Inspect, run)))
+                    let work = std::panic::AssertUnwindSafe(|| {
+                        let bytes = match &job.zstd {
+                            None => &job.bytes[..],
+                            Some(zstd) => match inflater.inflate(&job.bytes, zstd) {
+                                Ok(bytes) => bytes,
+                                Err(message) => {
+                                    let d = ImportDiagnostic::new(
+                                        &crate::codes::I901,
+                                        job.at.clone(),
+                                        message,
+                                    );
+                                    return Done::Finding(Box::new(d));
+                                }
+                            },
+                        };
+                        match parse(bytes, &job.at) {
+                            Ok(run) => Done::Run(Box::new(convert::convert(
+                                &options,
+                                Format::Inspect,
+                                run,
+                            ))),
+                            Err(d) => Done::Finding(Box::new(d)),
                         }
-                        Err(d) => Done::Finding(Box::new(d)),
                     });
                     let done = std::panic::catch_unwind(work).unwrap_or_else(|_| {
                         Done::Finding(Box::new(ImportDiagnostic::new(
@@ -97,7 +141,11 @@ impl Pipeline {
                              report it with the log); the other samples are imported",
                         )))
                     });
-                    if sender.send((job.sequence, done, job.bytes)).is_err() {
+                    inflater.trim();
+                    if sender
+                        .send((job.sequence, done, job.bytes, job.weight))
+                        .is_err()
+                    {
                         return;
                     }
                 }
@@ -134,19 +182,27 @@ impl Pipeline {
         Ok(buf)
     }
 
-    /// Hand an inflated entry to the workers.
+    /// Hand an entry to the workers: its inflated bytes, or (`zstd`) its compressed bytes and
+    /// how to inflate them.
     pub(crate) fn parse(
         &mut self,
         bytes: Vec<u8>,
+        zstd: Option<Zstd>,
         at: Location,
         importer: &mut Importer<'_>,
     ) -> Result<(), ImportError> {
         let sequence = self.take_sequence();
+        let weight = match &zstd {
+            Some(z) => usize::try_from(z.declared).unwrap_or(usize::MAX),
+            None => bytes.len(),
+        };
         self.in_flight += 1;
-        self.in_flight_bytes += bytes.len();
+        self.in_flight_bytes = self.in_flight_bytes.saturating_add(weight);
         let job = Job {
             sequence,
             bytes,
+            zstd,
+            weight,
             at,
         };
         let sent = self
@@ -202,27 +258,27 @@ impl Pipeline {
     }
 
     fn wait_one(&mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
-        let Ok((sequence, done, buf)) = self.results.recv() else {
+        let Ok((sequence, done, buf, weight)) = self.results.recv() else {
             return Err(ImportError::Write {
                 path: String::new(),
                 message: "the threads parsing the samples stopped".into(),
             });
         };
-        self.received(sequence, done, buf);
+        self.received(sequence, done, buf, weight);
         self.record_ready(importer)
     }
 
-    fn received(&mut self, sequence: u64, done: Done, buf: Vec<u8>) {
+    fn received(&mut self, sequence: u64, done: Done, buf: Vec<u8>, weight: usize) {
         self.in_flight -= 1;
-        self.in_flight_bytes -= buf.len();
+        self.in_flight_bytes = self.in_flight_bytes.saturating_sub(weight);
         self.ready.insert(sequence, done);
         self.keep(buf);
     }
 
     /// Record every result that is next in the log's order.
     fn record_ready(&mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
-        while let Ok((sequence, done, buf)) = self.results.try_recv() {
-            self.received(sequence, done, buf);
+        while let Ok((sequence, done, buf, weight)) = self.results.try_recv() {
+            self.received(sequence, done, buf, weight);
         }
         while let Some(done) = self.ready.remove(&self.next_to_record) {
             self.next_to_record += 1;
@@ -239,5 +295,46 @@ impl Drop for Pipeline {
     fn drop(&mut self) {
         // The workers stop once the jobs they were given are done (on an early return too).
         self.jobs = None;
+    }
+}
+
+impl Inflater {
+    /// Inflate a zstd entry with this worker's context, with the reader's caps (the entry's
+    /// declared size was checked against them before it was handed over; what it really
+    /// inflates to is checked here) and its CRC checked as `zip` checks it.
+    fn inflate(&mut self, compressed: &[u8], zstd: &Zstd) -> Result<&[u8], String> {
+        use std::io::Read;
+        self.buf.clear();
+        let cap = super::inspect::entry_cap(compressed.len() as u64, zstd.max);
+        self.buf.reserve(zstd.declared.min(cap) as usize);
+        let corrupt =
+            |e: std::io::Error| format!("the entry cannot be inflated (truncated or corrupt): {e}");
+        let decoder = zstd::stream::read::Decoder::with_context(compressed, &mut self.context);
+        let read = decoder
+            .take(cap + 1)
+            .read_to_end(&mut self.buf)
+            .map_err(corrupt)?;
+        if read as u64 > cap {
+            return Err(super::inspect::bomb_message(
+                read as u64,
+                compressed.len() as u64,
+                zstd.max,
+                "inflates to more than",
+            ));
+        }
+        if crc32fast::hash(&self.buf) != zstd.crc32 {
+            return Err(corrupt(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "Invalid checksum",
+            )));
+        }
+        Ok(&self.buf)
+    }
+
+    /// A large entry's buffer is not kept for the rest of the log.
+    fn trim(&mut self) {
+        if self.buf.capacity() > 16 << 20 {
+            self.buf = Vec::new();
+        }
     }
 }
