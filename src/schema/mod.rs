@@ -441,9 +441,22 @@ impl Checker {
 
     /// Decide source ⊆ target.
     pub fn check(&self, source: &Value, target: &Value) -> Result<Decision, SchemaError> {
+        Ok(self.check_with_work(source, target)?.0)
+    }
+
+    /// [`Checker::check`], and the units of work its witness search spent ([`budget`]; 0 where
+    /// a fast path or the structural prover decided): at most [`budget::WORK_LIMIT`], the
+    /// same on every run and machine.
+    pub fn check_with_work(
+        &self,
+        source: &Value,
+        target: &Value,
+    ) -> Result<(Decision, u64), SchemaError> {
         let source = self.prepare(source, Side::Source)?;
         let target = self.prepare(target, Side::Target)?;
-        Ok(self.decide(&source, &target))
+        let budget = Budget::default();
+        let decision = self.decide(&source, &target, &budget);
+        Ok((decision, budget::WORK_LIMIT - budget.left()))
     }
 
     /// Decide source ⊆ target and return the plain verdict (unusable schemas are `Unknown`).
@@ -461,11 +474,11 @@ impl Checker {
     /// validators do whatever the author meant, and its reason notes the typo; a `yes` or an
     /// `unknown` becomes `unknown` with "did you mean …?", so that the typo is never hidden
     /// behind a yes.
-    fn decide(&self, source: &Prepared, target: &Prepared) -> Decision {
+    fn decide(&self, source: &Prepared, target: &Prepared, budget: &Budget) -> Decision {
         let typo = [("source", source), ("target", target)]
             .into_iter()
             .find_map(|(side, prepared)| Some((side, prepared.unknown_keyword.as_ref()?)));
-        let decision = self.decide_as_validators_do(source, target);
+        let decision = self.decide_as_validators_do(source, target, budget);
         let Some((side, (keyword, pointer, suggestion))) = typo else {
             return decision;
         };
@@ -497,7 +510,12 @@ impl Checker {
         }
     }
 
-    fn decide_as_validators_do(&self, source: &Prepared, target: &Prepared) -> Decision {
+    fn decide_as_validators_do(
+        &self,
+        source: &Prepared,
+        target: &Prepared,
+        budget: &Budget,
+    ) -> Decision {
         if source.document == Value::Bool(false) {
             return Decision::Yes {
                 reason: reason("", Some(""), None, "the source admits no value".into()),
@@ -529,23 +547,27 @@ impl Checker {
         }
         // Everything from here on searches for a witness or asks the canonical algebra, and is
         // bounded by one work budget per check (see `budget`).
-        self.search_within(source, target, &Budget::default())
+        self.search_within(source, target, budget)
     }
 
     /// The witness search and the canonical algebra, within `budget`: what
     /// [`Checker::decide_as_validators_do`] leaves once nothing cheaper decided.
     fn search_within(&self, source: &Prepared, target: &Prepared, budget: &Budget) -> Decision {
         let pools = CandidatePools::new(source, target, budget);
-        if let Some(decision) = self.find_witness_structurally(&pools) {
+        // A source whose every value is larger than any candidate built is not searched (the
+        // canonical algebra may still prove it contained).
+        let beyond_reach = instance::out_of_reach(&source.document, &source.document);
+        let searching = beyond_reach.is_none();
+        if searching && let Some(decision) = self.find_witness_structurally(&pools) {
             return decision;
         }
         if let Some(decision) = self.find_finite_witness(source, target, budget) {
             return decision;
         }
-        if let Some(decision) = self.find_pattern_witness(&pools) {
+        if searching && let Some(decision) = self.find_pattern_witness(&pools) {
             return decision;
         }
-        if let Some(decision) = self.find_member_name_witness(&pools) {
+        if searching && let Some(decision) = self.find_member_name_witness(&pools) {
             return decision;
         }
         let too_large = budget::canonical_too_large(&source.document, &target.document);
@@ -582,8 +604,13 @@ impl Checker {
         };
         let mut undecided = undecided;
         let covers_said_no = undecided.keyword == "covers";
-        let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
-        match self.find_witness(&pools, difference.as_ref()) {
+        let found = searching
+            .then(|| {
+                let difference = canonical.and_then(|(s, t)| s.subtract(t).ok());
+                self.find_witness(&pools, difference.as_ref())
+            })
+            .flatten();
+        match found {
             Some(decision) => decision,
             None => {
                 if covers_said_no {
@@ -612,6 +639,10 @@ impl Checker {
                 }
                 if let Some(what) = budget.exhausted() {
                     undecided.message = format!("budget exhausted ({what}); {}", undecided.message);
+                }
+                if let Some(why) = &beyond_reach {
+                    undecided.message =
+                        format!("no witness searched: {why}; {}", undecided.message);
                 }
                 Decision::Unknown { reason: undecided }
             }

@@ -43,7 +43,7 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
     let checker = Checker::new();
     let mut wrong = Vec::new();
     let mut undecided = Vec::new();
-    let mut times: Vec<(Duration, String, &'static str)> = Vec::new();
+    let mut times: Vec<(Duration, String, &'static str, u64)> = Vec::new();
     for pair in &pairs {
         let name = pair["name"].as_str().expect("a name").to_string();
         let (source, target) = (&pair["source"], &pair["target"]);
@@ -58,15 +58,15 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
             eprint!("{name} … ");
         }
         let started = Instant::now();
-        let decision = checker
-            .check(source, target)
+        let (decision, work) = checker
+            .check_with_work(source, target)
             .unwrap_or_else(|e| panic!("{name}: unusable pair: {e}"));
         let elapsed = started.elapsed();
         let verdict = decision.verdict();
         if trace {
             eprintln!("{} {:.1} ms", verdict.label(), elapsed.as_secs_f64() * 1e3);
         }
-        times.push((elapsed, name.clone(), verdict.label()));
+        times.push((elapsed, name.clone(), verdict.label(), work));
         if let CompatVerdict::No { witness, .. } = &verdict {
             assert!(
                 validator(source).is_valid(witness),
@@ -98,10 +98,11 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
         println!("  {line}");
     }
     println!("slowest:");
-    for (elapsed, name, label) in times.iter().take(12) {
+    for (elapsed, name, label, work) in times.iter().take(12) {
         println!(
-            "  {:>8.1} ms  {label:<7}  {name}",
-            elapsed.as_secs_f64() * 1e3
+            "  {:>8.1} ms  {:>6.2} MiB  {label:<7}  {name}",
+            elapsed.as_secs_f64() * 1e3,
+            *work as f64 / f64::from(1 << 20)
         );
     }
     assert!(wrong.is_empty(), "wrong answers:\n{}", wrong.join("\n"));
