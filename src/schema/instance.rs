@@ -29,6 +29,8 @@ const LONG_ARRAY: usize = 64;
 /// The most positions of a short array varied one at a time (each member of a prefix, up to
 /// this many).
 const VARIED_POSITIONS: usize = 16;
+/// Objects whose smallest candidate is larger than this (as compact JSON) get fewer variants.
+const LARGE_OBJECT: usize = 64 << 10;
 
 /// A length bound read from a schema (`minLength`, `maxItems`, …) as a `usize`, saturating.
 fn bound(object: &Map<String, Value>, keyword: &str) -> Option<usize> {
@@ -587,6 +589,7 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budg
     // the structural evaluator says), each once, the rest the first of them. Where the
     // source's elements vary, that one array carries each variety to the target at once (an
     // element the target refuses at row 1 or at the last column of a row).
+    let mut built_diverse = false;
     if long && fits(base_length) {
         let item_schema = items.unwrap_or(&Value::Bool(true));
         let admitted: Vec<&Value> = rest
@@ -594,6 +597,7 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budg
             .filter(|value| super::structural::admits(item_schema, value) == Some(true))
             .collect();
         if admitted.len() > 1 {
+            built_diverse = true;
             let array: Vec<Value> = (0..base_length)
                 .filter_map(|index| match index.checked_sub(prefix.len()) {
                     None => element_at(index),
@@ -606,8 +610,11 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budg
     // One element varied at a time, the rest minimal: finds a single offending element. Each
     // variety at every position before the next variety, and every position of a prefix (up
     // to `VARIED_POSITIONS`): a prefix's later members (the eighth column of a row) are
-    // reached within the node's candidates.
-    let (positions, varieties) = if long {
+    // reached within the node's candidates. Not for a long array that holds its varieties
+    // already.
+    let (positions, varieties) = if built_diverse {
+        (0, 0)
+    } else if long {
         (1, 2)
     } else {
         (prefix.len().clamp(4, VARIED_POSITIONS), 8)
@@ -730,7 +737,15 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Bud
     // nested object's extra-member variant came too late in its pool to be tried.
     // Every optional member adds nothing where every declared member is required.
     let has_optional = properties.keys().any(|name| !required.contains(name));
-    for variant in 0..3 {
+    // A large object (lale's datasets: arrays of thousands of rows) gets fewer variants, as a
+    // long array does: each one copies its members.
+    let minimal_size: usize = minimal
+        .iter()
+        .map(|(name, value)| name.len() + 4 + json_size(value))
+        .sum();
+    let large = minimal_size > LARGE_OBJECT;
+    let (variants, varieties) = if large { (1, 3) } else { (3, 8) };
+    for variant in 0..variants {
         for with_optional in [false, true] {
             if with_optional && !has_optional {
                 continue;
@@ -768,7 +783,7 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Bud
     // An extra member varied over what `additionalProperties` admits: finds a witness where
     // the target's additional members are tighter (an object map against a narrower one).
     if additional.is_some_and(|schema| schema != &Value::Bool(false)) {
-        for varied in values_of("extra0").iter().take(8).cloned() {
+        for varied in values_of("extra0").iter().take(varieties).cloned() {
             if out.is_full() {
                 break;
             }
@@ -785,7 +800,9 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Bud
         }
     }
     for name in varied_names {
-        for varied in values_of(name).iter().take(8).cloned() {
+        // The first of a required member's values is the minimal object again.
+        let skip = usize::from(large && required.contains(name));
+        for varied in values_of(name).iter().take(varieties).skip(skip).cloned() {
             if out.is_full() {
                 break;
             }
