@@ -22,7 +22,7 @@ use serde_json::Value;
 /// dozen times, and the search over everyday schemas (a few kilobytes) is never near it; the
 /// costliest witness of IBM's suite (lale's `dataset_op/44`, arrays of 16,512 rows) is found
 /// after 26.8 MiB (a unit test in `schema` holds it under 28 MiB).
-pub const WORK_LIMIT: u64 = 32 << 20;
+pub const WORK_LIMIT: u64 = 8 << 20;
 
 /// Past this many subschemas in the two documents together, or this many patterns in a union,
 /// the canonical algebra is not asked: canonicalizing a union of patterned branches builds an

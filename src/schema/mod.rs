@@ -1019,6 +1019,6 @@ mod tests {
         };
         assert!(validator(&pair["source"]).is_valid(&witness));
         assert!(!validator(&pair["target"]).is_valid(&witness));
-        assert!(spent <= 28 << 20, "{spent} units");
+        assert!(spent <= 7 << 20, "{spent} units");
     }
 }

@@ -8,6 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use primgraph::schema::budget::WORK_LIMIT;
 use primgraph::schema::{Checker, CompatVerdict};
 use serde_json::Value;
 
@@ -85,6 +86,32 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
             _ => {}
         }
     }
+    // The work of each pair is counted (the same on every machine), so its bound is asserted
+    // where a time could not be: no decided pair comes within an eighth of the budget, so a
+    // change of candidate order that costs a pair more shows here before the pair turns
+    // `unknown`.
+    let most_decided = times
+        .iter()
+        .filter(|t| t.2 != "unknown")
+        .max_by_key(|t| t.3)
+        .map(|t| (t.3, t.1.clone()))
+        .unwrap_or_default();
+    println!(
+        "most work of a decided pair: {} units ({:.2} MiB, {}); the budget is {WORK_LIMIT}",
+        most_decided.0,
+        most_decided.0 as f64 / f64::from(1 << 20),
+        most_decided.1
+    );
+    assert!(
+        times.iter().all(|t| t.3 <= WORK_LIMIT),
+        "a pair spent more than the budget"
+    );
+    assert!(
+        most_decided.0 <= WORK_LIMIT - WORK_LIMIT / 8,
+        "{} spent {} units, within an eighth of the budget ({WORK_LIMIT})",
+        most_decided.1,
+        most_decided.0
+    );
     times.sort_by_key(|t| std::cmp::Reverse(t.0));
     let checked = times.len();
     let decided = checked - undecided.len();
@@ -114,5 +141,54 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
         share >= DECIDED_AT_LEAST,
         "{share:.1} % decided, below {DECIDED_AT_LEAST} %; undecided:\n{}",
         undecided.join("\n")
+    );
+}
+
+/// A search that cannot finish ends at the work budget, after the same units on every run: the
+/// source is lale's `dataset_op/44` (16,512 rows of eight numbers), the target admits every
+/// value the source does but through `unevaluatedProperties`, which neither prover models, so
+/// every candidate and mutation of the source is tried until the budget is spent. Its time is the
+/// slowest a check may take and is printed (run with `--nocapture`); the units are asserted.
+#[test]
+fn a_search_that_cannot_finish_ends_at_the_work_budget() {
+    let pairs = pairs();
+    let source = &pairs
+        .iter()
+        .find(|pair| pair["name"] == "test_ai_subschema/TestAIExamples.test_dataset_op/44")
+        .expect("the pair is in the suite")["source"];
+    let target = serde_json::json!({
+        "type": "object",
+        "required": ["X"],
+        "properties": {
+            "X": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+            "y": {}
+        },
+        "unevaluatedProperties": false
+    });
+    let mut spent = Vec::new();
+    for _ in 0..2 {
+        let started = Instant::now();
+        let (decision, work) = Checker::new()
+            .check_with_work(source, &target)
+            .expect("usable schemas");
+        println!(
+            "exhausting pair: {:.1} ms, {work} units, {}",
+            started.elapsed().as_secs_f64() * 1e3,
+            decision.reason()
+        );
+        let verdict = decision.verdict();
+        assert!(
+            matches!(verdict, CompatVerdict::Yes { .. })
+                || decision.reason().to_string().contains("budget exhausted"),
+            "{}: {}",
+            verdict.label(),
+            decision.reason()
+        );
+        assert!(work <= WORK_LIMIT, "{work} units");
+        spent.push(work);
+    }
+    assert_eq!(
+        spent[0], spent[1],
+        "the work is counted, the same on every run"
     );
 }
