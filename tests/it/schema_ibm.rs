@@ -145,25 +145,23 @@ fn ibm_jsonsubschema_pairs_decided_and_never_wrong() {
 }
 
 /// A search that cannot finish ends at the work budget, after the same units on every run: the
-/// source is lale's `dataset_op/44` (16,512 rows of eight numbers), the target admits every
-/// value the source does but through `unevaluatedProperties`, which neither prover models, so
-/// every candidate and mutation of the source is tried until the budget is spent. Its time is the
-/// slowest a check may take and is printed (run with `--nocapture`); the units are asserted.
+/// source is lale's `dataset_op/6` (10,662 strings and as many integers), the target refuses
+/// strings that start `zzz` with a lookahead, which the automata and the evaluator do not
+/// model, so every candidate and mutation of the source is tried and none is that string: the
+/// budget is spent (the truth is `no`, and the verdict is never `yes`). Its time is about the
+/// slowest a check takes and is printed (run with `--nocapture`); the units are asserted.
 #[test]
 fn a_search_that_cannot_finish_ends_at_the_work_budget() {
     let pairs = pairs();
     let source = &pairs
         .iter()
-        .find(|pair| pair["name"] == "test_ai_subschema/TestAIExamples.test_dataset_op/44")
+        .find(|pair| pair["name"] == "test_ai_subschema/TestAIExamples.test_dataset_op/6")
         .expect("the pair is in the suite")["source"];
     let target = serde_json::json!({
         "type": "object",
-        "required": ["X"],
         "properties": {
-            "X": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
-            "y": {}
-        },
-        "unevaluatedProperties": false
+            "X": {"type": "array", "items": {"type": "string", "pattern": "^(?!zzz)"}}
+        }
     });
     let mut spent = Vec::new();
     for _ in 0..2 {
@@ -177,18 +175,9 @@ fn a_search_that_cannot_finish_ends_at_the_work_budget() {
             decision.reason()
         );
         let verdict = decision.verdict();
-        assert!(
-            matches!(verdict, CompatVerdict::Yes { .. })
-                || decision.reason().to_string().contains("budget exhausted"),
-            "{}: {}",
-            verdict.label(),
-            decision.reason()
-        );
+        assert_ne!(verdict.label(), "yes", "{}", decision.reason());
         assert!(work <= WORK_LIMIT, "{work} units");
         spent.push(work);
     }
-    assert_eq!(
-        spent[0], spent[1],
-        "the work is counted, the same on every run"
-    );
+    assert_eq!(spent[0], spent[1], "the work is counted, the same on every run");
 }
