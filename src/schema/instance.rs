@@ -1005,6 +1005,9 @@ fn mutate(value: &Value, depth: usize, budget: &Budget, out: &mut Kept) {
                     if budget.is_exhausted() || out.is_full() {
                         return;
                     }
+                    if replacement == *member {
+                        continue;
+                    }
                     // The other members cloned, the replaced one not (it may be a large array).
                     let mut replacement = Some(replacement);
                     let changed: Map<String, Value> = object
@@ -1026,6 +1029,10 @@ fn mutate(value: &Value, depth: usize, budget: &Budget, out: &mut Kept) {
                 for replacement in replacements(item, depth, budget) {
                     if budget.is_exhausted() || out.is_full() {
                         return;
+                    }
+                    // A replacement equal to the item is the value again.
+                    if replacement == *item {
+                        continue;
                     }
                     let mut replacement = Some(replacement);
                     let changed: Vec<Value> = items
