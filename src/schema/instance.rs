@@ -650,8 +650,11 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budg
         out.push_array(Value::Array(array), budget);
     }
     // Whole arrays of each length; a long one only once (its rows differ only in which
-    // varieties sit where).
+    // varieties sit where), and not at the length of the one that holds its varieties.
     let variants = if long { 1 } else { 3 };
+    if built_diverse {
+        lengths.retain(|&length| length != base_length);
+    }
     for variant in 0..variants {
         for &length in &lengths {
             if budget.is_exhausted() || out.is_full() {
