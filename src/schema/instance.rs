@@ -1107,5 +1107,92 @@ mod tests {
                 .expect("the schema compiles");
             prop_assert!(candidates.iter().any(|c| validator.is_valid(c)));
         }
+
+        /// `smallest_size` is a lower bound: every candidate the validators say a schema admits
+        /// is at least that large as compact JSON (the candidates sit on the schema's bounds,
+        /// where the bound is tight).
+        #[test]
+        fn no_admitted_value_is_smaller_than_the_smallest_size(schema in small_schema()) {
+            let validator = jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .build(&schema)
+                .expect("the schema compiles");
+            let smallest = smallest_size(&schema, 0);
+            for candidate in candidates(&schema, &schema) {
+                if validator.is_valid(&candidate) {
+                    prop_assert!(
+                        json_size(&candidate) >= smallest,
+                        "{candidate} is smaller than {smallest} bytes, admitted by {schema}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Schemas of the keywords `smallest_size` reads, nested.
+    fn small_schema() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            (0usize..4).prop_map(|min| json!({"type": "string", "minLength": min})),
+            Just(json!({"type": "number"})),
+            Just(json!({"type": ["integer", "null"]})),
+            Just(json!({"enum": ["ab", 12, [1, 2]]})),
+            Just(json!({"const": {"k": true}})),
+            Just(json!({})),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                (
+                    0usize..5,
+                    proptest::collection::vec(inner.clone(), 1..3),
+                    inner.clone()
+                )
+                    .prop_map(|(min, prefix, items)| json!({
+                        "type": "array",
+                        "minItems": min,
+                        "prefixItems": prefix,
+                        "items": items,
+                    })),
+                (
+                    proptest::collection::vec(inner.clone(), 0..3),
+                    any::<bool>()
+                )
+                    .prop_map(|(members, all_required)| {
+                        let names: Vec<String> =
+                            (0..members.len()).map(|i| format!("m{i}")).collect();
+                        let required: Vec<&String> =
+                            names.iter().filter(|_| all_required).collect();
+                        json!({
+                            "type": "object",
+                            "properties": names.iter().cloned().zip(members).collect::<Map<_, _>>(),
+                            "required": required,
+                        })
+                    }),
+            ]
+        })
+    }
+
+    #[test]
+    fn lale_datasets_of_32724_rows_are_out_of_reach_and_16512_rows_are_not() {
+        let table = |rows: usize, columns: usize| {
+            json!({
+                "type": "object",
+                "required": ["X"],
+                "properties": {"X": {
+                    "type": "array",
+                    "minItems": rows,
+                    "items": {
+                        "type": "array",
+                        "minItems": columns,
+                        "prefixItems": vec![json!({"type": "number"}); columns],
+                    },
+                }},
+            })
+        };
+        // A row of 14 numbers is 29 bytes and its comma: 32,724 of them are 981,720 bytes, within
+        // reach; of 105 numbers, 7 MB, not.
+        assert!(out_of_reach(&table(32_724, 14), &json!({})).is_none());
+        let why = out_of_reach(&table(32_724, 105), &json!({})).expect("out of reach");
+        assert!(why.contains("#/properties/X"), "{why}");
+        assert!(out_of_reach(&table(16_512, 8), &json!({})).is_none());
     }
 }
