@@ -55,6 +55,18 @@ pub fn candidates_within(schema: &Value, root: &Value, budget: &Budget) -> Vec<V
     out
 }
 
+/// The first `count` of [`candidates_within`] without the rest (nor the stock values): the
+/// minimal values, tried before the others are built, which for a schema of long arrays are
+/// megabytes.
+pub fn first_candidates_within(
+    schema: &Value,
+    root: &Value,
+    count: usize,
+    budget: &Budget,
+) -> Vec<Value> {
+    generate_at_most(schema, root, 0, budget, count).into_values()
+}
+
 /// Values of every type, tried when the keywords give nothing better (`not`, patterns).
 fn stock_values() -> Vec<Value> {
     vec![
@@ -224,7 +236,19 @@ fn fingerprint(value: &Value) -> (usize, u64) {
 }
 
 fn generate(schema: &Value, root: &Value, depth: usize, budget: &Budget) -> Kept {
-    let mut out = Kept::new(MAX_CANDIDATES);
+    generate_at_most(schema, root, depth, budget, MAX_CANDIDATES)
+}
+
+/// [`generate`], keeping at most `limit` candidates for the node of `schema` (its members and
+/// items keep their usual number).
+fn generate_at_most(
+    schema: &Value,
+    root: &Value,
+    depth: usize,
+    budget: &Budget,
+    limit: usize,
+) -> Kept {
+    let mut out = Kept::new(limit);
     if budget.is_exhausted() {
         return out;
     }
@@ -258,7 +282,10 @@ fn generate(schema: &Value, root: &Value, depth: usize, budget: &Budget) -> Kept
         && let Some(target) = resolve_local(root, reference)
     {
         let merged = merge_without(object, "$ref", target);
-        out.absorb(generate(&merged, root, depth + 1, budget), budget);
+        out.absorb(
+            generate_at_most(&merged, root, depth + 1, budget, limit),
+            budget,
+        );
         return out;
     }
     if let Some(Value::Array(branches)) = object.get("allOf") {
@@ -266,7 +293,7 @@ fn generate(schema: &Value, root: &Value, depth: usize, budget: &Budget) -> Kept
         for branch in branches {
             merged = merge_schemas(&merged, branch);
         }
-        return generate(&merged, root, depth + 1, budget);
+        return generate_at_most(&merged, root, depth + 1, budget, limit);
     }
     for keyword in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = object.get(keyword) {
@@ -276,7 +303,10 @@ fn generate(schema: &Value, root: &Value, depth: usize, budget: &Budget) -> Kept
                     break;
                 }
                 let merged = merge_schemas(&Value::Object(rest.clone()), branch);
-                out.absorb(generate(&merged, root, depth + 1, budget), budget);
+                out.absorb(
+                    generate_at_most(&merged, root, depth + 1, budget, limit),
+                    budget,
+                );
             }
             return out;
         }
@@ -292,11 +322,11 @@ fn generate(schema: &Value, root: &Value, depth: usize, budget: &Budget) -> Kept
             "number" => numbers(object, false, budget),
             "string" => strings(object, budget),
             "array" => {
-                out.absorb(arrays(object, root, depth, budget), budget);
+                out.absorb(arrays(object, root, depth, budget, limit), budget);
                 continue;
             }
             "object" => {
-                out.absorb(objects(object, root, depth, budget), budget);
+                out.absorb(objects(object, root, depth, budget, limit), budget);
                 continue;
             }
             _ => Vec::new(),
@@ -540,8 +570,14 @@ fn strings(object: &Map<String, Value>, budget: &Budget) -> Vec<Value> {
     out
 }
 
-fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budget) -> Kept {
-    let mut out = Kept::new(MAX_CANDIDATES);
+fn arrays(
+    object: &Map<String, Value>,
+    root: &Value,
+    depth: usize,
+    budget: &Budget,
+    limit: usize,
+) -> Kept {
+    let mut out = Kept::new(limit);
     let min = bound(object, "minItems").unwrap_or(0);
     let max = bound(object, "maxItems");
     let prefix: Vec<Vec<Value>> = match object.get("prefixItems") {
@@ -680,7 +716,13 @@ fn arrays(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budg
     out
 }
 
-fn objects(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Budget) -> Kept {
+fn objects(
+    object: &Map<String, Value>,
+    root: &Value,
+    depth: usize,
+    budget: &Budget,
+    limit: usize,
+) -> Kept {
     let properties = match object.get("properties") {
         Some(Value::Object(properties)) => properties.clone(),
         _ => Map::new(),
@@ -723,7 +765,7 @@ fn objects(object: &Map<String, Value>, root: &Value, depth: usize, budget: &Bud
         .and_then(Value::as_u64)
         .unwrap_or(0)
         .min(32) as usize;
-    let mut out = Kept::new(MAX_CANDIDATES);
+    let mut out = Kept::new(limit);
     let pattern_keys: Vec<(String, Value)> = match object.get("patternProperties") {
         Some(Value::Object(patterns)) => patterns
             .iter()

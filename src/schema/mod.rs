@@ -197,6 +197,9 @@ fn reason(keyword: &str, source: Option<&str>, target: Option<&str>, message: St
 /// there spares building the mutations of every later candidate (megabytes on large arrays).
 const STRUCTURAL_WITNESSES: usize = 8;
 
+/// How many of the source's candidates are tried before the rest are built.
+const FIRST_CANDIDATES: usize = 2;
+
 /// Keywords the canonical algebra often cannot decide; named in an `Unknown`'s reason.
 const HARD_KEYWORDS: &[&str] = &[
     "pattern",
@@ -874,6 +877,20 @@ impl Checker {
             || !structural::is_evaluable(&target.document)
         {
             return None;
+        }
+        // The source's first candidates alone first: where one of them is a witness (lale's
+        // datasets against an operator's input: any value will do), the rest, megabytes on
+        // long arrays, are never built.
+        let first = instance::first_candidates_within(
+            &source.document,
+            &source.document,
+            FIRST_CANDIDATES,
+            budget,
+        );
+        if let Some(witness) = first.into_iter().find(|c| separates(c))
+            && let Some(decision) = self.confirm_witness(source, target, [witness], budget)
+        {
+            return Some(decision);
         }
         let mut found: Vec<Value> = pools
             .source()
