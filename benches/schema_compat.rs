@@ -13,7 +13,7 @@
 //! - `slow_tail` (its own group): the slowest pair of IBM's jsonsubschema suite
 //!   (`tests/fixtures/schema-compat/ibm-jsonsubschema.json`, `SLOWEST_IBM_PAIR`; a lale dataset
 //!   of 16,512 rows of eight numbers against an operator that takes strings, a `no` whose
-//!   witness costs 6.3 MiB of the 8 MiB work budget) against a cheap pair (`integer` ⊆
+//!   witness costs 3.15 MiB of the 6 MiB work budget) against a cheap pair (`integer` ⊆
 //!   `number`): the ratio of the two is what the work budget bounds (issue 28 item 15: every
 //!   pair within about 200 ms).
 //!

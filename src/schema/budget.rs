@@ -11,8 +11,8 @@
 //! unit varies with the shape of the values (a long array of short rows costs the most memory
 //! per byte). Measured in release on the 2-core development machine (busy: load 5–7, other
 //! builds running): a search that spends the whole budget (`schema_ibm`'s
-//! `a_search_that_cannot_finish_ends_at_the_work_budget`, 8,388,608 units) takes 50–150 ms;
-//! the costliest witness, lale's `dataset_op/44` (6.3 MiB), 100–280 ms, of which most is
+//! `a_search_that_cannot_finish_ends_at_the_work_budget`, 6,291,456 units) takes FIGURE_EX;
+//! the costliest witness, lale's `dataset_op/44` (3.15 MiB), FIGURE_44, of which much is
 //! the `jsonschema` validator building the confirmed witness's error (an `anyOf` error holds
 //! every row's error of every branch), which the budget does not count.
 //!
@@ -27,14 +27,14 @@ use std::cell::Cell;
 use serde_json::Value;
 
 /// Bytes of candidate values one check may touch: each candidate costs its size as compact JSON
-/// every time it is built, mutated, evaluated or validated. 8 MiB keeps the largest witness the
+/// every time it is built, mutated, evaluated or validated. 6 MiB keeps the largest witness the
 /// generator builds (1 MiB, see [`super::instance::MAX_WITNESS_BYTES`]) available several
 /// times, and the search over everyday schemas (a few kilobytes) is never near it; the costliest
-/// witness of IBM's suite (lale's `dataset_op/44`, arrays of 16,512 rows) is found after 6.3 MiB
-/// (a unit test in `schema` holds it under 7 MiB, and `tests/it/schema_ibm.rs` every decided
-/// pair within seven eighths of the budget). It was 32 MiB while that witness took 26.8 MiB;
-/// a search that spent it all took over 500 ms.
-pub const WORK_LIMIT: u64 = 8 << 20;
+/// witness of IBM's suite (lale's `dataset_op/44`, arrays of 16,512 rows) is found after 3.15
+/// MiB, about half (a unit test in `schema` holds it under 4 MiB, and `tests/it/schema_ibm.rs`
+/// every decided pair within seven eighths of the budget). It was 32 MiB while that witness
+/// took 26.8 MiB; a search that spent it all took over 500 ms.
+pub const WORK_LIMIT: u64 = 6 << 20;
 
 /// Past this many subschemas in the two documents together, or this many patterns in a union,
 /// the canonical algebra is not asked: canonicalizing a union of patterned branches builds an
