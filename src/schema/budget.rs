@@ -9,12 +9,13 @@
 //!
 //! A unit is a byte of a candidate value as compact JSON, each time it is handled, so time per
 //! unit varies with the shape of the values (a long array of short rows costs the most memory
-//! per byte). Measured in release on the 2-core development machine (busy: load 5–7, other
-//! builds running): a search that spends the whole budget (`schema_ibm`'s
-//! `a_search_that_cannot_finish_ends_at_the_work_budget`, 6,291,456 units) takes FIGURE_EX;
-//! the costliest witness, lale's `dataset_op/44` (3.15 MiB), FIGURE_44, of which much is
-//! the `jsonschema` validator building the confirmed witness's error (an `anyOf` error holds
-//! every row's error of every branch), which the budget does not count.
+//! per byte). Measured in release on the 2-core development machine at load 2.4: a search that
+//! spends the whole budget (`schema_ibm`'s
+//! `a_search_that_cannot_finish_ends_at_the_work_budget`, 6,291,456 units) takes 62–67 ms in a
+//! fresh process and 27 ms warm; the costliest witness, lale's `dataset_op/44` (3.15 MiB),
+//! 80 ms, of which much is the `jsonschema` validator building the confirmed witness's error (an
+//! `anyOf` error holds every row's error of every branch), which the budget does not count.
+//! With other builds running (load 7–8) the same take up to 175 ms and 170–290 ms.
 //!
 //! The other bounded steps keep their own fixed limits, each deterministic too: the pattern
 //! product search counts visited states and transitions ([`super::pattern`]), the structural
