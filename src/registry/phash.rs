@@ -270,14 +270,7 @@ pub fn bucket_count(n: usize) -> usize {
 /// Build the perfect hash of `keys` (distinct): each slot holds its key's index in `keys` and
 /// the value `value_of(index)`, which a probe returns.
 pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
-    if keys.len() >= EMPTY as usize {
-        return Err(BuildError::TooManyKeys(keys.len()));
-    }
-    let mut sorted: Vec<&str> = keys.to_vec();
-    sorted.sort_unstable();
-    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-        return Err(BuildError::DuplicateKey(w[0].to_string()));
-    }
+    check_keys(keys)?;
     // The ends hash is tried first unless two keys would always collide under it.
     let ends_collide = {
         let mut ends: Vec<(u64, u64, usize)> = keys
@@ -296,6 +289,27 @@ pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, Bu
         }
     }
     Err(BuildError::NoAssignment)
+}
+
+/// [`build`] under the full hash whatever the keys: a table whose probe may then fold the
+/// choice of hash away (a registry loaded at run time does, so its probe has no branch or
+/// select on it). The ends hash saves a few instructions only where the flag is a constant.
+pub fn build_full(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
+    check_keys(keys)?;
+    place(keys, &value_of, true).ok_or(BuildError::NoAssignment)
+}
+
+/// Refuse a key set the table cannot index: too many keys, or a key twice.
+fn check_keys(keys: &[&str]) -> Result<(), BuildError> {
+    if keys.len() >= EMPTY as usize {
+        return Err(BuildError::TooManyKeys(keys.len()));
+    }
+    let mut sorted: Vec<&str> = keys.to_vec();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(BuildError::DuplicateKey(w[0].to_string()));
+    }
+    Ok(())
 }
 
 /// Search seeds and displacements for a placement of `keys` under one hash.
@@ -366,18 +380,26 @@ impl TableRef<'_> {
     /// to `confirm` (with its index in the built keys), which compares the whole key.
     #[inline(always)]
     pub fn probe(&self, key: &[u8], confirm: impl FnOnce(usize) -> bool) -> Option<u16> {
-        let Some(w) = exact_words(key) else {
-            return self.probe_other_lengths(key, confirm);
-        };
+        match self.probe_exact(key) {
+            Ok(found) => found,
+            Err(OtherLength) => self.probe_other_lengths(key, confirm),
+        }
+    }
+
+    #[inline(always)]
+    pub fn probe_exact(&self, key: &[u8]) -> Result<Option<u16>, OtherLength> {
+        let w = exact_words(key).ok_or(OtherLength)?;
         let n = key.len();
-        let found = self.slot_of(hash_words(&w, n, self.seed, self.full_hash))?;
+        let Some(found) = self.slot_of(hash_words(&w, n, self.seed, self.full_hash)) else {
+            return Ok(None);
+        };
         let stored = &found.words;
         let differ = (w[0] ^ stored[0])
             | (w[1] ^ stored[1])
             | (w[2] ^ stored[2])
             | (w[3] ^ stored[3])
             | (found.len as u64 ^ n as u64);
-        (differ == 0).then_some(found.value)
+        Ok((differ == 0).then_some(found.value))
     }
 
     /// The slot a hash lands on: its bucket's displacement, then the displaced slot.
@@ -412,3 +434,6 @@ impl TableRef<'_> {
         Some(found.value)
     }
 }
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtherLength;
