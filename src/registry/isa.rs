@@ -84,17 +84,11 @@ impl std::fmt::Display for Isa {
 /// `Registry::lookup` on the built-in registry.
 #[inline(always)]
 pub(super) fn builtin_index(key: &str) -> Option<u16> {
-    match BUILTIN_TABLE.probe_exact(key.as_bytes()) {
-        Ok(found) => found,
-        Err(phash::OtherLength) => builtin_index_other_length(key),
-    }
-}
-
-/// [`builtin_index`] for a key shorter or longer than the table's packed words, out of line.
-#[cold]
-#[inline(never)]
-fn builtin_index_other_length(key: &str) -> Option<u16> {
-    BUILTIN_TABLE.probe_other_lengths(key.as_bytes(), |k| KEYS.get(k) == Some(&key))
+    BUILTIN_TABLE.probe(
+        key.as_bytes(),
+        #[cold]
+        move |k| KEYS.get(k) == Some(&key),
+    )
 }
 
 /// The build-time table as a probe reads it.
