@@ -404,26 +404,33 @@ impl TableRef<'_> {
     /// to `confirm` (with its index in the built keys), which compares the whole key.
     #[inline(always)]
     pub fn probe(&self, key: &[u8], confirm: impl FnOnce(usize) -> bool) -> Option<u16> {
-        match self.probe_exact(key) {
-            Ok(found) => found,
-            Err(OtherLength) => self.probe_other_lengths(key, confirm),
-        }
+        let Some(w) = exact_words(key) else {
+            return self.probe_other_lengths(key, confirm);
+        };
+        self.probe_words(&w, key.len())
     }
 
+    /// [`TableRef::probe`] for a key of 8 to [`EXACT_MAX`] bytes; `Err` for any other length,
+    /// which the caller passes to [`TableRef::probe_other_lengths`] out of line (a caller that
+    /// builds its `confirm` there keeps it off the hot path).
     #[inline(always)]
     pub fn probe_exact(&self, key: &[u8]) -> Result<Option<u16>, OtherLength> {
         let w = exact_words(key).ok_or(OtherLength)?;
-        let n = key.len();
-        let Some(found) = self.slot_of(hash_words(&w, n, self.seed, self.full_hash)) else {
-            return Ok(None);
-        };
+        Ok(self.probe_words(&w, key.len()))
+    }
+
+    /// The exact path once the key's words are read: the slot, then one compare of its words
+    /// and length.
+    #[inline(always)]
+    fn probe_words(&self, w: &[u64; 4], n: usize) -> Option<u16> {
+        let found = self.slot_of(hash_words(w, n, self.seed, self.full_hash))?;
         let stored = &found.words;
         let differ = (w[0] ^ stored[0])
             | (w[1] ^ stored[1])
             | (w[2] ^ stored[2])
             | (w[3] ^ stored[3])
             | (found.len as u64 ^ n as u64);
-        Ok((differ == 0).then_some(found.value))
+        (differ == 0).then_some(found.value)
     }
 
     /// The slot a hash lands on: its bucket's displacement, then the displaced slot.
