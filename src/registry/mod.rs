@@ -250,8 +250,8 @@ struct RegistryFile {
 /// for the others. Key `k < len` is the ID of primitive `k`, key `len + k` its alias.
 #[derive(Debug)]
 struct KeyTable {
+    /// Built by [`phash::build_full`], so the probe's choice of hash is a constant.
     seed: u64,
-    full_hash: bool,
     displacements: Box<[u16]>,
     slots: Box<[phash::Slot]>,
     /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
@@ -262,14 +262,20 @@ struct KeyTable {
 }
 
 impl KeyTable {
-    /// The table built by `phash` over `keys` (every ID, then every alias).
+    /// The table `phash::build_full` built over `keys` (every ID, then every alias). A table
+    /// under the ends hash — the built-in one, whose lookups read the build-time table itself
+    /// (`isa::builtin_index`) — is not kept: this probe could not read it, and misses instead.
     fn new(built: phash::Table, keys: &[&str]) -> KeyTable {
         let (text, ends) = KeyTable::key_text(keys);
+        let (displacements, slots) = if built.full_hash {
+            (built.displacements.into(), built.slots.into())
+        } else {
+            (Box::default(), Box::default())
+        };
         KeyTable {
             seed: built.seed,
-            full_hash: built.full_hash,
-            displacements: built.displacements.into(),
-            slots: built.slots.into(),
+            displacements,
+            slots,
             text,
             ends,
         }
@@ -283,6 +289,17 @@ impl KeyTable {
             ends.push(text.len() as u32);
         }
         (text.into(), ends.into())
+    }
+
+    /// The table as a probe reads it.
+    #[inline(always)]
+    fn view(&self) -> phash::TableRef<'_> {
+        phash::TableRef {
+            seed: self.seed,
+            full_hash: true,
+            displacements: &self.displacements,
+            slots: &self.slots,
+        }
     }
 
     /// Key `k`'s bytes.
@@ -470,7 +487,7 @@ impl Registry {
             Some(built) => KeyTable::new(built, &keys),
             None => {
                 let n = primitives.len();
-                let built = phash::build(&keys, |k| (k % n) as PrimIdx)
+                let built = phash::build_full(&keys, |k| (k % n) as PrimIdx)
                     .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
                 KeyTable::new(built, &keys)
             }
@@ -520,7 +537,7 @@ impl Registry {
             .chain(all.iter().map(|p| p.alias.as_str()))
             .collect();
         let n = all.len();
-        let built = phash::build(&keys, |k| (k % n) as PrimIdx)
+        let built = phash::build_full(&keys, |k| (k % n) as PrimIdx)
             .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
         let table = KeyTable::new(built, &keys);
         let mut all_families = base.families.clone();
@@ -568,7 +585,8 @@ impl Registry {
     /// Look a primitive up by dotted ID or alias (no allocation, one hash of the bytes).
     #[inline(always)]
     pub fn lookup(&self, key: &str) -> Option<&Primitive> {
-        self.lookup_index(key).map(|i| &self.primitives[i as usize])
+        self.lookup_index(key)
+            .and_then(|i| self.primitives.get(i as usize))
     }
 
     /// The index of the primitive with this dotted ID or alias.
@@ -577,14 +595,21 @@ impl Registry {
         if self.builtin {
             return isa::builtin_index(key);
         }
+        match self.table.view().probe_exact(key.as_bytes()) {
+            Ok(found) => found,
+            Err(phash::OtherLength) => self.lookup_other_length(key),
+        }
+    }
+
+    /// [`Registry::lookup_index`] for a key shorter or longer than the table's packed words:
+    /// out of line, so that the hot path builds no `confirm` closure and passes nothing
+    /// through memory.
+    #[cold]
+    #[inline(never)]
+    fn lookup_other_length(&self, key: &str) -> Option<PrimIdx> {
         let t = &self.table;
-        let table = phash::TableRef {
-            seed: t.seed,
-            full_hash: t.full_hash,
-            displacements: &t.displacements,
-            slots: &t.slots,
-        };
-        table.probe(key.as_bytes(), move |k| t.key(k) == Some(key.as_bytes()))
+        t.view()
+            .probe_other_lengths(key.as_bytes(), |k| t.key(k) == Some(key.as_bytes()))
     }
 
     /// The schema-compatibility checker shared by every check against this registry: a

@@ -14,15 +14,23 @@
 //! words and the length are hashed by one folded 64×64→128-bit multiply (wyhash's `mum`), whose
 //! every output bit depends on every input bit, so the bucket and the slot can come from any
 //! bits; a key set in which two keys of one length share their first and last 8 bytes gets a
-//! table flagged for the full hash, which adds the middle words (the flag is a constant for the
-//! built-in table, so its probe has no such branch). The slot is one 40-byte record holding
+//! table flagged for the full hash, which adds the middle words. The flag is a constant to
+//! every probe that matters: the built-in table's is generated, and a registry loaded at run
+//! time builds with [`build_full`] and probes with the flag set (a composition of packs, whose
+//! IDs share their pack's prefix, needs it anyway), so neither has a branch or select on it. The slot is one 40-byte record holding
 //! the same four words, the key's length, its index and its value, so confirming a hit is four
 //! word compares and a length compare on one record, and the value comes from the same record:
 //! no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded
 //! into one word, still exact) and longer than 32 (whose middle bytes the words do not cover,
 //! so they are mixed into the hash — up to 64 bytes by four more overlapping words and one more
 //! multiply, no loop — and the caller confirms the whole key) take a separate, cold path, so
-//! the common path is straight-line code.
+//! the common path is straight-line code. [`TableRef::probe_exact`] is that common path alone,
+//! returning [`OtherLength`] for the rest: `Registry::lookup_index` calls its own out-of-line
+//! function for those, so the hot loop neither builds a `confirm` closure nor spills the
+//! table's fields to pass one (that cost 13 of the 96 instructions a lookup in a loaded
+//! registry took). `isa::builtin_index` keeps [`TableRef::probe`]: its table is constants and
+//! its closure holds only the key, so the split saves it nothing (it measured one instruction
+//! more).
 //!
 //! A key's hash picks a bucket from its upper half; the bucket's displacement is XORed into the
 //! lower half to pick a slot in a power-of-two table. The builder places the largest buckets
@@ -31,6 +39,22 @@
 //! table reads and the compare; it never allocates. A vacant slot has a length no key on the
 //! exact path has, so a miss needs no separate emptiness test. This module depends only on
 //! `std`, so `build.rs` includes it by `#[path]`.
+//!
+//! # What was measured and not kept
+//!
+//! On the `packs/lookup_composed` keys (a kernel and 20 packs: 2,382 keys in 4,096 slots, then
+//! a near miss of each), a lookup's time does not depend on how much of the table it touches
+//! (100 keys, whose slots stay in L1, cost what all 4,764 do): it is bound by instructions and
+//! mispredicted branches, not by memory. Hence what was tried and dropped:
+//! - a 64-byte slot aligned to a cache line with seven words (exact up to 56 bytes, so the
+//!   pack IDs of 33–48 bytes, 12 % of those keys, leave the cold path): 93 instructions per
+//!   lookup against 68 in the same driver, slower; six words (exact to 48) 73 against 68, no
+//!   faster. Every key pays the extra loads and compares; only the long ones gain.
+//! - a branch-free confirm (`select_unpredictable` on the OR of all differences, which the
+//!   compiler otherwise splits into one early-exit branch per word): the same instructions and
+//!   no faster within the noise; the early exits stay.
+//! - the bucket's displacement folded into the slot (one array, one bounds test, buckets as
+//!   many as slots): 68.7 instructions against 68.1, so the two arrays stay.
 
 /// A slot (and a key index) that holds no key.
 pub const EMPTY: u16 = u16::MAX;
@@ -270,14 +294,7 @@ pub fn bucket_count(n: usize) -> usize {
 /// Build the perfect hash of `keys` (distinct): each slot holds its key's index in `keys` and
 /// the value `value_of(index)`, which a probe returns.
 pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
-    if keys.len() >= EMPTY as usize {
-        return Err(BuildError::TooManyKeys(keys.len()));
-    }
-    let mut sorted: Vec<&str> = keys.to_vec();
-    sorted.sort_unstable();
-    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-        return Err(BuildError::DuplicateKey(w[0].to_string()));
-    }
+    check_keys(keys)?;
     // The ends hash is tried first unless two keys would always collide under it.
     let ends_collide = {
         let mut ends: Vec<(u64, u64, usize)> = keys
@@ -296,6 +313,27 @@ pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, Bu
         }
     }
     Err(BuildError::NoAssignment)
+}
+
+/// [`build`] under the full hash whatever the keys: a table whose probe may then fold the
+/// choice of hash away (a registry loaded at run time does, so its probe has no branch or
+/// select on it). The ends hash saves a few instructions only where the flag is a constant.
+pub fn build_full(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
+    check_keys(keys)?;
+    place(keys, &value_of, true).ok_or(BuildError::NoAssignment)
+}
+
+/// Refuse a key set the table cannot index: too many keys, or a key twice.
+fn check_keys(keys: &[&str]) -> Result<(), BuildError> {
+    if keys.len() >= EMPTY as usize {
+        return Err(BuildError::TooManyKeys(keys.len()));
+    }
+    let mut sorted: Vec<&str> = keys.to_vec();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(BuildError::DuplicateKey(w[0].to_string()));
+    }
+    Ok(())
 }
 
 /// Search seeds and displacements for a placement of `keys` under one hash.
@@ -369,8 +407,23 @@ impl TableRef<'_> {
         let Some(w) = exact_words(key) else {
             return self.probe_other_lengths(key, confirm);
         };
-        let n = key.len();
-        let found = self.slot_of(hash_words(&w, n, self.seed, self.full_hash))?;
+        self.probe_words(&w, key.len())
+    }
+
+    /// [`TableRef::probe`] for a key of 8 to [`EXACT_MAX`] bytes; `Err` for any other length,
+    /// which the caller passes to [`TableRef::probe_other_lengths`] out of line (a caller that
+    /// builds its `confirm` there keeps it off the hot path).
+    #[inline(always)]
+    pub fn probe_exact(&self, key: &[u8]) -> Result<Option<u16>, OtherLength> {
+        let w = exact_words(key).ok_or(OtherLength)?;
+        Ok(self.probe_words(&w, key.len()))
+    }
+
+    /// The exact path once the key's words are read: the slot, then one compare of its words
+    /// and length.
+    #[inline(always)]
+    fn probe_words(&self, w: &[u64; 4], n: usize) -> Option<u16> {
+        let found = self.slot_of(hash_words(w, n, self.seed, self.full_hash))?;
         let stored = &found.words;
         let differ = (w[0] ^ stored[0])
             | (w[1] ^ stored[1])
@@ -412,3 +465,6 @@ impl TableRef<'_> {
         Some(found.value)
     }
 }
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtherLength;

@@ -152,6 +152,64 @@ proptest! {
     }
 }
 
+/// Every key, and near misses of it: a byte changed (at the middle and at random places), the
+/// last byte dropped, a byte appended.
+fn probes_near(keys: &[&str], edits: &[(prop::sample::Index, u8)]) -> Vec<Vec<u8>> {
+    let mut probes = Vec::new();
+    for key in keys {
+        let bytes = key.as_bytes();
+        probes.push(bytes.to_vec());
+        probes.push(bytes[..bytes.len().saturating_sub(1)].to_vec());
+        let mut longer = bytes.to_vec();
+        longer.push(b'x');
+        probes.push(longer);
+        if bytes.is_empty() {
+            continue;
+        }
+        let mut middle = bytes.to_vec();
+        middle[bytes.len() / 2] ^= 1;
+        probes.push(middle);
+        for (at, flip) in edits {
+            let mut changed = bytes.to_vec();
+            changed[at.index(bytes.len())] ^= flip | 1;
+            probes.push(changed);
+        }
+    }
+    probes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// No false positive: a probe answers a key's index exactly when the probe is that key,
+    /// under either hash. Up to `EXACT_MAX` bytes the packed words alone decide (`confirm` is
+    /// never asked); a longer probe is confirmed against the key its words matched.
+    #[test]
+    fn a_probe_answers_exactly_its_key_and_no_near_miss(
+        keys in keys(),
+        full in any::<bool>(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+    ) {
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let table = if full {
+            phash::build_full(&keys, |i| i as u16)
+        } else {
+            phash::build(&keys, |i| i as u16)
+        }
+        .expect("builds");
+        for probe in probes_near(&keys, &edits) {
+            let expected = keys.iter().position(|k| k.as_bytes() == probe.as_slice());
+            let mut confirmed_short = false;
+            let got = table.view().probe(&probe, |i| {
+                confirmed_short |= probe.len() <= phash::EXACT_MAX;
+                keys[i].as_bytes() == probe.as_slice()
+            });
+            prop_assert!(!confirmed_short, "confirm asked for a {}-byte probe", probe.len());
+            prop_assert_eq!(got.map(usize::from), expected, "{:?}", String::from_utf8_lossy(&probe));
+        }
+    }
+}
+
 #[test]
 fn long_keys_that_differ_only_between_the_packed_words_are_told_apart() {
     // 40 bytes: the packed words cover bytes 0..16 and 24..40, not the byte at 20.
