@@ -876,7 +876,7 @@ fn objects(
 /// Why no candidate the search builds can be a value `schema` admits, if that is so: an array
 /// it requires (at the root, or a required member, at any depth) has no value small enough to be
 /// built (every array candidate is at most [`MAX_WITNESS_BYTES`]; a one-member mutation adds a
-/// stock value, a few bytes, to it, far less than [`REACH_SLACK`]). lale's datasets of 32,724 rows of 14
+/// stock value, a few bytes, to it, far less than `REACH_SLACK`). lale's datasets of 32,724 rows of 14
 /// columns are over 1.2 MB: the search cannot find their witness, and is not run.
 pub fn out_of_reach(schema: &Value, root: &Value) -> Option<String> {
     fn walk(schema: &Value, root: &Value, depth: usize) -> Option<(usize, String)> {
