@@ -107,6 +107,7 @@ impl Extent {
 
     /// The byte range of this extent in `text` (indexed by `lines`), clamped to its lines; an
     /// empty extent covers the char at its start (none at a line's end).
+    #[cfg(feature = "cli")]
     pub(crate) fn range(&self, text: &str, lines: &LineIndex) -> Option<std::ops::Range<usize>> {
         let start = lines.offset(text, self.line, self.column)?;
         let end = if self.is_empty() {
