@@ -151,11 +151,33 @@ fn render_github(report: &ImportReport) -> String {
         out.push_str(&github::annotation(&d.location.file, &diag));
         out.push('\n');
     }
+    if !report.summary.unlisted.is_empty() {
+        out.push_str(&format!(
+            "::notice title=primgraph import::{}\n",
+            github::escape_data(&unlisted_line(report))
+        ));
+    }
     out.push_str(&format!(
         "::notice title=primgraph import::{}\n",
         github::escape_data(&summary_line(report))
     ));
     out
+}
+
+/// The findings counted but not listed (past `DIAGNOSTICS_LISTED_PER_CODE` of one code).
+fn unlisted_line(report: &ImportReport) -> String {
+    let codes: Vec<String> = report
+        .summary
+        .unlisted
+        .iter()
+        .map(|(code, n)| format!("{n} {code}"))
+        .collect();
+    let total: u64 = report.summary.unlisted.values().sum();
+    format!(
+        "... and {total} more finding(s) not listed ({}): the first {} of each code are; the counts below include them all",
+        codes.join(", "),
+        primgraph::import::DIAGNOSTICS_LISTED_PER_CODE
+    )
 }
 
 fn summary_line(report: &ImportReport) -> String {
@@ -183,6 +205,9 @@ fn render_human(report: &ImportReport, out_dir: &Path) -> String {
         out.push('\n');
     }
     let s = &report.summary;
+    if !s.unlisted.is_empty() {
+        out.push_str(&format!("{}\n\n", unlisted_line(report)));
+    }
     out.push_str(&format!(
         "{} into {}\n",
         summary_line(report),

@@ -23,7 +23,7 @@ use crate::diagnostic::Diagnostic;
 use crate::registry::Registry;
 use crate::replay::{ReplayGraph, SealKey};
 use serde_json::{Map, Value, json};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The importer's name and version, written into every header's `imported.importer`.
@@ -237,6 +237,10 @@ pub struct ImportSummary {
     pub unmapped: BTreeMap<String, u64>,
     pub errors: u64,
     pub warnings: u64,
+    /// Findings counted above but not listed in the report, by code: past
+    /// [`DIAGNOSTICS_LISTED_PER_CODE`] of one code (a log of 150,000 samples each missing the
+    /// same mapping would otherwise hold 150,000 alike warnings in memory and print them all).
+    pub unlisted: BTreeMap<String, u64>,
 }
 
 impl ImportSummary {
@@ -249,9 +253,15 @@ impl ImportSummary {
             "unmapped": Value::Object(self.unmapped.iter().map(|(k, v)| (k.clone(), Value::from(*v))).collect::<Map<_, _>>()),
             "errors": self.errors,
             "warnings": self.warnings,
+            "unlisted": Value::Object(self.unlisted.iter().map(|(k, v)| (k.clone(), Value::from(*v))).collect::<Map<_, _>>()),
         })
     }
 }
+
+/// How many findings of one code an import lists in its report; the rest are counted (in the
+/// summary's errors and warnings, and in `unlisted`), not kept, so an import's memory does not
+/// grow with a finding repeated in every sample.
+pub const DIAGNOSTICS_LISTED_PER_CODE: u64 = 1_000;
 
 /// Everything an import produced.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -294,6 +304,8 @@ pub struct Importer<'a> {
     /// Shared with the threads that parse and map samples (`inspect`'s pipeline).
     options: std::sync::Arc<ImportOptions<'a>>,
     taken: HashSet<String>,
+    /// Findings listed so far, by code (see [`DIAGNOSTICS_LISTED_PER_CODE`]).
+    listed: HashMap<String, u64>,
     report: ImportReport,
     writer: Option<Writer>,
 }
@@ -377,6 +389,7 @@ impl<'a> Importer<'a> {
         Ok(Importer {
             options: std::sync::Arc::new(options),
             taken: HashSet::new(),
+            listed: HashMap::new(),
             report: ImportReport::default(),
             writer: Some(writer),
         })
@@ -400,7 +413,22 @@ impl<'a> Importer<'a> {
             crate::codes::Severity::Warning => self.report.summary.warnings += 1,
             crate::codes::Severity::Info => {}
         }
-        self.report.diagnostics.push(d);
+        let code = d.diagnostic.code.as_str();
+        let listed = match self.listed.get_mut(code) {
+            Some(n) => n,
+            None => self.listed.entry(code.to_owned()).or_default(),
+        };
+        if *listed < DIAGNOSTICS_LISTED_PER_CODE {
+            *listed += 1;
+            self.report.diagnostics.push(d);
+        } else {
+            *self
+                .report
+                .summary
+                .unlisted
+                .entry(code.to_owned())
+                .or_default() += 1;
+        }
     }
 
     /// The options, for threads that map runs while this importer records them.
