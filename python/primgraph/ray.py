@@ -217,7 +217,8 @@ def import_runs(
         ``(dataset, summary)``: a materialized Dataset with one row per source (``source``,
         ``out``, ``runs``, ``steps``, ``errors``, ``report``: the source's report as JSON text)
         and the summaries added up (``sources``, ``runs``, ``steps``, ``partial_steps``,
-        ``unmapped``, ``errors``, ``warnings``). Findings do not raise: they are in the reports.
+        ``unmapped``, ``errors``, ``warnings``, ``unlisted``). Findings do not raise: they are in
+        the reports.
 
     Raises:
         primgraph.GraphError, primgraph.InputError: the graph, the mapping file or a source
@@ -235,7 +236,7 @@ def import_runs(
     # The graph, mapping and key checked here: an import of no source loads them and fails fast.
     _primgraph.import_runs(format, [], graph=graph, out=out, map=map, sign=sign, registry=registry)
     summary: Dict[str, Any] = {"sources": 0, "runs": 0, "steps": 0, "partial_steps": 0,
-                               "unmapped": {}, "errors": 0, "warnings": 0}
+                               "unmapped": {}, "errors": 0, "warnings": 0, "unlisted": {}}
     if not files:
         return ray.data.from_items([]), summary
     map_args: Dict[str, Any] = {
@@ -262,9 +263,11 @@ def import_runs(
     for row in dataset.select_columns(["report"]).iter_rows():
         part = json.loads(row["report"])["summary"]
         for key, value in part.items():
-            if key == "unmapped":
+            if isinstance(value, dict):
+                # Counts by name (`unmapped`) or by code (`unlisted`), added name by name.
+                added = summary.setdefault(key, {})
                 for name, count in value.items():
-                    summary["unmapped"][name] = summary["unmapped"].get(name, 0) + count
+                    added[name] = added.get(name, 0) + count
             else:
-                summary[key] += value
+                summary[key] = summary.get(key, 0) + value
     return dataset, summary
