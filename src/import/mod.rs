@@ -15,6 +15,7 @@ pub mod inspect;
 pub mod map;
 pub mod otel;
 mod pipeline;
+mod skim;
 
 pub use map::{MapError, Mapping};
 
