@@ -315,22 +315,28 @@ pub struct Importer<'a> {
 type TraceBytes = Result<Vec<u8>, String>;
 
 /// The traces are written on threads of their own ([`WRITERS`]), taken in the order they are
-/// planned: creating a file costs the file system about as much as reading and mapping a
-/// sample, and the two overlap; on a file system where creating a file is slow (the kernel's
-/// own work, see docs/import.md) two threads create two at once. The first failure stops
-/// them; the import learns of it at its next run or at the end.
+/// planned, [`WRITE_BATCH`] at a time (a thread woken per trace cost more in the scheduler
+/// than the write): creating a file costs the file system about as much as reading and
+/// mapping a sample, and the two overlap; on a file system where creating a file is slow (the
+/// kernel's own work, see docs/import.md) two threads create two at once. The first failure
+/// stops them; the import learns of it at its next batch or at the end.
 struct Writer {
-    sender: std::sync::mpsc::SyncSender<(TraceBytes, PathBuf)>,
+    sender: std::sync::mpsc::SyncSender<Vec<(TraceBytes, PathBuf)>>,
+    /// Traces not yet handed to the threads.
+    pending: Vec<(TraceBytes, PathBuf)>,
     threads: Vec<std::thread::JoinHandle<Result<(), ImportError>>>,
 }
 
 /// How many threads write traces.
 const WRITERS: usize = 2;
+/// How many traces a writing thread is handed at once.
+const WRITE_BATCH: usize = 8;
 
 impl Writer {
     fn start() -> Writer {
-        // A few traces in flight: the reader never runs far ahead of the disk.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<(TraceBytes, PathBuf)>(8);
+        // A few batches in flight: the reader never runs far ahead of the disk.
+        let (sender, receiver) =
+            std::sync::mpsc::sync_channel::<Vec<(TraceBytes, PathBuf)>>(WRITERS);
         let receiver = std::sync::Arc::new(std::sync::Mutex::new(receiver));
         let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let threads = (0..WRITERS)
@@ -347,22 +353,43 @@ impl Writer {
                             Ok(r) => r.recv(),
                             Err(_) => return Ok(()),
                         };
-                        let Ok((bytes, path)) = next else {
+                        let Ok(batch) = next else {
                             return Ok(());
                         };
-                        if let Err(e) = convert::write(&bytes, &path) {
-                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                            return Err(e);
+                        for (bytes, path) in batch {
+                            if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                                return Ok(());
+                            }
+                            if let Err(e) = convert::write(&bytes, &path) {
+                                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                                return Err(e);
+                            }
                         }
                     }
                 })
             })
             .collect();
-        Writer { sender, threads }
+        Writer {
+            sender,
+            pending: Vec::with_capacity(WRITE_BATCH),
+            threads,
+        }
     }
 
-    /// Wait for every trace sent to be written; the first failure.
-    fn join(self) -> Result<(), ImportError> {
+    /// Hand the traces not yet handed over to the threads; `false` when they stopped (at a
+    /// failure).
+    fn hand_over(&mut self) -> bool {
+        if self.pending.is_empty() {
+            return true;
+        }
+        let batch = std::mem::replace(&mut self.pending, Vec::with_capacity(WRITE_BATCH));
+        self.sender.send(batch).is_ok()
+    }
+
+    /// Wait for every trace planned to be written; the first failure.
+    fn join(mut self) -> Result<(), ImportError> {
+        // When the threads stopped, their failure is the answer.
+        self.hand_over();
         drop(self.sender);
         let mut result = Ok(());
         for thread in self.threads {
@@ -467,10 +494,11 @@ impl<'a> Importer<'a> {
 
     /// Hand a trace to the writer; a write that failed before stops the import here.
     fn send(&mut self, bytes: TraceBytes, path: PathBuf) -> Result<(), ImportError> {
-        let Some(writer) = &self.writer else {
+        let Some(writer) = &mut self.writer else {
             return convert::write(&bytes, &path);
         };
-        if writer.sender.send((bytes, path)).is_err() {
+        writer.pending.push((bytes, path));
+        if writer.pending.len() >= WRITE_BATCH && !writer.hand_over() {
             // The writer stopped at a failure: that failure is the import's.
             return self.complete();
         }
