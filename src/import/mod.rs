@@ -309,6 +309,8 @@ pub struct Importer<'a> {
     listed: HashMap<String, u64>,
     report: ImportReport,
     writer: Option<Writer>,
+    /// The output folder was empty when the import began: no trace in it to leave unchanged.
+    fresh: bool,
 }
 
 /// A trace rendered, or why it could not be.
@@ -333,7 +335,8 @@ const WRITERS: usize = 2;
 const WRITE_BATCH: usize = 8;
 
 impl Writer {
-    fn start() -> Writer {
+    /// `fresh`: the output folder was empty when the import began (see [`convert::write`]).
+    fn start(fresh: bool) -> Writer {
         // A few batches in flight: the reader never runs far ahead of the disk.
         let (sender, receiver) =
             std::sync::mpsc::sync_channel::<Vec<(TraceBytes, PathBuf)>>(WRITERS);
@@ -360,7 +363,7 @@ impl Writer {
                             if failed.load(std::sync::atomic::Ordering::Relaxed) {
                                 return Ok(());
                             }
-                            if let Err(e) = convert::write(&bytes, &path) {
+                            if let Err(e) = convert::write(&bytes, &path, fresh) {
                                 failed.store(true, std::sync::atomic::Ordering::Relaxed);
                                 return Err(e);
                             }
@@ -413,13 +416,17 @@ impl<'a> Importer<'a> {
             path: options.out.display().to_string(),
             source,
         })?;
-        let writer = Writer::start();
+        // Nothing in the folder: no trace to compare with (a first import).
+        let fresh =
+            std::fs::read_dir(&options.out).is_ok_and(|mut entries| entries.next().is_none());
+        let writer = Writer::start(fresh);
         Ok(Importer {
             options: std::sync::Arc::new(options),
             taken: HashSet::new(),
             listed: HashMap::new(),
             report: ImportReport::default(),
             writer: Some(writer),
+            fresh,
         })
     }
 
@@ -495,7 +502,7 @@ impl<'a> Importer<'a> {
     /// Hand a trace to the writer; a write that failed before stops the import here.
     fn send(&mut self, bytes: TraceBytes, path: PathBuf) -> Result<(), ImportError> {
         let Some(writer) = &mut self.writer else {
-            return convert::write(&bytes, &path);
+            return convert::write(&bytes, &path, self.fresh);
         };
         writer.pending.push((bytes, path));
         if writer.pending.len() >= WRITE_BATCH && !writer.hand_over() {
@@ -511,7 +518,7 @@ impl<'a> Importer<'a> {
             Some(writer) => {
                 let result = writer.join();
                 if result.is_ok() {
-                    self.writer = Some(Writer::start());
+                    self.writer = Some(Writer::start(self.fresh));
                 }
                 result
             }
