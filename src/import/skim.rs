@@ -14,11 +14,14 @@
 
 use serde::Deserialize;
 
-/// The fields of a sample (and of its events) the importer reads, in the order the sample's
-/// object has them, each as its bytes in the entry.
+/// The fields of one object the importer reads, in the order the object has them, each as its
+/// bytes in the entry.
+pub(crate) type Fields<'a> = Vec<(&'static str, &'a [u8])>;
+
+/// The fields of a sample the importer reads, and those of each of its events.
 pub(crate) struct Skimmed<'a> {
-    pub(crate) fields: Vec<(&'static str, &'a [u8])>,
-    pub(crate) events: Option<Vec<Vec<(&'static str, &'a [u8])>>>,
+    pub(crate) fields: Fields<'a>,
+    pub(crate) events: Option<Vec<Fields<'a>>>,
 }
 
 /// Past this nesting (the sample's own levels included) the scanner leaves the sample to
@@ -55,7 +58,7 @@ pub(crate) fn skim<'a>(
             let mut events = Vec::new();
             s.array(|s| {
                 s.ws();
-                let mut fields: Vec<(&'static str, &'a [u8])> = Vec::new();
+                let mut fields: Fields<'a> = Vec::new();
                 s.object(|s, key| s.field(key, event_fields, 3, &mut fields))?;
                 events.push(fields);
                 Some(())
@@ -137,7 +140,7 @@ impl<'a> Scanner<'a> {
         key: &[u8],
         known: &[&'static str],
         depth: usize,
-        fields: &mut Vec<(&'static str, &'a [u8])>,
+        fields: &mut Fields<'a>,
     ) -> Option<()> {
         let Some(name) = known.iter().find(|k| k.as_bytes() == key) else {
             self.value()?;
