@@ -379,20 +379,29 @@ impl Writer {
         }
     }
 
-    /// Hand the traces not yet handed over to the threads; `false` when they stopped (at a
-    /// failure).
-    fn hand_over(&mut self) -> bool {
-        if self.pending.is_empty() {
-            return true;
+    /// Hand the traces not yet handed over to the threads, in `parts` batches; `false` when
+    /// they stopped (at a failure).
+    fn hand_over(&mut self, parts: usize) -> bool {
+        let mut rest = std::mem::replace(&mut self.pending, Vec::with_capacity(WRITE_BATCH));
+        let per = rest.len().div_ceil(parts.max(1));
+        while !rest.is_empty() {
+            let tail = rest.split_off(per.min(rest.len()));
+            if self
+                .sender
+                .send(std::mem::replace(&mut rest, tail))
+                .is_err()
+            {
+                return false;
+            }
         }
-        let batch = std::mem::replace(&mut self.pending, Vec::with_capacity(WRITE_BATCH));
-        self.sender.send(batch).is_ok()
+        true
     }
 
     /// Wait for every trace planned to be written; the first failure.
     fn join(mut self) -> Result<(), ImportError> {
-        // When the threads stopped, their failure is the answer.
-        self.hand_over();
+        // The last traces shared between the threads. When the threads stopped, their failure
+        // is the answer.
+        self.hand_over(WRITERS);
         drop(self.sender);
         let mut result = Ok(());
         for thread in self.threads {
@@ -505,7 +514,7 @@ impl<'a> Importer<'a> {
             return convert::write(&bytes, &path, self.fresh);
         };
         writer.pending.push((bytes, path));
-        if writer.pending.len() >= WRITE_BATCH && !writer.hand_over() {
+        if writer.pending.len() >= WRITE_BATCH && !writer.hand_over(1) {
             // The writer stopped at a failure: that failure is the import's.
             return self.complete();
         }

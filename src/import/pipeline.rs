@@ -227,14 +227,26 @@ impl Pipeline {
 
     /// Hand the jobs not yet handed over to the workers, as one batch.
     fn hand_over(&mut self) -> Result<(), ImportError> {
+        self.hand_over_in(1)
+    }
+
+    /// Hand the jobs not yet handed over to the workers in `parts` batches (when the reader
+    /// is about to wait, so that no worker waits idle beside another's batch).
+    fn hand_over_in(&mut self, parts: usize) -> Result<(), ImportError> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let batch = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
-        let sent = self
-            .jobs
-            .as_ref()
-            .is_some_and(|jobs| jobs.send(batch).is_ok());
+        let mut rest = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
+        let per = rest.len().div_ceil(parts.max(1));
+        let mut sent = true;
+        while !rest.is_empty() && sent {
+            let tail = rest.split_off(per.min(rest.len()));
+            let batch = std::mem::replace(&mut rest, tail);
+            sent = self
+                .jobs
+                .as_ref()
+                .is_some_and(|jobs| jobs.send(batch).is_ok());
+        }
         if !sent {
             // The workers are gone only when one of them stopped (it never does by design).
             return Err(ImportError::Write {
@@ -287,7 +299,7 @@ impl Pipeline {
 
     /// Wait for a batch of results (the jobs not yet handed over are handed over first).
     fn wait_one(&mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
-        self.hand_over()?;
+        self.hand_over_in(self.workers)?;
         let Ok(batch) = self.results.recv() else {
             return Err(ImportError::Write {
                 path: String::new(),
