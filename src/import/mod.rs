@@ -359,10 +359,9 @@ impl Writer {
                         let Ok(batch) = next else {
                             return Ok(());
                         };
+                        // A batch taken is written whole, as a trace taken was: the traces
+                        // before a failure, in the order planned, are never lost to it.
                         for (bytes, path) in batch {
-                            if failed.load(std::sync::atomic::Ordering::Relaxed) {
-                                return Ok(());
-                            }
                             if let Err(e) = convert::write(&bytes, &path, fresh) {
                                 failed.store(true, std::sync::atomic::Ordering::Relaxed);
                                 return Err(e);

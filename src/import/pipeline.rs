@@ -30,6 +30,9 @@ pub(crate) const IN_FLIGHT_BYTES: usize = 64 << 20;
 /// The most entries waiting for, or in, a worker at once, per worker: a batch being parsed
 /// and one waiting.
 pub(crate) const IN_FLIGHT_PER_WORKER: usize = 2 * BATCH;
+/// How many buffers are kept for the next entries, per worker (what the reader keeps of
+/// entries it inflated itself, deflate ones, is not counted in the budget above).
+const SPARE_PER_WORKER: usize = 4;
 /// How many entries are handed to a worker at once (fewer when the reader must wait, or at
 /// the end of the log).
 pub(crate) const BATCH: usize = 4;
@@ -292,7 +295,7 @@ impl Pipeline {
 
     fn keep(&mut self, buf: Vec<u8>) {
         // A large entry's buffer is not kept for the rest of the log.
-        if buf.capacity() <= 16 << 20 && self.spare.len() < self.workers * IN_FLIGHT_PER_WORKER {
+        if buf.capacity() <= 16 << 20 && self.spare.len() < self.workers * SPARE_PER_WORKER {
             self.spare.push(buf);
         }
     }
