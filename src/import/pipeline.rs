@@ -233,8 +233,7 @@ impl Pipeline {
         self.hand_over_in(1)
     }
 
-    /// Hand the jobs not yet handed over to the workers in `parts` batches (when the reader
-    /// is about to wait, so that no worker waits idle beside another's batch).
+    /// Hand the jobs not yet handed over to the workers in `parts` batches.
     fn hand_over_in(&mut self, parts: usize) -> Result<(), ImportError> {
         if self.pending.is_empty() {
             return Ok(());
@@ -280,6 +279,8 @@ impl Pipeline {
 
     /// Wait for every entry in flight and record it; the workers stop.
     pub(crate) fn finish(mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
+        // The last few shared, so that no worker waits idle beside another's batch.
+        self.hand_over_in(self.workers)?;
         while self.in_flight > 0 {
             self.wait_one(importer)?;
         }
@@ -302,7 +303,7 @@ impl Pipeline {
 
     /// Wait for a batch of results (the jobs not yet handed over are handed over first).
     fn wait_one(&mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
-        self.hand_over_in(self.workers)?;
+        self.hand_over()?;
         let Ok(batch) = self.results.recv() else {
             return Err(ImportError::Write {
                 path: String::new(),
