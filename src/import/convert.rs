@@ -408,17 +408,26 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
 /// complete: nothing half-written ever has the trace's name. A trace already at `path` with
 /// the same bytes (a source imported again, unchanged) is left as it is: the import is
 /// deterministic, and replacing a file costs the file system far more than reading it (a new
-/// inode, the old one evicted, ext4 flushing the data of a file renamed over another).
-pub(crate) fn write(bytes: &Result<Vec<u8>, String>, path: &Path) -> Result<(), ImportError> {
+/// inode, the old one evicted, ext4 flushing the data of a file renamed over another). In a
+/// folder that was empty when the import began (`fresh`) there is nothing to compare with,
+/// and no look-up is made.
+pub(crate) fn write(
+    bytes: &Result<Vec<u8>, String>,
+    path: &Path,
+    fresh: bool,
+) -> Result<(), ImportError> {
     let failed = |message: String| ImportError::Write {
         path: path.display().to_string(),
         message,
     };
     let bytes = bytes.as_ref().map_err(|e| failed(e.clone()))?;
-    let unchanged = std::fs::symlink_metadata(path)
-        .ok()
-        .filter(|m| m.is_file() && m.len() == bytes.len() as u64)
-        .is_some_and(|_| crate::input::read_capped(path, bytes.len()).is_ok_and(|b| b == *bytes));
+    let unchanged = !fresh
+        && std::fs::symlink_metadata(path)
+            .ok()
+            .filter(|m| m.is_file() && m.len() == bytes.len() as u64)
+            .is_some_and(|_| {
+                crate::input::read_capped(path, bytes.len()).is_ok_and(|b| b == *bytes)
+            });
     if unchanged {
         return Ok(());
     }
@@ -464,7 +473,9 @@ fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let pid = PID.get_or_init(std::process::id);
+    let tmp = path.with_file_name(format!(".{file_name}.{pid}.tmp"));
     let result = (|| {
         let mut file = std::fs::File::create(&tmp).map_err(|e| e.to_string())?;
         file.write_all(bytes).map_err(|e| e.to_string())?;

@@ -18,6 +18,7 @@
 
 use super::convert::run_input;
 use super::pipeline::{self, Done, Pipeline};
+use super::skim;
 use super::{Format, ImportDiagnostic, ImportError, Importer, Location, SourceRun, SourceStep};
 use crate::codes::I901;
 use crate::replay::trace::StrictValue;
@@ -46,11 +47,78 @@ struct Sample<'a> {
     #[serde(default, borrow)]
     events: Option<Vec<Event<'a>>>,
     #[serde(default, borrow)]
-    messages: Option<&'a RawValue>,
+    messages: Option<Raw<'a>>,
     #[serde(default, borrow)]
-    output: Option<&'a RawValue>,
+    output: Option<Raw<'a>>,
     #[serde(default, borrow)]
-    attachments: Option<&'a RawValue>,
+    attachments: Option<Raw<'a>>,
+}
+
+/// A field kept as its JSON text, checked but not parsed (parsed only when the run needs it).
+#[derive(Clone, Copy)]
+struct Raw<'a>(&'a str);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Raw<'a>, D::Error> {
+        <&RawValue>::deserialize(d).map(|r| Raw(r.get()))
+    }
+}
+
+/// The fields [`Sample`] and [`Event`] read, for [`skim`].
+const SAMPLE_FIELDS: &[&str] = &[
+    "id",
+    "epoch",
+    "input",
+    "scores",
+    "messages",
+    "output",
+    "attachments",
+];
+const EVENT_FIELDS: &[&str] = &["event", "function", "arguments", "result", "error"];
+
+impl<'a> Sample<'a> {
+    /// The sample read by [`skim`]'s scanner: `None` when serde_json must read it (malformed,
+    /// or unusual: see `skim`'s doc); otherwise what serde_json reads.
+    fn skimmed(bytes: &'a [u8]) -> Option<Sample<'a>> {
+        let skimmed = skim::skim(bytes, SAMPLE_FIELDS, EVENT_FIELDS)?;
+        let fields = &skimmed.fields;
+        // A raw field is checked as serde_json's `RawValue` checks it: valid JSON (the scanner
+        // did that) in UTF-8.
+        let raw = |name: &str| -> Option<Option<Raw<'a>>> {
+            match fields.iter().find(|(n, _)| *n == name) {
+                None => Some(None),
+                Some((_, b"null")) => Some(None),
+                Some((_, bytes)) => std::str::from_utf8(bytes).ok().map(|t| Some(Raw(t))),
+            }
+        };
+        let events = match skimmed.events {
+            None => None,
+            Some(events) => Some(
+                events
+                    .iter()
+                    .map(|e| {
+                        Some(Event {
+                            event: skim::parse(e, "event")?,
+                            function: skim::parse(e, "function")?,
+                            arguments: skim::parse(e, "arguments")?,
+                            result: skim::parse(e, "result")?,
+                            error: skim::parse(e, "error")?,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        };
+        Some(Sample {
+            id: skim::parse(fields, "id")?,
+            epoch: skim::parse(fields, "epoch")?,
+            input: skim::parse(fields, "input")?,
+            scores: skim::parse(fields, "scores")?,
+            events,
+            messages: raw("messages")?,
+            output: raw("output")?,
+            attachments: raw("attachments")?,
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -414,6 +482,9 @@ pub(crate) fn entry_cap(compressed: u64, max: u64) -> u64 {
 /// Runs on the pipeline's workers.
 fn parse_sample(bytes: &[u8], at: &Location) -> Result<SourceRun, ImportDiagnostic> {
     let stem = stem_of(&at.file);
+    if let Some(sample) = Sample::skimmed(bytes) {
+        return borrowed_run(sample, &stem, at, "");
+    }
     match serde_json::from_slice::<Sample<'_>>(bytes) {
         Ok(sample) => borrowed_run(sample, &stem, at, ""),
         Err(e) => Err(json_error(bytes, &e, at.clone())),
@@ -940,10 +1011,10 @@ fn borrowed_run(
     at: &Location,
     base: &str,
 ) -> Result<SourceRun, ImportDiagnostic> {
-    let raw = |r: Option<&RawValue>, what: &str| -> Result<Option<Value>, ImportDiagnostic> {
+    let raw = |r: Option<Raw<'_>>, what: &str| -> Result<Option<Value>, ImportDiagnostic> {
         match r {
             None => Ok(None),
-            Some(r) => serde_json::from_str::<StrictValue>(r.get())
+            Some(Raw(text)) => serde_json::from_str::<StrictValue>(text)
                 .map(|v| Some(v.0))
                 .map_err(|e| {
                     ImportDiagnostic::new(

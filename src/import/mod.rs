@@ -15,6 +15,7 @@ pub mod inspect;
 pub mod map;
 pub mod otel;
 mod pipeline;
+mod skim;
 
 pub use map::{MapError, Mapping};
 
@@ -308,28 +309,37 @@ pub struct Importer<'a> {
     listed: HashMap<String, u64>,
     report: ImportReport,
     writer: Option<Writer>,
+    /// The output folder was empty when the import began: no trace in it to leave unchanged.
+    fresh: bool,
 }
 
 /// A trace rendered, or why it could not be.
 type TraceBytes = Result<Vec<u8>, String>;
 
 /// The traces are written on threads of their own ([`WRITERS`]), taken in the order they are
-/// planned: creating a file costs the file system about as much as reading and mapping a
-/// sample, and the two overlap; on a file system where creating a file is slow (the kernel's
-/// own work, see docs/import.md) two threads create two at once. The first failure stops
-/// them; the import learns of it at its next run or at the end.
+/// planned, [`WRITE_BATCH`] at a time (a thread woken per trace cost more in the scheduler
+/// than the write): creating a file costs the file system about as much as reading and
+/// mapping a sample, and the two overlap; on a file system where creating a file is slow (the
+/// kernel's own work, see docs/import.md) two threads create two at once. The first failure
+/// stops them; the import learns of it at its next batch or at the end.
 struct Writer {
-    sender: std::sync::mpsc::SyncSender<(TraceBytes, PathBuf)>,
+    sender: std::sync::mpsc::SyncSender<Vec<(TraceBytes, PathBuf)>>,
+    /// Traces not yet handed to the threads.
+    pending: Vec<(TraceBytes, PathBuf)>,
     threads: Vec<std::thread::JoinHandle<Result<(), ImportError>>>,
 }
 
 /// How many threads write traces.
 const WRITERS: usize = 2;
+/// How many traces a writing thread is handed at once.
+const WRITE_BATCH: usize = 8;
 
 impl Writer {
-    fn start() -> Writer {
-        // A few traces in flight: the reader never runs far ahead of the disk.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<(TraceBytes, PathBuf)>(8);
+    /// `fresh`: the output folder was empty when the import began (see [`convert::write`]).
+    fn start(fresh: bool) -> Writer {
+        // A few batches in flight: the reader never runs far ahead of the disk.
+        let (sender, receiver) =
+            std::sync::mpsc::sync_channel::<Vec<(TraceBytes, PathBuf)>>(WRITERS);
         let receiver = std::sync::Arc::new(std::sync::Mutex::new(receiver));
         let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let threads = (0..WRITERS)
@@ -346,22 +356,51 @@ impl Writer {
                             Ok(r) => r.recv(),
                             Err(_) => return Ok(()),
                         };
-                        let Ok((bytes, path)) = next else {
+                        let Ok(batch) = next else {
                             return Ok(());
                         };
-                        if let Err(e) = convert::write(&bytes, &path) {
-                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                            return Err(e);
+                        // A batch taken is written whole, as a trace taken was: the traces
+                        // before a failure, in the order planned, are never lost to it.
+                        for (bytes, path) in batch {
+                            if let Err(e) = convert::write(&bytes, &path, fresh) {
+                                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                                return Err(e);
+                            }
                         }
                     }
                 })
             })
             .collect();
-        Writer { sender, threads }
+        Writer {
+            sender,
+            pending: Vec::with_capacity(WRITE_BATCH),
+            threads,
+        }
     }
 
-    /// Wait for every trace sent to be written; the first failure.
-    fn join(self) -> Result<(), ImportError> {
+    /// Hand the traces not yet handed over to the threads, in `parts` batches; `false` when
+    /// they stopped (at a failure).
+    fn hand_over(&mut self, parts: usize) -> bool {
+        let mut rest = std::mem::replace(&mut self.pending, Vec::with_capacity(WRITE_BATCH));
+        let per = rest.len().div_ceil(parts.max(1));
+        while !rest.is_empty() {
+            let tail = rest.split_off(per.min(rest.len()));
+            if self
+                .sender
+                .send(std::mem::replace(&mut rest, tail))
+                .is_err()
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Wait for every trace planned to be written; the first failure.
+    fn join(mut self) -> Result<(), ImportError> {
+        // The last traces shared between the threads. When the threads stopped, their failure
+        // is the answer.
+        self.hand_over(WRITERS);
         drop(self.sender);
         let mut result = Ok(());
         for thread in self.threads {
@@ -385,13 +424,17 @@ impl<'a> Importer<'a> {
             path: options.out.display().to_string(),
             source,
         })?;
-        let writer = Writer::start();
+        // Nothing in the folder: no trace to compare with (a first import).
+        let fresh =
+            std::fs::read_dir(&options.out).is_ok_and(|mut entries| entries.next().is_none());
+        let writer = Writer::start(fresh);
         Ok(Importer {
             options: std::sync::Arc::new(options),
             taken: HashSet::new(),
             listed: HashMap::new(),
             report: ImportReport::default(),
             writer: Some(writer),
+            fresh,
         })
     }
 
@@ -466,10 +509,11 @@ impl<'a> Importer<'a> {
 
     /// Hand a trace to the writer; a write that failed before stops the import here.
     fn send(&mut self, bytes: TraceBytes, path: PathBuf) -> Result<(), ImportError> {
-        let Some(writer) = &self.writer else {
-            return convert::write(&bytes, &path);
+        let Some(writer) = &mut self.writer else {
+            return convert::write(&bytes, &path, self.fresh);
         };
-        if writer.sender.send((bytes, path)).is_err() {
+        writer.pending.push((bytes, path));
+        if writer.pending.len() >= WRITE_BATCH && !writer.hand_over(1) {
             // The writer stopped at a failure: that failure is the import's.
             return self.complete();
         }
@@ -482,7 +526,7 @@ impl<'a> Importer<'a> {
             Some(writer) => {
                 let result = writer.join();
                 if result.is_ok() {
-                    self.writer = Some(Writer::start());
+                    self.writer = Some(Writer::start(self.fresh));
                 }
                 result
             }

@@ -10,6 +10,10 @@
 //! inflating, the larger half of the work, is spread over the cores too; the reader only reads
 //! the compressed bytes. Other entries (deflate) are inflated by the reader.
 //!
+//! Entries are handed over [`BATCH`] at a time, and each batch's results come back together:
+//! on a machine with few cores a thread woken per entry (the reader, a worker, the reader
+//! again) spent a sixth of the import in the kernel's scheduler.
+//!
 //! Memory stays bounded: at most [`IN_FLIGHT_BYTES`] of entries (counted inflated, as declared)
 //! and [`IN_FLIGHT_PER_WORKER`] entries per worker are waiting or being parsed; the reader
 //! waits for results before reading past that. An entry larger than the budget is only read
@@ -23,8 +27,15 @@ use std::sync::{Arc, Mutex};
 
 /// The most inflated bytes waiting for, or in, a worker at once.
 pub(crate) const IN_FLIGHT_BYTES: usize = 64 << 20;
-/// The most entries waiting for, or in, a worker at once, per worker.
-pub(crate) const IN_FLIGHT_PER_WORKER: usize = 4;
+/// The most entries waiting for, or in, a worker at once, per worker: a batch being parsed
+/// and one waiting.
+pub(crate) const IN_FLIGHT_PER_WORKER: usize = 2 * BATCH;
+/// How many buffers are kept for the next entries, per worker (what the reader keeps of
+/// entries it inflated itself, deflate ones, is not counted in the budget above).
+const SPARE_PER_WORKER: usize = 4;
+/// How many entries are handed to a worker at once (fewer when the reader must wait, or at
+/// the end of the log).
+pub(crate) const BATCH: usize = 4;
 
 /// One entry to parse and map: its place in the log, its bytes, where it is, and the inflated
 /// size it counts for in the budget.
@@ -58,11 +69,15 @@ pub(crate) enum Done {
 
 /// What a worker sends back: the entry's place, what it became, its buffer to reuse, its weight.
 type Returned = (u64, Done, Vec<u8>, usize);
+/// A batch's results.
+type Batch = Vec<Returned>;
 
 /// The reader's side of the pipeline (see the module doc).
 pub(crate) struct Pipeline {
-    jobs: Option<SyncSender<Job>>,
-    results: Receiver<Returned>,
+    jobs: Option<SyncSender<Vec<Job>>>,
+    /// Jobs not yet handed over (they count as in flight).
+    pending: Vec<Job>,
+    results: Receiver<Batch>,
     workers: usize,
     next_sequence: u64,
     next_to_record: u64,
@@ -88,12 +103,12 @@ impl Pipeline {
         parse: fn(&[u8], &Location) -> Result<SourceRun, ImportDiagnostic>,
     ) -> Pipeline {
         let workers = workers.max(1);
-        let (jobs, receiver) = std::sync::mpsc::sync_channel::<Job>(workers);
+        let (jobs, receiver) = std::sync::mpsc::sync_channel::<Vec<Job>>(workers);
         let receiver = Arc::new(Mutex::new(receiver));
-        let (sender, results) = std::sync::mpsc::channel::<Returned>();
+        let (sender, results) = std::sync::mpsc::channel::<Batch>();
         for _ in 0..workers {
             let receiver = Arc::clone(&receiver);
-            let sender: Sender<Returned> = sender.clone();
+            let sender: Sender<Batch> = sender.clone();
             let options = Arc::clone(&options);
             scope.spawn(move || {
                 let mut inflater = Inflater {
@@ -106,46 +121,47 @@ impl Pipeline {
                         Ok(r) => r.recv(),
                         Err(_) => return,
                     };
-                    let Ok(job) = next else { return };
-                    // A panic here would be a bug; caught, it is that sample's finding, so the
-                    // reader, which waits for every job it handed out, never waits forever.
-                    let work = std::panic::AssertUnwindSafe(|| {
-                        let bytes = match &job.zstd {
-                            None => &job.bytes[..],
-                            Some(zstd) => match inflater.inflate(&job.bytes, zstd) {
-                                Ok(bytes) => bytes,
-                                Err(message) => {
-                                    let d = ImportDiagnostic::new(
-                                        &crate::codes::I901,
-                                        job.at.clone(),
-                                        message,
-                                    );
-                                    return Done::Finding(Box::new(d));
-                                }
-                            },
-                        };
-                        match parse(bytes, &job.at) {
-                            Ok(run) => Done::Run(Box::new(convert::convert(
-                                &options,
-                                Format::Inspect,
-                                run,
-                            ))),
-                            Err(d) => Done::Finding(Box::new(d)),
-                        }
-                    });
-                    let done = std::panic::catch_unwind(work).unwrap_or_else(|_| {
-                        Done::Finding(Box::new(ImportDiagnostic::new(
-                            &crate::codes::I901,
-                            job.at.clone(),
-                            "the importer failed on this sample (an internal error: please \
+                    let Ok(batch) = next else { return };
+                    let mut returned = Vec::with_capacity(batch.len());
+                    for job in batch {
+                        // A panic here would be a bug; caught, it is that sample's finding, so the
+                        // reader, which waits for every job it handed out, never waits forever.
+                        let work = std::panic::AssertUnwindSafe(|| {
+                            let bytes = match &job.zstd {
+                                None => &job.bytes[..],
+                                Some(zstd) => match inflater.inflate(&job.bytes, zstd) {
+                                    Ok(bytes) => bytes,
+                                    Err(message) => {
+                                        let d = ImportDiagnostic::new(
+                                            &crate::codes::I901,
+                                            job.at.clone(),
+                                            message,
+                                        );
+                                        return Done::Finding(Box::new(d));
+                                    }
+                                },
+                            };
+                            match parse(bytes, &job.at) {
+                                Ok(run) => Done::Run(Box::new(convert::convert(
+                                    &options,
+                                    Format::Inspect,
+                                    run,
+                                ))),
+                                Err(d) => Done::Finding(Box::new(d)),
+                            }
+                        });
+                        let done = std::panic::catch_unwind(work).unwrap_or_else(|_| {
+                            Done::Finding(Box::new(ImportDiagnostic::new(
+                                &crate::codes::I901,
+                                job.at.clone(),
+                                "the importer failed on this sample (an internal error: please \
                              report it with the log); the other samples are imported",
-                        )))
-                    });
-                    inflater.trim();
-                    if sender
-                        .send((job.sequence, done, job.bytes, job.weight))
-                        .is_err()
-                    {
+                            )))
+                        });
+                        inflater.trim();
+                        returned.push((job.sequence, done, job.bytes, job.weight));
+                    }
+                    if sender.send(returned).is_err() {
                         return;
                     }
                 }
@@ -153,6 +169,7 @@ impl Pipeline {
         }
         Pipeline {
             jobs: Some(jobs),
+            pending: Vec::with_capacity(BATCH),
             results,
             workers,
             next_sequence: 0,
@@ -198,17 +215,40 @@ impl Pipeline {
         };
         self.in_flight += 1;
         self.in_flight_bytes = self.in_flight_bytes.saturating_add(weight);
-        let job = Job {
+        self.pending.push(Job {
             sequence,
             bytes,
             zstd,
             weight,
             at,
-        };
-        let sent = self
-            .jobs
-            .as_ref()
-            .is_some_and(|jobs| jobs.send(job).is_ok());
+        });
+        if self.pending.len() >= BATCH {
+            self.hand_over()?;
+        }
+        self.record_ready(importer)
+    }
+
+    /// Hand the jobs not yet handed over to the workers, as one batch.
+    fn hand_over(&mut self) -> Result<(), ImportError> {
+        self.hand_over_in(1)
+    }
+
+    /// Hand the jobs not yet handed over to the workers in `parts` batches.
+    fn hand_over_in(&mut self, parts: usize) -> Result<(), ImportError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let mut rest = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
+        let per = rest.len().div_ceil(parts.max(1));
+        let mut sent = true;
+        while !rest.is_empty() && sent {
+            let tail = rest.split_off(per.min(rest.len()));
+            let batch = std::mem::replace(&mut rest, tail);
+            sent = self
+                .jobs
+                .as_ref()
+                .is_some_and(|jobs| jobs.send(batch).is_ok());
+        }
         if !sent {
             // The workers are gone only when one of them stopped (it never does by design).
             return Err(ImportError::Write {
@@ -216,7 +256,7 @@ impl Pipeline {
                 message: "the threads parsing the samples stopped".into(),
             });
         }
-        self.record_ready(importer)
+        Ok(())
     }
 
     /// Record, in its place, something the reader found or mapped itself.
@@ -225,6 +265,8 @@ impl Pipeline {
         done: Done,
         importer: &mut Importer<'_>,
     ) -> Result<(), ImportError> {
+        // The workers get what waits for them before the reader turns to its own work.
+        self.hand_over()?;
         let sequence = self.take_sequence();
         self.ready.insert(sequence, done);
         self.record_ready(importer)
@@ -237,6 +279,8 @@ impl Pipeline {
 
     /// Wait for every entry in flight and record it; the workers stop.
     pub(crate) fn finish(mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
+        // The last few shared, so that no worker waits idle beside another's batch.
+        self.hand_over_in(self.workers)?;
         while self.in_flight > 0 {
             self.wait_one(importer)?;
         }
@@ -252,19 +296,23 @@ impl Pipeline {
 
     fn keep(&mut self, buf: Vec<u8>) {
         // A large entry's buffer is not kept for the rest of the log.
-        if buf.capacity() <= 16 << 20 && self.spare.len() < self.workers * IN_FLIGHT_PER_WORKER {
+        if buf.capacity() <= 16 << 20 && self.spare.len() < self.workers * SPARE_PER_WORKER {
             self.spare.push(buf);
         }
     }
 
+    /// Wait for a batch of results (the jobs not yet handed over are handed over first).
     fn wait_one(&mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
-        let Ok((sequence, done, buf, weight)) = self.results.recv() else {
+        self.hand_over()?;
+        let Ok(batch) = self.results.recv() else {
             return Err(ImportError::Write {
                 path: String::new(),
                 message: "the threads parsing the samples stopped".into(),
             });
         };
-        self.received(sequence, done, buf, weight);
+        for (sequence, done, buf, weight) in batch {
+            self.received(sequence, done, buf, weight);
+        }
         self.record_ready(importer)
     }
 
@@ -277,8 +325,10 @@ impl Pipeline {
 
     /// Record every result that is next in the log's order.
     fn record_ready(&mut self, importer: &mut Importer<'_>) -> Result<(), ImportError> {
-        while let Ok((sequence, done, buf, weight)) = self.results.try_recv() {
-            self.received(sequence, done, buf, weight);
+        while let Ok(batch) = self.results.try_recv() {
+            for (sequence, done, buf, weight) in batch {
+                self.received(sequence, done, buf, weight);
+            }
         }
         while let Some(done) = self.ready.remove(&self.next_to_record) {
             self.next_to_record += 1;

@@ -1,6 +1,7 @@
 //! Bad input to `primgraph import` (issue 26 "Bad input"), through the library: a zip bomb (an
 //! entry that inflates 1,000×), a truncated zip and a corrupt entry, an entry whose name escapes
-//! the archive (`../`), JSON that is not UTF-8 or repeats a key, OTel spans in a parent loop or
+//! the archive (`../`), JSON that is not UTF-8 or repeats a key, a malformed message history
+//! (skipped by the importer's scanner, still an error), OTel spans in a parent loop or
 //! whose parent is missing, IDs that collide, samples parsed on several threads finishing out
 //! of order. Each is a located I901 error (or correct output), the rest of the source still
 //! imports, and no file is left outside the output folder or under a trace's name
@@ -623,5 +624,69 @@ fn samples_parsed_on_several_threads_are_recorded_in_the_logs_order() {
         slow.lines().count(),
         1 + 400 + 1,
         "the header, the calls, the end"
+    );
+}
+
+#[test]
+fn a_malformed_message_history_is_located_and_an_unusual_sample_still_imports() {
+    // The model events' histories are skipped by the importer's scanner; what it does not
+    // accept is read by serde_json, so the finding is serde_json's, at its line.
+    let dir = tempfile::tempdir().unwrap();
+    let control = b"{\"id\": 2, \"epoch\": 1, \"events\": [\n{\"event\": \"model\", \"input\": [\n{\"role\": \"user\", \"content\": \"a\tb\"}]}]}".to_vec();
+    let trailing = br#"{"id": 3, "epoch": 1, "events": [
+{"event": "model", "input": [{"role": "user", "content": "q"},]},
+{"event": "tool", "function": "search_text", "arguments": {}, "result": "r"}]}"#
+        .to_vec();
+    let escape = br#"{"id": 4, "epoch": 1, "messages": [{"role": "user", "content": "\q"}],
+"output": {"completion": "done"}}"#
+        .to_vec();
+    // Valid, but a key written with an escape: left to serde_json, which reads it as `id`.
+    let escaped_key = br#"{"\u0069d": 5, "epoch": 1, "events": [
+{"event": "model", "input": [{"role": "user", "content": "\u00e9 \"q\""}], "config": {"n": -1.5e3}},
+{"event": "tool", "function": "search_text", "arguments": {"query": "q"}, "result": "r"}]}"#
+        .to_vec();
+    let log = dir.path().join("history.eval");
+    eval_log(
+        &log,
+        &[
+            good(1),
+            ("samples/2_epoch_1.json".into(), control),
+            ("samples/3_epoch_1.json".into(), trailing),
+            ("samples/4_epoch_1.json".into(), escape),
+            ("samples/5_epoch_1.json".into(), escaped_key),
+        ],
+        true,
+        Zstd,
+    );
+    let out = dir.path().join("out");
+    let report = import(Format::Inspect, &[log], &out);
+    let errs = errors(&report);
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    let at = |entry: &str| {
+        errs.iter()
+            .find(|e| e.0.as_deref() == Some(entry))
+            .unwrap_or_else(|| panic!("no error in {entry}: {errs:?}"))
+    };
+    let control = at("samples/2_epoch_1.json");
+    assert!(control.4.contains("control character"), "{control:?}");
+    assert_eq!(control.3, 3, "{control:?}");
+    let trailing = at("samples/3_epoch_1.json");
+    assert!(trailing.4.contains("expected value"), "{trailing:?}");
+    assert_eq!(trailing.3, 2, "{trailing:?}");
+    let escape = at("samples/4_epoch_1.json");
+    assert!(escape.4.contains("escape"), "{escape:?}");
+    assert_eq!(escape.3, 1, "{escape:?}");
+    assert_eq!(
+        names(&out),
+        ["1_epoch_1.trace.jsonl", "5_epoch_1.trace.jsonl"]
+    );
+    let run = report
+        .runs
+        .iter()
+        .find(|r| r.trace.ends_with("5_epoch_1.trace.jsonl"))
+        .unwrap();
+    assert_eq!(
+        run.steps, 1,
+        "the tool event after the skipped history: {run:?}"
     );
 }
