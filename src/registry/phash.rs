@@ -65,6 +65,10 @@
 //! - the third word's position written as `m.saturating_sub(8)` (`m = len - 8`): 3
 //!   instructions fewer in a standalone build, a bounds check and two selects more in the
 //!   crate's. [`exact_words`]'s chunk splits are what this compiler proves in bounds here.
+//! - two-choice (cuckoo) slots, both candidates read at once, no displacement: 3.51 ns against
+//!   3.93 ns per lookup in the same driver (−11 %), the most any layout bought; about 0.38 ×
+//!   the `HashMap` projected, short of the target, so the build-time and run-time tables keep
+//!   one layout.
 
 /// A slot (and a key index) that holds no key.
 pub const EMPTY: u16 = u16::MAX;
