@@ -381,19 +381,8 @@ impl Writer {
     /// Hand the traces not yet handed over to the threads, in `parts` batches; `false` when
     /// they stopped (at a failure).
     fn hand_over(&mut self, parts: usize) -> bool {
-        let mut rest = std::mem::replace(&mut self.pending, Vec::with_capacity(WRITE_BATCH));
-        let per = rest.len().div_ceil(parts.max(1));
-        while !rest.is_empty() {
-            let tail = rest.split_off(per.min(rest.len()));
-            if self
-                .sender
-                .send(std::mem::replace(&mut rest, tail))
-                .is_err()
-            {
-                return false;
-            }
-        }
-        true
+        let pending = std::mem::replace(&mut self.pending, Vec::with_capacity(WRITE_BATCH));
+        pipeline::split_into(pending, parts).all(|batch| self.sender.send(batch).is_ok())
     }
 
     /// Wait for every trace planned to be written; the first failure.

@@ -72,6 +72,20 @@ type Returned = (u64, Done, Vec<u8>, usize);
 /// A batch's results.
 type Batch = Vec<Returned>;
 
+/// `items` in `parts` batches of nearly equal size, in order (fewer when there are fewer
+/// items; none when there are none): how the reader and the importer share what is left
+/// between their threads.
+pub(crate) fn split_into<T>(mut items: Vec<T>, parts: usize) -> impl Iterator<Item = Vec<T>> {
+    let per = items.len().div_ceil(parts.max(1)).max(1);
+    std::iter::from_fn(move || {
+        if items.is_empty() {
+            return None;
+        }
+        let tail = items.split_off(per.min(items.len()));
+        Some(std::mem::replace(&mut items, tail))
+    })
+}
+
 /// The reader's side of the pipeline (see the module doc).
 pub(crate) struct Pipeline {
     jobs: Option<SyncSender<Vec<Job>>>,
@@ -238,17 +252,10 @@ impl Pipeline {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let mut rest = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
-        let per = rest.len().div_ceil(parts.max(1));
-        let mut sent = true;
-        while !rest.is_empty() && sent {
-            let tail = rest.split_off(per.min(rest.len()));
-            let batch = std::mem::replace(&mut rest, tail);
-            sent = self
-                .jobs
-                .as_ref()
-                .is_some_and(|jobs| jobs.send(batch).is_ok());
-        }
+        let pending = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
+        let jobs = self.jobs.as_ref();
+        let sent = split_into(pending, parts)
+            .all(|batch| jobs.is_some_and(|jobs| jobs.send(batch).is_ok()));
         if !sent {
             // The workers are gone only when one of them stopped (it never does by design).
             return Err(ImportError::Write {
@@ -386,5 +393,31 @@ impl Inflater {
         if self.buf.capacity() > 16 << 20 {
             self.buf = Vec::new();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_into;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The batches hold every item once, in order, in at most `parts` batches, none empty.
+        #[test]
+        fn split_keeps_every_item_in_order(len in 0usize..40, parts in 0usize..10) {
+            let items: Vec<usize> = (0..len).collect();
+            let batches: Vec<Vec<usize>> = split_into(items.clone(), parts).collect();
+            prop_assert!(batches.len() <= parts.max(1));
+            prop_assert!(batches.iter().all(|b| !b.is_empty()));
+            prop_assert_eq!(batches.concat(), items);
+        }
+    }
+
+    #[test]
+    fn ten_in_three_parts_are_four_four_two() {
+        let sizes: Vec<usize> = split_into((0..10).collect::<Vec<_>>(), 3)
+            .map(|b| b.len())
+            .collect();
+        assert_eq!(sizes, [4, 4, 2]);
     }
 }
