@@ -235,12 +235,6 @@ fn generate_isa(view: &lint::View<'_>) -> Result<String, String> {
     let _ = writeln!(s, "const PHASH_FULL_HASH: bool = {};", table.full_hash);
     let _ = writeln!(
         s,
-        "const PHASH_DISPLACEMENTS: [u16; {}] = {:?};",
-        table.displacements.len(),
-        table.displacements
-    );
-    let _ = writeln!(
-        s,
         "static PHASH_SLOTS: [phash::Slot; {}] = [{}];",
         table.slots.len(),
         table

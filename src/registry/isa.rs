@@ -95,7 +95,6 @@ pub(super) fn builtin_index(key: &str) -> Option<u16> {
 const BUILTIN_TABLE: phash::TableRef<'static> = phash::TableRef {
     seed: PHASH_SEED,
     full_hash: PHASH_FULL_HASH,
-    displacements: &PHASH_DISPLACEMENTS,
     slots: &PHASH_SLOTS,
 };
 
@@ -104,7 +103,6 @@ pub(super) fn static_table() -> phash::Table {
     phash::Table {
         seed: BUILTIN_TABLE.seed,
         full_hash: BUILTIN_TABLE.full_hash,
-        displacements: BUILTIN_TABLE.displacements.to_vec(),
         slots: BUILTIN_TABLE.slots.to_vec(),
     }
 }

@@ -252,7 +252,6 @@ struct RegistryFile {
 struct KeyTable {
     /// Built by [`phash::build_full`], so the probe's choice of hash is a constant.
     seed: u64,
-    displacements: Box<[u16]>,
     slots: Box<[phash::Slot]>,
     /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
     /// the slots' packed words is confirmed against, in a few dense arrays rather than through
@@ -267,14 +266,13 @@ impl KeyTable {
     /// (`isa::builtin_index`) — is not kept: this probe could not read it, and misses instead.
     fn new(built: phash::Table, keys: &[&str]) -> KeyTable {
         let (text, ends) = KeyTable::key_text(keys);
-        let (displacements, slots) = if built.full_hash {
-            (built.displacements.into(), built.slots.into())
+        let slots = if built.full_hash {
+            built.slots.into()
         } else {
-            (Box::default(), Box::default())
+            Box::default()
         };
         KeyTable {
             seed: built.seed,
-            displacements,
             slots,
             text,
             ends,
@@ -297,7 +295,6 @@ impl KeyTable {
         phash::TableRef {
             seed: self.seed,
             full_hash: true,
-            displacements: &self.displacements,
             slots: &self.slots,
         }
     }

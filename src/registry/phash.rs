@@ -1,74 +1,79 @@
-//! The lookup table behind `Registry::lookup` and `Isa::from_key`: a minimal-displacement
-//! perfect hash ("hash and displace", as in CHD/PTHash) whose slots carry the key itself in
-//! packed form, shared by `build.rs` (which generates the table of the built-in registry into
-//! `OUT_DIR`) and by run-time loaded registries (which build the same table at load).
+//! The lookup table behind `Registry::lookup` and `Isa::from_key`: a two-choice (cuckoo)
+//! perfect hash whose slots carry the key itself in packed form, shared by `build.rs` (which
+//! generates the table of the built-in registry into `OUT_DIR`) and by run-time loaded
+//! registries (which build the same table at load).
 //!
 //! # Why it looks like this
 //!
 //! A lookup is on a runtime's hot path and keys arrive in no particular order, so what costs is
-//! not arithmetic but instructions per lookup, branches the CPU mispredicts and memory it
-//! chases. A key of 8 to 32 bytes (all but a handful of the registry's) is read as four
-//! overlapping little-endian words — at 0, `min(8, len-8)`, `len-16` (or 0) and `len-8` —
-//! which together cover every byte: no loop, no branch on the length, no bounds check (the
-//! reads are chunk splits the compiler proves in bounds, without `unsafe`). The first and last
-//! words and the length are hashed by one folded 64×64→128-bit multiply (wyhash's `mum`), whose
-//! every output bit depends on every input bit, so the bucket and the slot can come from any
-//! bits; a key set in which two keys of one length share their first and last 8 bytes gets a
-//! table flagged for the full hash, which adds the middle words. The flag is a constant to
-//! every probe that matters: the built-in table's is generated, and a registry loaded at run
-//! time builds with [`build_full`] and probes with the flag set (a composition of packs, whose
-//! IDs share their pack's prefix, needs it anyway), so neither has a branch or select on it. The slot is one 40-byte record holding
-//! the same four words, the key's length, its index and its value, so confirming a hit is four
-//! word compares and a length compare on one record, and the value comes from the same record:
-//! no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded
-//! into one word, still exact) and longer than 32 (whose middle bytes the words do not cover,
-//! so they are mixed into the hash — up to 64 bytes by four more overlapping words and one more
-//! multiply, no loop — and the caller confirms the whole key) take a separate, cold path, so
-//! the common path is straight-line code. [`TableRef::probe_exact`] is that common path alone,
-//! returning [`OtherLength`] for the rest: `Registry::lookup_index` calls its own out-of-line
-//! function for those, so the hot loop neither builds a `confirm` closure nor spills the
-//! table's fields to pass one (that cost 13 of the 96 instructions a lookup in a loaded
-//! registry took). `isa::builtin_index` keeps [`TableRef::probe`]: its table is constants and
-//! its closure holds only the key, so the split saves it nothing (it measured one instruction
-//! more).
+//! not arithmetic but the chain of loads a lookup waits on, instructions per lookup and
+//! branches the CPU mispredicts. A key of 8 to 32 bytes (all but a handful of the registry's)
+//! is read as four overlapping little-endian words — at 0, `min(8, len-8)`, `len-16` (or 0)
+//! and `len-8` — which together cover every byte: no loop, no branch on the length, no bounds
+//! check (the reads are chunk splits the compiler proves in bounds, without `unsafe`). The
+//! first and last words and the length are hashed by one folded 64×64→128-bit multiply
+//! (wyhash's `mum`), whose every output bit depends on every input bit, so both candidate slots
+//! can come from it, one from each half; a key set in which two keys of one length share their
+//! first and last 8 bytes gets a table flagged for the full hash, which adds the middle words.
+//! The flag is a constant to every probe that matters: the built-in table's is generated, and a
+//! registry loaded at run time builds with [`build_full`] and probes with the flag set (a
+//! composition of packs, whose IDs share their pack's prefix, needs it anyway), so neither has
+//! a branch or select on it. The slot is one 40-byte record holding the same four words, the
+//! key's length, its index and its value, so confirming a hit is four word compares and a
+//! length compare on one record, and the value comes from the same record: no second load of a
+//! heap string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded into one word, still
+//! exact) and longer than 32 (whose middle bytes the words do not cover, so they are mixed into
+//! the hash — up to 64 bytes by four more overlapping words and one more multiply, no loop —
+//! and the caller confirms the whole key) take a separate, cold path, so the common path is
+//! straight-line code. [`TableRef::probe_exact`] is that common path alone, returning
+//! [`OtherLength`] for the rest: `Registry::lookup_index` calls its own out-of-line function for
+//! those, so the hot loop neither builds a `confirm` closure nor spills the table's fields to
+//! pass one. `isa::builtin_index` keeps [`TableRef::probe`]: its table is constants and its
+//! closure holds only the key, so the split saves it nothing.
 //!
-//! A key's hash picks a bucket from its upper half; the bucket's displacement is XORed into the
-//! lower half to pick a slot in a power-of-two table. The builder places the largest buckets
-//! first, trying every displacement until each key of the bucket lands on a free slot, and
-//! changes the seed when a bucket does not fit. A lookup is four word loads, one multiply, two
-//! table reads and the compare; it never allocates. A vacant slot has a length no key on the
-//! exact path has, so a miss needs no separate emptiness test. This module depends only on
-//! `std`, so `build.rs` includes it by `#[path]`.
+//! Every key sits in one of its two candidate slots in a power-of-two table at most half full.
+//! A probe reads both candidates at once — their addresses depend on the hash alone — and
+//! compares the first, then the second: one random read on the chain key → hash → slot, where
+//! a displacement table (CHD, "hash and displace", which this table was until issue 23's
+//! measurements) puts a second read before it. The builder inserts each key into a free
+//! candidate, else moves the key in its first candidate to that key's other one, and so on
+//! (cuckoo insertion), changing the seed when a chain of moves runs long; a free first
+//! candidate is taken first, so most keys sit where a probe looks first and its branch is
+//! predictable. A lookup is four word loads, one multiply, two slot reads and the compares; it
+//! never allocates. A vacant slot has a length no key on the exact path has, so a miss needs no
+//! separate emptiness test. This module depends only on `std`, so `build.rs` includes it by
+//! `#[path]`.
 //!
 //! # What was measured and not kept
 //!
-//! On the `packs/lookup_composed` keys (a kernel and 20 packs: 2,382 keys in 4,096 slots, then
-//! a near miss of each), a lookup's time does not depend on how much of the table it touches
-//! (100 keys, whose slots stay in L1, cost what all 4,764 do): it is bound by instructions and
-//! mispredicted branches, not by memory. Hence what was tried and dropped:
-//! - a 64-byte slot aligned to a cache line with seven words (exact up to 56 bytes, so the
-//!   pack IDs of 33–48 bytes, 12 % of those keys, leave the cold path): 93 instructions per
-//!   lookup against 68 in the same driver, slower; six words (exact to 48) 73 against 68, no
-//!   faster. Every key pays the extra loads and compares; only the long ones gain.
-//! - a branch-free confirm (`select_unpredictable` on the OR of all differences, which the
-//!   compiler otherwise splits into one early-exit branch per word): the same instructions and
-//!   no faster within the noise; the early exits stay.
-//! - the bucket's displacement folded into the slot (one array, one bounds test, buckets as
-//!   many as slots): 68.7 instructions against 68.1, so the two arrays stay. With the
-//!   registry's fields reloaded at every key, as the bench does, it saved 3 instructions and
-//!   was slower: the displacement became a second random read in the 160 KB of slots.
+//! On the `packs/lookup_composed` keys (a kernel and 20 packs: 2,382 keys, then a near miss of
+//! each), with a driver that runs the bench's loop over the same keys:
+//! - two candidates instead of a displacement: 18.0–18.1 µs against 20.3–20.6 µs in the bench
+//!   (old and new binaries alternating), keys of up to 32 bytes 3.06 ns against 3.5 ns in the
+//!   driver. Kept.
+//! - more exact words, so that pack IDs of 33–48 bytes (12 % of those keys) leave the cold
+//!   path: five words (exact to 40) 3.9 ns per key of up to 32 bytes against 3.06 ns, six
+//!   words (to 48) 4.3–4.4 ns, both with two candidates; earlier, with a displacement, a 64-byte
+//!   slot of seven words (to 56) took 93 instructions per lookup against 68. Every key pays the
+//!   extra loads, hash terms and compares, and they cost more than the long keys' cold path
+//!   (7.1–8.1 ns each when all keys are long, 6.7 ns in the bench's mix) saves.
+//! - a branch-free compare (the OR of all differences turned into the result by `sete`, no
+//!   early exit per word): 3.25 ns against 3.35 ns, within the noise; with two candidates
+//!   (`select_unpredictable` between them), slower, 3.9–4.0 ns against 3.1–3.4 ns: the early
+//!   exits let the CPU run ahead of the slot's load, and the first candidate is the right one
+//!   for most hits.
+//! - the compare as two 128-bit equalities: 3.04 ns against 3.2 ns in a reduced probe, and the
+//!   array's own `==` 5.9 ns (a `bcmp` call). Not carried over: within the noise of the bench.
+//! - the ends hash (first and last words only) on a run-time table: a composition of packs
+//!   has keys sharing both ends, so it cannot be built for them.
 //! - fixed-size arrays (masks as constants, no bounds or emptiness tests) and no test of the
-//!   built-in flag: 68 instructions against 80, 2–4 % faster. A lookup here waits on its
-//!   chain (key, hash, displacement, a slot in L2) more than it executes; the 12 % of keys
-//!   longer than 32 bytes cost 7.9 ns against 3.3 ns (a mispredicted length test and the cold
-//!   path), and exact words to 40 or 48 bytes cost every other key more than that.
+//!   built-in flag: 68 instructions against 80 with a displacement, 2–4 % faster.
 //! - the third word's position written as `m.saturating_sub(8)` (`m = len - 8`): 3
 //!   instructions fewer in a standalone build, a bounds check and two selects more in the
 //!   crate's. [`exact_words`]'s chunk splits are what this compiler proves in bounds here.
-//! - two-choice (cuckoo) slots, both candidates read at once, no displacement: 3.51 ns against
-//!   3.93 ns per lookup in the same driver (−11 %), the most any layout bought; about 0.38 ×
-//!   the `HashMap` projected, short of the target, so the build-time and run-time tables keep
-//!   one layout.
+//! - the long keys' confirm made free (`|_| true`, to measure it): 7.1 ns against 7.7 ns per
+//!   long key; the cold path's cost is its hash chain (a second multiply after the first) and
+//!   its call, not the `memcmp`.
 
 /// A slot (and a key index) that holds no key.
 pub const EMPTY: u16 = u16::MAX;
@@ -165,7 +170,7 @@ fn word_at(bytes: &[u8], at: usize) -> u64 {
 
 /// The folded multiply (wyhash's `mum`): the full 128-bit product of two words, its halves
 /// XORed. Every bit of the result depends on every bit of both factors, so any bits of the hash
-/// can pick the bucket and the slot.
+/// can pick both candidate slots.
 #[inline(always)]
 fn folded_multiply(a: u64, b: u64) -> u64 {
     let product = (a as u128) * (b as u128);
@@ -227,27 +232,20 @@ pub fn hash(bytes: &[u8], seed: u64, full: bool) -> u64 {
     }
 }
 
-/// The bucket of a hash among `buckets` (a power of two): bits from its upper half. An empty
-/// array gives an index past its end (the mask wraps), so a probe of it misses, not panics.
+/// The two candidate slots of a hash in a table of `slots` (a power of two): one from each half,
+/// so they are independent. An empty array gives indices past its end (the mask wraps), so a
+/// probe of it misses, not panics.
 #[inline(always)]
-pub fn bucket(h: u64, buckets: usize) -> usize {
-    ((h >> 32) as usize) & buckets.wrapping_sub(1)
+pub fn candidates(h: u64, slots: usize) -> [usize; 2] {
+    let mask = slots.wrapping_sub(1);
+    [(h as usize) & mask, ((h >> 32) as usize) & mask]
 }
 
-/// The slot of a hash displaced by `displacement` (XORed in, so a bucket's keys keep their
-/// relative places and the search tries every placement of the bucket), in a table of `slots`
-/// (a power of two): bits from its lower half.
-#[inline(always)]
-pub fn slot(h: u64, displacement: u16, slots: usize) -> usize {
-    ((h as usize) ^ displacement as usize) & slots.wrapping_sub(1)
-}
-
-/// A built table: the seed, which hash it uses, one displacement per bucket, and the slots.
+/// A built table: the seed, which hash it uses, and the slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     pub seed: u64,
     pub full_hash: bool,
-    pub displacements: Vec<u16>,
     pub slots: Vec<Slot>,
 }
 
@@ -257,7 +255,6 @@ impl Table {
         TableRef {
             seed: self.seed,
             full_hash: self.full_hash,
-            displacements: &self.displacements,
             slots: &self.slots,
         }
     }
@@ -270,7 +267,6 @@ impl Table {
 pub struct TableRef<'t> {
     pub seed: u64,
     pub full_hash: bool,
-    pub displacements: &'t [u16],
     pub slots: &'t [Slot],
 }
 
@@ -281,7 +277,7 @@ pub enum BuildError {
     TooManyKeys(usize),
     /// Two keys are equal (the perfect hash needs distinct keys).
     DuplicateKey(String),
-    /// No seed/displacement assignment was found (practically unreachable).
+    /// No seed placed every key in one of its two slots (practically unreachable).
     NoAssignment,
 }
 
@@ -295,14 +291,10 @@ impl std::fmt::Display for BuildError {
     }
 }
 
-/// Table size for `n` keys: a power of two with load factor at most ~0.75.
+/// Table size for `n` keys: a power of two with load factor at most 1/2, under which two
+/// choices per key place any key set with high probability at the first seed.
 pub fn slot_count(n: usize) -> usize {
-    (n.max(1) * 4).div_ceil(3).next_power_of_two()
-}
-
-/// Bucket count for `n` keys: a power of two with about 3 keys per bucket.
-pub fn bucket_count(n: usize) -> usize {
-    n.div_ceil(3).max(1).next_power_of_two()
+    (n.max(1) * 2).next_power_of_two()
 }
 
 /// Build the perfect hash of `keys` (distinct): each slot holds its key's index in `keys` and
@@ -350,10 +342,14 @@ fn check_keys(keys: &[&str]) -> Result<(), BuildError> {
     Ok(())
 }
 
-/// Search seeds and displacements for a placement of `keys` under one hash.
+/// How many keys one insertion may move before the seed is given up.
+const MAX_MOVES: usize = 500;
+
+/// Search seeds for a placement of `keys` under one hash: each key in one of its two candidate
+/// slots (cuckoo insertion: a key takes its first slot, moving the key there to that key's
+/// other slot, and so on).
 fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16, full_hash: bool) -> Option<Table> {
     let n_slots = slot_count(keys.len());
-    let n_buckets = bucket_count(keys.len());
     'seeds: for seed_round in 0u64..256 {
         // Odd and dense in bits, as a multiplier factor should be.
         let seed = (seed_round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA076_1D64_78BD_642F) | 1;
@@ -361,54 +357,54 @@ fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16, full_hash: bool) -> Op
             .iter()
             .map(|k| hash(k.as_bytes(), seed, full_hash))
             .collect();
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); n_buckets];
-        for (i, &h) in hashes.iter().enumerate() {
-            members[bucket(h, n_buckets)].push(i);
-        }
-        let mut order: Vec<usize> = (0..n_buckets).collect();
-        order.sort_by_key(|&b| std::cmp::Reverse(members[b].len()));
-        let mut slots = vec![Slot::VACANT; n_slots];
-        let mut displacements = vec![0u16; n_buckets];
-        let mut taken: Vec<usize> = Vec::new();
-        for b in order {
-            if members[b].is_empty() {
-                break;
-            }
-            let mut placed = false;
-            for d in 0..n_slots.min(u16::MAX as usize) as u16 {
-                taken.clear();
-                let fits = members[b].iter().all(|&i| {
-                    let s = slot(hashes[i], d, n_slots);
-                    let free = slots[s].is_vacant() && !taken.contains(&s);
-                    taken.push(s);
-                    free
-                });
-                if fits {
-                    for (&i, &s) in members[b].iter().zip(taken.iter()) {
-                        slots[s] = Slot {
-                            words: words(keys[i].as_bytes()),
-                            len: keys[i].len() as u32,
-                            key: i as u16,
-                            value: value_of(i),
-                        };
-                    }
-                    displacements[b] = d;
-                    placed = true;
-                    break;
-                }
-            }
-            if !placed {
+        let mut owner = vec![usize::MAX; n_slots];
+        for i in 0..keys.len() {
+            if !insert(i, &hashes, &mut owner) {
                 continue 'seeds;
             }
         }
+        let slots = owner
+            .iter()
+            .map(|&i| match keys.get(i) {
+                Some(key) => Slot {
+                    words: words(key.as_bytes()),
+                    len: key.len() as u32,
+                    key: i as u16,
+                    value: value_of(i),
+                },
+                None => Slot::VACANT,
+            })
+            .collect();
         return Some(Table {
             seed,
             full_hash,
-            displacements,
             slots,
         });
     }
     None
+}
+
+/// Put key `i` in one of its candidate slots, moving keys already placed to their other slot;
+/// `false` when that goes on for [`MAX_MOVES`] moves (a cycle, or a table too full).
+fn insert(i: usize, hashes: &[u64], owner: &mut [usize]) -> bool {
+    let [first, second] = candidates(hashes[i], owner.len());
+    // A free first slot, else a free second one, keeps most keys where a probe looks first.
+    let mut at = if owner[first] == usize::MAX || owner[second] != usize::MAX {
+        first
+    } else {
+        second
+    };
+    let mut moving = i;
+    for _ in 0..MAX_MOVES {
+        if owner[at] == usize::MAX {
+            owner[at] = moving;
+            return true;
+        }
+        std::mem::swap(&mut owner[at], &mut moving);
+        let [a, b] = candidates(hashes[moving], owner.len());
+        at = if at == a { b } else { a };
+    }
+    false
 }
 
 impl TableRef<'_> {
@@ -417,7 +413,7 @@ impl TableRef<'_> {
     /// [`TableRef::probe_other_lengths`], where a longer key whose packed words match is passed
     /// to `confirm` (with its index in the built keys), which compares the whole key.
     #[inline(always)]
-    pub fn probe(&self, key: &[u8], confirm: impl FnOnce(usize) -> bool) -> Option<u16> {
+    pub fn probe(&self, key: &[u8], confirm: impl FnMut(usize) -> bool) -> Option<u16> {
         let Some(w) = exact_words(key) else {
             return self.probe_other_lengths(key, confirm);
         };
@@ -433,27 +429,33 @@ impl TableRef<'_> {
         Ok(self.probe_words(&w, key.len()))
     }
 
-    /// The exact path once the key's words are read: the slot, then one compare of its words
-    /// and length.
+    /// The exact path once the key's words are read: both candidate slots, each one compare of
+    /// its words and length. Both are read before either is compared, so neither waits on the
+    /// other; the first is tested first because insertion leaves most keys there.
     #[inline(always)]
     fn probe_words(&self, w: &[u64; 4], n: usize) -> Option<u16> {
-        let found = self.slot_of(hash_words(w, n, self.seed, self.full_hash))?;
-        let stored = &found.words;
-        let differ = (w[0] ^ stored[0])
-            | (w[1] ^ stored[1])
-            | (w[2] ^ stored[2])
-            | (w[3] ^ stored[3])
-            | (found.len as u64 ^ n as u64);
-        (differ == 0).then_some(found.value)
-    }
-
-    /// The slot a hash lands on: its bucket's displacement, then the displaced slot.
-    #[inline(always)]
-    fn slot_of(&self, h: u64) -> Option<&Slot> {
-        let d = *self
-            .displacements
-            .get(bucket(h, self.displacements.len()))?;
-        self.slots.get(slot(h, d, self.slots.len()))
+        let [a, b] = candidates(
+            hash_words(w, n, self.seed, self.full_hash),
+            self.slots.len(),
+        );
+        let (Some(first), Some(second)) = (self.slots.get(a), self.slots.get(b)) else {
+            return None;
+        };
+        let differ = |found: &Slot| {
+            let stored = &found.words;
+            (w[0] ^ stored[0])
+                | (w[1] ^ stored[1])
+                | (w[2] ^ stored[2])
+                | (w[3] ^ stored[3])
+                | (found.len as u64 ^ n as u64)
+        };
+        if differ(first) == 0 {
+            Some(first.value)
+        } else if differ(second) == 0 {
+            Some(second.value)
+        } else {
+            None
+        }
     }
 
     /// [`TableRef::probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes.
@@ -462,21 +464,25 @@ impl TableRef<'_> {
     pub fn probe_other_lengths(
         &self,
         key: &[u8],
-        confirm: impl FnOnce(usize) -> bool,
+        mut confirm: impl FnMut(usize) -> bool,
     ) -> Option<u16> {
         let w = words(key);
         let mut h = hash_words(&w, key.len(), self.seed, self.full_hash);
         if key.len() > EXACT_MAX {
             h = hash_middle(key, h);
         }
-        let found = self.slot_of(h)?;
-        if found.is_vacant() || found.words != w || found.len as usize != key.len() {
-            return None;
-        }
-        if key.len() > EXACT_MAX && !confirm(found.key as usize) {
-            return None;
-        }
-        Some(found.value)
+        // Two long keys may share their packed words and length (they differ in the middle),
+        // so each candidate whose words match is confirmed, not only the first.
+        candidates(h, self.slots.len())
+            .into_iter()
+            .filter_map(|at| self.slots.get(at))
+            .find(|found| {
+                !found.is_vacant()
+                    && found.words == w
+                    && found.len as usize == key.len()
+                    && (key.len() <= EXACT_MAX || confirm(found.key as usize))
+            })
+            .map(|found| found.value)
     }
 }
 
