@@ -158,7 +158,8 @@ fn check_source_inner(
             if let Some(abi) = abi {
                 doc.abi = abi.to_string();
             }
-            check_with_packs(file, &doc, registry, options)
+            let origins = expansion.as_ref().map(|e| e.origins.as_slice());
+            check_with_packs(file, &doc, registry, options, origins)
         }
     };
     if let Some(expansion) = &expansion {
@@ -249,12 +250,15 @@ pub fn expand_fragments(
 /// registry alone when the graph declares no packs and no pack path is given; else the
 /// composition of the packs it declares, with P804–P807 (and a broken pack's own findings,
 /// located in the pack's file) when that cannot be built, and P811 for a node that uses a
-/// primitive of a pack the graph does not declare.
+/// primitive of a pack the graph does not declare. A node a fragment put there (`origins`, one
+/// per node of an expanded document) is served by its fragment's pack and that pack's
+/// requirements too (SPEC §9.2: P811 is for a primitive "used directly in the graph").
 fn check_with_packs(
     file: &str,
     doc: &crate::graph::doc::GraphDoc,
     registry: &Registry,
     options: &Options,
+    origins: Option<&[crate::pack::fragment_expand::Origin]>,
 ) -> Vec<Diagnostic> {
     use crate::pack::compose::Located;
     let Some(composer) = options.packs.as_deref() else {
@@ -310,8 +314,24 @@ fn check_with_packs(
                 let Some(pack) = composition.pack_of(idx) else {
                     continue;
                 };
-                if doc.packs.get(&pack.name).is_none() {
-                    diags.push(p811(i, &node.primitive, &pack.name, &pack.version));
+                if doc.packs.get(&pack.name).is_some() {
+                    continue;
+                }
+                let fragment_pack = match origins.and_then(|o| o.get(i)) {
+                    Some(crate::pack::fragment_expand::Origin::Fragment { fragment, .. }) => {
+                        Some(fragment.pack.as_str())
+                    }
+                    _ => None,
+                };
+                match fragment_pack.and_then(|owner| composition.pack(owner)) {
+                    None => diags.push(p811(i, &node.primitive, &pack.name, &pack.version)),
+                    Some(owner) => {
+                        let serves = owner.name == pack.name
+                            || owner.requires.iter().any(|r| r.name == pack.name);
+                        if !serves {
+                            diags.push(p811_in_fragment(i, &node.primitive, owner, pack));
+                        }
+                    }
                 }
             }
             undeclared_from_path(&mut diags, doc, composer);
@@ -431,6 +451,29 @@ fn p811(node: usize, primitive: &str, pack: &str, version: &crate::pack::Version
         .with_help(format!(
             "add `\"{pack}\": \"^{}.{}\"` to the graph's `packs`",
             version.major, version.minor
+        ))
+}
+
+/// P811 at a fragment node's `primitive` whose pack neither the graph declares nor the
+/// fragment's own pack requires (the fragment works only by the graph's accident).
+fn p811_in_fragment(
+    node: usize,
+    primitive: &str,
+    owner: &crate::pack::Pack,
+    pack: &crate::pack::Pack,
+) -> Diagnostic {
+    codes::P811
+        .at(
+            format!("/nodes/{node}/primitive"),
+            format!(
+                "`{primitive}` is a primitive of pack `{}`, which neither this fragment's pack \
+                 `{}` requires nor the graph declares",
+                pack.name, owner.name
+            ),
+        )
+        .with_help(format!(
+            "add `\"{}\": \"^{}.{}\"` to the `requires` of pack `{}`",
+            pack.name, pack.version.major, pack.version.minor, owner.name
         ))
 }
 

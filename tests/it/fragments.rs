@@ -426,6 +426,183 @@ fn a_fragment_of_an_undeclared_pack_is_p811() {
     assert_eq!(codes, ["P821"], "{:#?}", report.diagnostics);
 }
 
+/// A pack `wrap` whose fragment runs `lib.list`, a primitive of the pack `wrap` requires: a
+/// graph that declares only `wrap` may use the fragment (SPEC §9.2: "a pack's own requirements
+/// serve its fragments"; P811 is for a primitive "used directly in the graph"), and a graph
+/// that runs `lib.list` itself is P811. A fragment running a primitive of a pack its own pack
+/// does not require is P811 in the fragment file, the help naming the `requires` entry.
+#[test]
+fn a_fragment_is_served_by_its_packs_requirements_and_a_direct_use_is_not() {
+    let kernel: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root().join("registry/kernel-abi-1.0.0.json")).unwrap(),
+    )
+    .unwrap();
+    let list = kernel["primitives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "obs.list_files")
+        .unwrap()
+        .clone();
+    let prim = |id: &str, alias: &str, family: &str| {
+        let mut p = list.clone();
+        p["id"] = id.into();
+        p["alias"] = alias.into();
+        p["family"] = family.into();
+        p
+    };
+    let (lib_list, other_list) = (
+        prim("lib.list", "LIB_LIST", "lib-all"),
+        prim("other.list", "OTHER_LIST", "other-all"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let pack = |name: &str, requires: serde_json::Value, primitives: serde_json::Value| {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(folder.join("fragments")).unwrap();
+        let doc = serde_json::json!({
+            "pack": name, "version": "1.0.0", "kernel_abi": "^1.0", "roots": [name],
+            "requires": requires,
+            "families": if primitives.as_array().unwrap().is_empty() {
+                serde_json::json!([])
+            } else {
+                serde_json::json!([{"name": format!("{name}-all"), "prefix": name,
+                                    "group": "agent_isa", "summary": "All of it."}])
+            },
+            "primitives": primitives,
+        });
+        std::fs::write(folder.join("pack.json"), doc.to_string()).unwrap();
+        folder
+    };
+    pack("lib", serde_json::json!({}), serde_json::json!([lib_list]));
+    pack(
+        "other",
+        serde_json::json!({}),
+        serde_json::json!([other_list]),
+    );
+    pack(
+        "via",
+        serde_json::json!({"other": "^1.0"}),
+        serde_json::json!([]),
+    );
+    let wrap = pack(
+        "wrap",
+        serde_json::json!({"lib": "^1.0"}),
+        serde_json::json!([]),
+    );
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(wrap.join("pack.json")).unwrap()).unwrap();
+    manifest["fragments"] = serde_json::json!(["fragments/*.fragment.json"]);
+    std::fs::write(wrap.join("pack.json"), manifest.to_string()).unwrap();
+    let fragment = |name: &str, primitive: &str| {
+        serde_json::json!({
+            "fragment": name, "inputs": {}, "outputs": {}, "exits": ["done"], "entry": "l",
+            "nodes": [{"id": "l", "primitive": primitive, "inputs": {}, "next": {"exit": "done"}}],
+        })
+        .to_string()
+    };
+    std::fs::write(
+        wrap.join("fragments/list.fragment.json"),
+        fragment("list", "lib.list"),
+    )
+    .unwrap();
+    std::fs::write(
+        wrap.join("fragments/stray.fragment.json"),
+        fragment("stray", "other.list"),
+    )
+    .unwrap();
+    let options = Options {
+        packs: Some(Arc::new(Composer::new(
+            Base::Builtin,
+            PackPath::scan(&[dir.path().to_path_buf()]),
+            ComposerOptions::default(),
+        ))),
+        ..Options::default()
+    };
+    let graph = |packs: &str, first: &str| {
+        format!(
+            r#"{{"graph": "g", "abi": "1.0.0", "capabilities": ["lib.*", "other.*", "done.*"],
+ "packs": {packs}, "entry": "a",
+ "nodes": [
+  {first},
+  {{"id": "v", "primitive": "done.finish_success", "inputs": {{}}}}]}}"#
+        )
+    };
+    let check = |text: String| {
+        validate::check_source(
+            "g.graph.json",
+            text.as_bytes(),
+            Registry::builtin(),
+            &options,
+        )
+    };
+    let codes = |report: &primgraph::FileReport| -> Vec<String> {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == primgraph::Severity::Error)
+            .map(|d| d.code.as_str().to_string())
+            .collect()
+    };
+
+    let through_fragment = check(graph(
+        r#"{"wrap": "^1.0"}"#,
+        r#"{"id": "a", "fragment": "wrap/list", "inputs": {}, "exits": {"done": "v"}}"#,
+    ));
+    assert_eq!(
+        codes(&through_fragment),
+        Vec::<String>::new(),
+        "{:#?}",
+        through_fragment.diagnostics
+    );
+
+    let direct = check(graph(
+        r#"{"wrap": "^1.0"}"#,
+        r#"{"id": "a", "primitive": "lib.list", "inputs": {}, "next": "v"}"#,
+    ));
+    assert_eq!(codes(&direct), ["P811"], "{:#?}", direct.diagnostics);
+    let p811 = |report: &primgraph::FileReport| {
+        report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "P811")
+            .cloned()
+            .unwrap()
+    };
+    let help = p811(&direct).help.unwrap();
+    assert!(help.contains("\"lib\": \"^1.0\""), "{help}");
+
+    // `wrap` does not require `other`: its fragment works when the graph declares `other`
+    // itself, and is P811 in the fragment file when `other` is there only because another pack
+    // requires it.
+    let stray = |packs: &str| {
+        check(graph(
+            packs,
+            r#"{"id": "a", "fragment": "wrap/stray", "inputs": {}, "exits": {"done": "v"}}"#,
+        ))
+    };
+    let declared = stray(r#"{"wrap": "^1.0", "other": "^1.0"}"#);
+    assert_eq!(
+        codes(&declared),
+        Vec::<String>::new(),
+        "{:#?}",
+        declared.diagnostics
+    );
+    let accident = stray(r#"{"wrap": "^1.0", "via": "^1.0"}"#);
+    assert_eq!(codes(&accident), ["P811"], "{:#?}", accident.diagnostics);
+    let d = &p811(&accident);
+    assert!(
+        d.file.as_deref().unwrap().ends_with("stray.fragment.json"),
+        "{d:#?}"
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap()
+            .contains("`requires` of pack `wrap`"),
+        "{d:#?}"
+    );
+}
+
 /// The command line a user meets: a graph whose fragment runs the pack's own primitives
 /// (`pyrepo.run_pytest` inside `pyrepo/check`) is simulated, replayed and `pack test`ed through
 /// its expansion against the composed registry. (`simulate`, `replay` and `pack test` loaded the

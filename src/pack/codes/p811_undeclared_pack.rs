@@ -5,7 +5,10 @@
 //! A graph uses only the primitives of the packs it declares in `packs`. A node naming a
 //! primitive of a pack that is only required by another pack, or of a pack on the pack path that
 //! the graph does not declare at all, is P811 (instead of R101), and the help names the `packs`
-//! entry to add.
+//! entry to add. A node a fragment puts in the graph is served by the fragment's own pack and
+//! that pack's `requires` (and by the graph's `packs`): it is P811 only when none of those has
+//! its primitive's pack, located in the fragment file, the help naming the `requires` entry to
+//! add to the fragment's pack.
 //!
 //! ## Why it matters
 //!
