@@ -120,6 +120,10 @@ pub struct ShowArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: ShowFormat,
+    /// Where the packs it requires are found: the capability requirements then include the
+    /// primitives of their fragments that its fragments use.
+    #[command(flatten)]
+    pub pack_path: PackPathArgs,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
@@ -344,11 +348,12 @@ fn show(args: ShowArgs) -> ExitCode {
     }
     match primgraph::pack::manifest::load(&args.dir, base.registry()) {
         Ok(pack) => {
+            let required = pack_tools::show::required_packs(&pack, base, &args.pack_path.pack);
             let text = match args.format {
-                ShowFormat::Human => pack_tools::show::to_text(&pack),
+                ShowFormat::Human => pack_tools::show::to_text(&pack, &required),
                 ShowFormat::Json => format!(
                     "{}\n",
-                    serde_json::to_string_pretty(&pack_tools::show::to_json(&pack))
+                    serde_json::to_string_pretty(&pack_tools::show::to_json(&pack, &required))
                         .unwrap_or_default()
                 ),
             };

@@ -206,12 +206,21 @@ impl Pack {
     }
 
     /// The pack's capability requirements (SPEC §9.1: derived, not declared): the primitives
-    /// its fragments run. Until fragments are loaded (§9.3) this reads each matched fragment
-    /// file's `nodes[].primitive` leniently; a file that does not read adds nothing.
-    pub fn capability_requirements(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for rel in &self.fragment_files {
-            let Ok(bytes) = crate::input::read_capped(&self.dir.join(rel), MAX_FILE_BYTES) else {
+    /// its fragments run. Each matched fragment file's `nodes[].primitive` is read leniently (a
+    /// file that does not read adds nothing), and so are the fragments they use of other packs
+    /// (`PACK/NAME`), when those packs are among `others` (the packs it requires, as composed):
+    /// a nested fragment's primitives run when the fragment runs.
+    pub fn capability_requirements_in(&self, others: &[std::sync::Arc<Pack>]) -> Vec<String> {
+        let mut out = std::collections::BTreeSet::new();
+        let mut files: Vec<std::path::PathBuf> = self
+            .fragment_files
+            .iter()
+            .map(|f| self.dir.join(f))
+            .collect();
+        let mut seen: std::collections::HashSet<std::path::PathBuf> =
+            files.iter().cloned().collect();
+        while let Some(file) = files.pop() {
+            let Ok(bytes) = crate::input::read_capped(&file, MAX_FILE_BYTES) else {
                 continue;
             };
             let Ok(parsed) = crate::json::parse(&bytes, &LIMITS) else {
@@ -220,13 +229,38 @@ impl Pack {
             let nodes = parsed.value.get("nodes").and_then(Value::as_array);
             for node in nodes.into_iter().flatten() {
                 if let Some(p) = node.get("primitive").and_then(Value::as_str) {
-                    out.push(p.to_string());
+                    out.insert(p.to_string());
+                }
+                let used = node.get("fragment").and_then(Value::as_str);
+                let Some((pack, name)) = used.and_then(|u| u.split_once('/')) else {
+                    continue;
+                };
+                let Some(owner) = others
+                    .iter()
+                    .find(|o| o.name == pack && o.name != self.name)
+                else {
+                    continue;
+                };
+                let wanted = format!("{name}.fragment.json");
+                let found = owner.fragment_files.iter().find(|f| {
+                    std::path::Path::new(f).file_name().and_then(|n| n.to_str())
+                        == Some(wanted.as_str())
+                });
+                if let Some(rel) = found {
+                    let path = owner.dir.join(rel);
+                    if seen.insert(path.clone()) {
+                        files.push(path);
+                    }
                 }
             }
         }
-        out.sort();
-        out.dedup();
-        out
+        out.into_iter().collect()
+    }
+
+    /// [`Pack::capability_requirements_in`] with no other pack: the primitives its own
+    /// fragment files run.
+    pub fn capability_requirements(&self) -> Vec<String> {
+        self.capability_requirements_in(&[])
     }
 
     /// The entry of `primitives` with this ID as written in `pack.json` (before its decision

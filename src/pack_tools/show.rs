@@ -3,10 +3,14 @@
 //! (what a runtime hosting them must provide), with its environment. One JSON document
 //! ([`to_json`], `--format json`) and a human page ([`to_text`]) from the same data.
 
-use crate::pack::Pack;
+use crate::pack::compose::{Base, Composer, ComposerOptions};
+use crate::pack::path::PackPath;
+use crate::pack::{Pack, Range};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The effects of the pack's primitives, sorted (as the §1.2 names).
 pub fn effects(pack: &Pack) -> Vec<&'static str> {
@@ -37,8 +41,34 @@ fn rules(pack: &Pack) -> Vec<Value> {
         .collect()
 }
 
+/// The packs `pack` requires, resolved on the pack path (its own folder first, then
+/// `pack_path`) as `pack lint` resolves them: what its fragments' nested uses of other packs'
+/// fragments are read from. Empty when they do not resolve (`pack lint` says why); `pack show`
+/// then lists what its own fragment files run.
+pub fn required_packs(pack: &Pack, base: Base, pack_path: &[PathBuf]) -> Vec<Arc<Pack>> {
+    if pack.requires.is_empty() {
+        return Vec::new();
+    }
+    let mut path = vec![pack.dir.clone()];
+    path.extend(pack_path.iter().cloned());
+    let composer = Composer::new(base, PackPath::scan(&path), ComposerOptions::default());
+    let version = format!("={}", pack.version);
+    let Some(req) = crate::pack::parse_range(&version) else {
+        return Vec::new();
+    };
+    let range = Range {
+        text: version,
+        req,
+        pointer: "/version".into(),
+    };
+    composer
+        .compose(&pack.manifest, &[(pack.name.clone(), range)])
+        .map(|c| c.packs.clone())
+        .unwrap_or_default()
+}
+
 /// The `pack show --format json` document.
-pub fn to_json(pack: &Pack) -> Value {
+pub fn to_json(pack: &Pack, required: &[Arc<Pack>]) -> Value {
     let primitives: Vec<Value> = pack
         .primitives
         .iter()
@@ -106,7 +136,7 @@ pub fn to_json(pack: &Pack) -> Value {
             "requires": e.requires, "network": e.network,
         })),
         "effects": effects(pack),
-        "capability_requirements": pack.capability_requirements(),
+        "capability_requirements": pack.capability_requirements_in(required),
         "fragments": pack.fragment_files,
         "rules": rules(pack),
         "fixtures": pack.fixtures.as_ref().map_or(Value::Array(Vec::new()), |f| f.value.clone()),
@@ -123,7 +153,7 @@ fn list(items: &[String]) -> String {
 }
 
 /// The human page.
-pub fn to_text(pack: &Pack) -> String {
+pub fn to_text(pack: &Pack, required: &[Arc<Pack>]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} {}", pack.name, pack.version);
     if let Some(summary) = &pack.summary {
@@ -146,6 +176,16 @@ pub fn to_text(pack: &Pack) -> String {
         .collect();
     let _ = writeln!(s, "  requires:   {}", list(&requires));
     let _ = writeln!(s, "  roots:      {}", list(&pack.roots));
+    if !pack.families.is_empty() {
+        let _ = writeln!(s, "\nfamilies:");
+        for f in &pack.families {
+            let _ = writeln!(
+                s,
+                "  {}: prefix {}, group {}: {}",
+                f.name, f.prefix, f.group, f.summary
+            );
+        }
+    }
     let _ = writeln!(s, "\nprimitives ({}):", pack.primitives.len());
     for p in &pack.primitives {
         let c = &p.contract;
@@ -227,10 +267,11 @@ pub fn to_text(pack: &Pack) -> String {
     }
     let effects: Vec<String> = effects(pack).into_iter().map(str::to_string).collect();
     let _ = writeln!(s, "  effects its primitives declare: {}", list(&effects));
+    let _ = writeln!(s, "\nfragments: {}", list(&pack.fragment_files));
     let _ = writeln!(
         s,
         "\ncapability requirements (primitives its fragments run): {}",
-        list(&pack.capability_requirements())
+        list(&pack.capability_requirements_in(required))
     );
     let rules = rules(pack);
     if !rules.is_empty() {

@@ -423,9 +423,64 @@ fn pack_show_lists_contents_capabilities_and_environment() {
         "network:  none",
         "capability requirements",
         "pyrepo/land-after-tests",
+        "families:\n  pyrepo: prefix pyrepo, group python_repository",
+        "fragments: fragments/apply-and-test.fragment.json, ",
     ] {
         assert!(out.contains(needle), "{needle}: {out}");
     }
+}
+
+/// SPEC §9.1: a pack's capability requirements are "the primitives its fragments run". A
+/// fragment that uses a fragment of a pack it requires runs that fragment's primitives too:
+/// `pack show` lists them when the required pack is on the pack path (`--pack`), and what its
+/// own fragment files run when it is not.
+#[test]
+fn pack_show_derives_the_primitives_nested_fragments_of_required_packs_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrap = dir.path().join("wrap");
+    std::fs::create_dir_all(wrap.join("fragments")).unwrap();
+    let manifest = serde_json::json!({
+        "pack": "wrap", "version": "1.0.0", "kernel_abi": "^1.0", "roots": ["wrap"],
+        "requires": {"pyrepo": "^1.1"}, "fragments": ["fragments/*.fragment.json"],
+        "primitives": [],
+    });
+    std::fs::write(wrap.join("pack.json"), manifest.to_string()).unwrap();
+    let outer = serde_json::json!({
+        "fragment": "outer", "inputs": {}, "outputs": {}, "exits": ["done"], "entry": "check",
+        "nodes": [
+            {"id": "check", "fragment": "pyrepo/apply-and-test", "inputs": {},
+             "exits": {"passed": "finish", "failed": "finish", "apply_failed": "finish"}},
+            {"id": "finish", "primitive": "done.finish_success", "inputs": {},
+             "next": {"exit": "done"}},
+        ],
+    });
+    std::fs::write(
+        wrap.join("fragments/outer.fragment.json"),
+        outer.to_string(),
+    )
+    .unwrap();
+    let wrap = wrap.to_str().unwrap();
+    let requirements = |extra: &[&str]| {
+        let mut args = vec!["pack", "show", wrap, "--format", "json"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = primgraph(&args);
+        assert_eq!(code, 0, "{err}");
+        json(&out)["capability_requirements"].clone()
+    };
+    assert_eq!(
+        requirements(&["--pack", EXAMPLE]),
+        serde_json::json!([
+            "ctl.authorize_patch",
+            "done.finish_success",
+            "mut.apply_patch",
+            "pyrepo.run_pytest",
+            "pyrepo.tests_verdict"
+        ])
+    );
+    assert_eq!(
+        requirements(&[]),
+        serde_json::json!(["done.finish_success"])
+    );
 }
 
 #[test]
