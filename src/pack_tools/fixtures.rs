@@ -236,13 +236,22 @@ fn read_fixture(
     let runs = file("runs", true);
     let expect = file("expect", false);
     match (graph, runs, expect, ok) {
-        (Some(graph), Some(runs), Some(expect), true) => Some(Fixture {
-            index,
-            pointer: at.to_string(),
-            graph,
-            runs,
-            expect,
-        }),
+        (Some(graph), Some(runs), Some(expect), true) => {
+            // `expect.json` is one of the pack's files (SPEC §9.1: duplicate keys anywhere in
+            // them are an error), so `pack lint` reads it as strictly as `pack test` does.
+            if let Err(refusal) = read_expectations(&expect) {
+                let (file, source, d) = *refusal;
+                findings.push(&file, Some(source), d);
+                return None;
+            }
+            Some(Fixture {
+                index,
+                pointer: at.to_string(),
+                graph,
+                runs,
+                expect,
+            })
+        }
         _ => None,
     }
 }

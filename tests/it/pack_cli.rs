@@ -1099,32 +1099,38 @@ fn a_malformed_expect_json_is_p801_located_in_it() {
         ("[]", 1, ""),
     ] {
         std::fs::write(&expect, text).unwrap();
-        let (code, out, err) = primgraph(&[
-            "pack",
-            "test",
-            &pack.display().to_string(),
-            "--format",
-            "json",
-        ]);
-        assert_eq!(code, 1, "{text}: {err}");
-        let doc = json(&out);
-        let file = doc["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["file"].as_str().unwrap().ends_with("expect.json"))
-            .unwrap_or_else(|| panic!("{text}: {out}"));
-        let d = &file["diagnostics"][0];
-        assert_eq!(
-            (
-                d["code"].as_str(),
-                d["line"].as_u64(),
-                d["pointer"].as_str()
-            ),
-            (Some("P801"), Some(line), Some(pointer)),
-            "{text}: {out}"
-        );
-        assert!(d["help"].as_str().unwrap().contains("SPEC §9.5"));
+        // `pack lint` reads it as strictly as `pack test` (SPEC §9.1: duplicate keys anywhere
+        // in a pack's files are an error), and each reports it once.
+        for command in ["test", "lint"] {
+            let (code, out, err) = primgraph(&[
+                "pack",
+                command,
+                &pack.display().to_string(),
+                "--format",
+                "json",
+            ]);
+            assert_eq!(code, 1, "{command} {text}: {err}");
+            let doc = json(&out);
+            let file = doc["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["file"].as_str().unwrap().ends_with("expect.json"))
+                .unwrap_or_else(|| panic!("{command} {text}: {out}"));
+            let diagnostics = file["diagnostics"].as_array().unwrap();
+            assert_eq!(diagnostics.len(), 1, "{command} {text}: {out}");
+            let d = &diagnostics[0];
+            assert_eq!(
+                (
+                    d["code"].as_str(),
+                    d["line"].as_u64(),
+                    d["pointer"].as_str()
+                ),
+                (Some("P801"), Some(line), Some(pointer)),
+                "{command} {text}: {out}"
+            );
+            assert!(d["help"].as_str().unwrap().contains("SPEC §9.5"));
+        }
     }
 }
 
