@@ -1285,7 +1285,11 @@ impl Expander<'_, '_> {
             else {
                 continue;
             };
-            if crate::schema::select::select(&prim.outputs, &out.at).is_err() {
+            // Declared, and not ruled out by the schema around it (a closed object naming
+            // the property only in an alternative admits no value there).
+            let declared = crate::schema::select::declares(&prim.outputs, &out.at)
+                && crate::schema::select::select(&prim.outputs, &out.at).is_ok();
+            if !declared {
                 found.push(codes::P827.at(
                     push(&pointer, "at"),
                     format!(

@@ -110,6 +110,54 @@ fn parts<'s>(root: &'s Value, schema: &'s Value) -> Vec<&'s Value> {
     out
 }
 
+/// Whether `schema` *declares* `pointer`: every step names a property some part of the current
+/// schema lists in `properties` (its `$ref`s, `allOf` parts and `anyOf`/`oneOf` alternatives
+/// followed), or an array index its `items` or `prefixItems` cover. Stricter than [`select`],
+/// which also walks into what an open schema merely admits: a fragment's output port (P827,
+/// SPEC §9.3: "a pointer its output schema declares") must name what the schema says is there.
+pub fn declares(schema: &Value, pointer: &str) -> bool {
+    let mut current: Vec<&Value> = vec![schema];
+    for raw in pointer.split('/').skip(1) {
+        let token = unescape_token(raw);
+        let token = token.as_ref();
+        let mut candidates: Vec<&Value> = Vec::new();
+        let mut pending: Vec<&Value> = current.iter().flat_map(|s| parts(schema, s)).collect();
+        let mut visited = 0;
+        while let Some(part) = pending.pop() {
+            visited += 1;
+            if visited > MAX_PARTS * 4 {
+                break;
+            }
+            for key in ["anyOf", "oneOf"] {
+                if let Some(alternatives) = part.get(key).and_then(Value::as_array) {
+                    for alternative in alternatives {
+                        pending.extend(parts(schema, alternative));
+                    }
+                }
+            }
+            if let Some(named) = part.get("properties").and_then(|p| p.get(token)) {
+                candidates.push(named);
+            }
+            if let Some(index) = array_index(token) {
+                let prefix = part
+                    .get("prefixItems")
+                    .and_then(Value::as_array)
+                    .and_then(|items| items.get(index));
+                match (prefix, part.get("items")) {
+                    (Some(item), _) => candidates.push(item),
+                    (None, Some(items)) if items != &Value::Bool(false) => candidates.push(items),
+                    _ => {}
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return false;
+        }
+        current = candidates;
+    }
+    true
+}
+
 /// Select the sub-schema of `schema` at `pointer` (`""` selects the whole schema). Local
 /// `$ref`s and `allOf` parts are followed at every step (a graph's `input` rooted in a `$ref`
 /// into `$defs`, say); the selected sub-schema's own `$ref`s still name places in `schema`
@@ -354,5 +402,48 @@ mod tests {
         let selected = select(&any, "/issue/x").unwrap();
         assert!(selected.optional);
         assert_eq!(*selected.schema, Value::Bool(true));
+    }
+
+    #[test]
+    fn declares_names_only_what_the_schema_lists() {
+        let schema = json!({
+            "type": "object",
+            "$defs": {"commit": {"type": "object", "properties": {"sha": {"type": "string"}}}},
+            "properties": {
+                "text": {"type": "string"},
+                "commit": {"$ref": "#/$defs/commit"},
+                "runs": {"type": "array", "prefixItems": [{"type": "integer"}],
+                         "items": {"type": "object", "properties": {"id": {"type": "string"}}}},
+                "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false},
+                "either": {"anyOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]},
+            },
+            "allOf": [{"properties": {"extra": {"type": "integer"}}}],
+        });
+        for declared in [
+            "",
+            "/text",
+            "/commit/sha",
+            "/runs/0",
+            "/runs/7/id",
+            "/pair/0",
+            "/either/a",
+            "/either/b",
+            "/extra",
+        ] {
+            assert!(declares(&schema, declared), "{declared}");
+            assert!(select(&schema, declared).is_ok(), "{declared}");
+        }
+        // An open schema admits these (select walks them), but does not declare them.
+        for undeclared in [
+            "/nope",
+            "/commit/author",
+            "/runs/0/x",
+            "/pair/1",
+            "/either/c",
+            "/text/0",
+        ] {
+            assert!(!declares(&schema, undeclared), "{undeclared}");
+        }
+        assert!(select(&schema, "/nope").is_ok());
     }
 }

@@ -677,3 +677,27 @@ fn pattern_and_length_verdicts_agree_with_the_validator() {
     let unknown = PATTERNED.assert_both_decided("patterns beside length bounds");
     assert_eq!(unknown, 0, "patterned strings left undecided");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `declares` (a fragment output port's test, P827) follows only names a schema lists: a
+    /// name no schema lists is never declared, whatever follows it; each property a schema
+    /// lists at its top is declared, and `select` walks it too.
+    #[test]
+    fn a_pointer_is_declared_only_through_names_the_schema_lists(
+        s in schema(),
+        tail in prop::sample::select(vec!["", "/a", "/0", "/b/1"]),
+    ) {
+        use primgraph::schema::select::{declares, select};
+        let unnamed = format!("/zz{tail}");
+        prop_assert!(!declares(&s, &unnamed), "{unnamed} in {s}");
+        if let Some(properties) = s.get("properties").and_then(Value::as_object) {
+            for name in properties.keys() {
+                let pointer = format!("/{name}");
+                prop_assert!(declares(&s, &pointer), "{pointer} in {s}");
+                prop_assert!(select(&s, &pointer).is_ok(), "{pointer} in {s}");
+            }
+        }
+    }
+}

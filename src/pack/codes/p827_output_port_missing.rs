@@ -6,7 +6,10 @@
 //! of the fragment and `POINTER` is a pointer its primitive's output schema declares (through
 //! `properties` and `items`), or, when `NODE` uses a fragment, a pointer that starts with one of
 //! that fragment's output ports. Reported in the fragment file, once per validation, when a graph
-//! uses the fragment.
+//! uses the fragment. Declared means named: every step is a property some part of the schema
+//! lists (through `$ref`, `allOf`, `anyOf`, `oneOf`) or an index its `items`/`prefixItems`
+//! cover. An open object schema admits other properties without declaring them, so a port at
+//! one is P827 — a binding's T304, by contrast, fires only where the schema rules the value out.
 //!
 //! ## Why it matters
 //!
