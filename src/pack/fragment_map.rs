@@ -15,7 +15,7 @@
 
 use super::fragment::Fragment;
 use super::fragment_expand::{Expansion, Origin, UseSite, chain_related};
-use crate::diagnostic::{Diagnostic, anchor_span, location_span};
+use crate::diagnostic::{Diagnostic, Related, anchor_span, location_span};
 use crate::graph::render::{Group, Groups};
 use crate::json::Parsed;
 use std::collections::HashMap;
@@ -244,12 +244,20 @@ pub fn map_back(
         .enumerate()
         .map(|(k, id)| (id.as_str(), k))
         .collect();
+    // Every node of a fragment that leaves by an exit wired to no node has its own S202; mapped
+    // to the one `exits` entry at the use site, they are one finding.
+    let mut exits_entries = std::collections::HashSet::new();
     diags
         .into_iter()
         .map(|d| {
             let mut d = map_one(d, expansion, graph_file, graph);
             steps(&mut d, expansion, &index, graph_file, graph);
             d
+        })
+        .filter(|d| {
+            d.code != crate::codes::S202.code
+                || !d.pointer.contains("/exits/")
+                || exits_entries.insert((d.file.clone(), d.pointer.clone()))
         })
         .collect()
 }
@@ -329,6 +337,54 @@ fn map_one(
                 fragment, chain, ..
             },
             p,
+        ) if exit_wired_to_no_node(&d, fragment, &p).is_some() && !chain.is_empty() => {
+            // S202 at a fragment's `{"exit": NAME}`: the target that names no node is the use
+            // site's `exits` entry, which is what the user wrote and can fix.
+            let exit = exit_wired_to_no_node(&d, fragment, &p).unwrap_or_default();
+            let site = &chain[0];
+            let at = crate::json::pointer::push(
+                &crate::json::pointer::push(&site.pointer, "exits"),
+                &exit,
+            );
+            let mut leaves = Related {
+                file: Some(fragment.file.clone()),
+                pointer: p.clone(),
+                message: format!("fragment `{}` leaves by exit `{exit}` here", fragment.key()),
+                line: None,
+                column: None,
+                end_line: None,
+                end_column: None,
+            };
+            leaves.set_span(location_span(&fragment.parsed, &p));
+            add_source(&mut d, &fragment.file, &fragment.parsed);
+            d.pointer = at;
+            match &site.in_fragment {
+                None => related.push(leaves),
+                Some(enclosing) => {
+                    d.file = Some(enclosing.file.clone());
+                    d.set_span(location_span(&enclosing.parsed, &d.pointer));
+                    add_source(&mut d, &enclosing.file, &enclosing.parsed);
+                    for r in related.iter_mut() {
+                        if r.file.is_none() {
+                            r.file = Some(graph_file.to_string());
+                            r.set_span(location_span(graph, &r.pointer));
+                        }
+                    }
+                    related.push(leaves);
+                    related.extend(chain_related(graph_file, graph, &chain[1..]));
+                    for outer in chain[1..].iter() {
+                        if let Some(f) = &outer.in_fragment {
+                            add_source(&mut d, &f.file, &f.parsed);
+                        }
+                    }
+                }
+            }
+        }
+        Place::Fragment(
+            Origin::Fragment {
+                fragment, chain, ..
+            },
+            p,
         ) => {
             d.file = Some(fragment.file.clone());
             d.set_span(location_span(&fragment.parsed, &p));
@@ -353,6 +409,16 @@ fn map_one(
     }
     d.related = related;
     d
+}
+
+/// The exit name when `d` is S202 at a target a fragment writes as `{"exit": NAME}` (`p`, in
+/// the fragment's file): the use site wired that exit to a name that is no node.
+fn exit_wired_to_no_node(d: &Diagnostic, fragment: &Fragment, p: &str) -> Option<String> {
+    if d.code != crate::codes::S202.code {
+        return None;
+    }
+    let target = fragment.parsed.value.pointer(p)?;
+    target.get("exit")?.as_str().map(str::to_string)
 }
 
 /// Sort diagnostics as SPEC §3.1 says (file, line, column, code): the report's own file first,

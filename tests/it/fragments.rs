@@ -426,6 +426,42 @@ fn a_fragment_of_an_undeclared_pack_is_p811() {
     assert_eq!(codes, ["P821"], "{:#?}", report.diagnostics);
 }
 
+/// A use that wires a fragment's exit to a name that is no node: S202 is located at the use's
+/// `exits` entry in the graph, what the user wrote and can fix, with the fragment's
+/// `{"exit": NAME}` as a related location (it was located inside the fragment file).
+#[test]
+fn an_exit_wired_to_no_node_is_s202_at_the_uses_exits_entry() {
+    let bytes = std::fs::read(fixtures().join("ship.graph.json")).unwrap();
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replace("\"failed\": \"give_up\"", "\"failed\": \"nowhere\"");
+    let report = validate::check_source(
+        "ship.graph.json",
+        text.as_bytes(),
+        Registry::builtin(),
+        &options(),
+    );
+    let s202: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "S202")
+        .collect();
+    assert_eq!(s202.len(), 1, "{:#?}", report.diagnostics);
+    let d = s202[0];
+    assert_eq!(d.file, None, "in the graph's own file: {d:#?}");
+    assert!(d.pointer.ends_with("/exits/failed"), "{d:#?}");
+    assert_eq!(d.line, 14, "{d:#?}");
+    let leaves = d
+        .related
+        .iter()
+        .find(|r| r.message.contains("leaves by exit `failed`"))
+        .unwrap_or_else(|| panic!("{d:#?}"));
+    assert!(
+        leaves.file.as_deref().unwrap().ends_with(".fragment.json"),
+        "{leaves:#?}"
+    );
+}
+
 /// A pack `wrap` whose fragment runs `lib.list`, a primitive of the pack `wrap` requires: a
 /// graph that declares only `wrap` may use the fragment (SPEC §9.2: "a pack's own requirements
 /// serve its fragments"; P811 is for a primitive "used directly in the graph"), and a graph
