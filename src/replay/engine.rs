@@ -153,9 +153,11 @@ pub(crate) struct RunState<'a, 'r> {
     pub(crate) site: Site,
     /// Where a diagnostic past the stored cap is written (and dropped).
     overflow: Option<Diagnostic>,
-    /// The previous step's node (when it is in the graph) and the distinct moves so far.
+    /// The previous step's node (when it is in the graph), the edge it left by, and the
+    /// distinct moves so far.
     prev_node: Option<NodeIdx>,
-    moves: rustc_hash::FxHashSet<(NodeIdx, NodeIdx)>,
+    prev_via: super::report::Via,
+    moves: rustc_hash::FxHashSet<(NodeIdx, NodeIdx, super::report::Via)>,
 }
 
 /// Where in the run the line being checked is (a diagnostic's `site`): written out only when a
@@ -221,6 +223,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             site: Site::Fixed("(header)"),
             overflow: None,
             prev_node: None,
+            prev_via: super::report::Via::Other,
             moves: rustc_hash::FxHashSet::default(),
         }
     }
@@ -503,7 +506,17 @@ impl<'a, 'r> RunState<'a, 'r> {
         {
             *v = v.saturating_add(1);
         }
-        self.record_move(node, step.result.is_err());
+        let via = node.and_then(|n| self.graph().doc.nodes.get(n)).map_or(
+            super::report::Via::Other,
+            |n| {
+                super::report::Via::of_step(
+                    n,
+                    step.outcome.as_deref(),
+                    step.result.as_ref().err().map(|e| e.mode.as_str()),
+                )
+            },
+        );
+        self.record_move(node, step.result.is_err(), via);
         // A partial imported step (SPEC §10) skips the checks of content the source did not
         // capture, and so does a step whose bindings read a partial step's output.
         let content_known = !step.partial && !node.is_some_and(|n| self.binds_from_partial(n));
@@ -565,14 +578,16 @@ impl<'a, 'r> RunState<'a, 'r> {
     }
 
     /// Note the move from the previous step's node to `node`, and an error step at `node`.
-    fn record_move(&mut self, node: Option<NodeIdx>, error: bool) {
+    fn record_move(&mut self, node: Option<NodeIdx>, error: bool, via: super::report::Via) {
         if let (Some(from), Some(to)) = (self.prev_node, node) {
+            let edge = (from, to, self.prev_via);
             if self.moves.len() < super::report::MAX_RECORDED_MOVES {
-                self.moves.insert((from, to));
-            } else if !self.moves.contains(&(from, to)) {
+                self.moves.insert(edge);
+            } else if !self.moves.contains(&edge) {
                 self.stats.moves_truncated = true;
             }
         }
+        self.prev_via = via;
         if let Some(n) = node
             && error
         {

@@ -121,12 +121,53 @@ pub struct RunStats {
     /// `None` when the header could not be read.
     pub task: Option<String>,
     /// The distinct moves the run made between two graph nodes (recorded node to recorded node,
-    /// both in the graph), by node index, sorted: which edges a run took, for reports. At most
+    /// both in the graph), by node index and the out-edge of the first it left by, sorted: which
+    /// edges a run took, for reports (two branches to one node are two edges). At most
     /// [`MAX_RECORDED_MOVES`] are kept; `moves_truncated` says when more were made.
-    pub moves: Vec<(usize, usize)>,
+    pub moves: Vec<(usize, usize, Via)>,
     pub moves_truncated: bool,
     /// Error steps by graph node index (a step whose recorded node is in the graph).
     pub node_errors: BTreeMap<usize, u64>,
+}
+
+/// Which out-edge of its node a step left by, as the node is written: `next`, its `k`th
+/// `branches` entry (the step's outcome), or its `k`th `on_error` entry (the step's failure
+/// mode, else `*`). `Other` when the node names no edge for what the step did (a divergence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Via {
+    Next,
+    Branch(u16),
+    OnError(u16),
+    Other,
+}
+
+impl Via {
+    /// The edge a step at `node` leaves by: its failure mode's `on_error` entry (else `*`'s)
+    /// when it failed; else its outcome's `branches` entry, else `next`.
+    pub fn of_step(
+        node: &crate::graph::doc::NodeDoc,
+        outcome: Option<&str>,
+        failed_mode: Option<&str>,
+    ) -> Via {
+        let position = |map: &Option<crate::graph::doc::SmallMap<String>>, key: &str| {
+            map.as_ref()
+                .and_then(|m| m.iter().position(|(k, _)| k == key))
+                .and_then(|p| u16::try_from(p).ok())
+        };
+        if let Some(mode) = failed_mode {
+            return position(&node.on_error, mode)
+                .or_else(|| position(&node.on_error, "*"))
+                .map_or(Via::Other, Via::OnError);
+        }
+        if let Some(p) = outcome.and_then(|o| position(&node.branches, o)) {
+            return Via::Branch(p);
+        }
+        if node.next.is_some() {
+            Via::Next
+        } else {
+            Via::Other
+        }
+    }
 }
 
 /// At most this many distinct moves are kept per run (a faithful run makes at most one per graph

@@ -5,7 +5,7 @@
 //! bounded: by the graph's size, or by the caps below).
 
 use crate::replay::corpus::{CorpusError, replay_corpus_streaming};
-use crate::replay::report::RunReport;
+use crate::replay::report::{RunReport, Via};
 use crate::replay::{Replayer, Summary};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -47,8 +47,9 @@ pub struct DivergenceSite {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Evaluation {
     pub summary: Summary,
-    /// (from node index, to node index) → runs that made that move at least once.
-    pub moves: BTreeMap<(usize, usize), u64>,
+    /// (from node index, to node index, the out-edge of `from` it left by) → runs that made
+    /// that move at least once.
+    pub moves: BTreeMap<(usize, usize, Via), u64>,
     /// Runs that made more distinct moves than a run report keeps.
     pub moves_truncated_runs: u64,
     /// Error steps by node index.
@@ -137,8 +138,8 @@ impl Evaluation {
         }
     }
 
-    /// Runs whose move (a, b) was recorded.
-    pub fn runs_moving(&self, from: usize, to: usize) -> u64 {
-        self.moves.get(&(from, to)).copied().unwrap_or(0)
+    /// Runs that moved from `from` to `to` by `from`'s out-edge `via`.
+    pub fn runs_moving(&self, from: usize, to: usize, via: Via) -> u64 {
+        self.moves.get(&(from, to, via)).copied().unwrap_or(0)
     }
 }

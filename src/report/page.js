@@ -52,7 +52,7 @@
     if (n.moves.length) {
       panel.appendChild(el("h3", "runs moving on to"));
       var ul = el("ul");
-      n.moves.forEach(function (m) { ul.appendChild(el("li", m.to + ": " + m.runs)); });
+      n.moves.forEach(function (m) { ul.appendChild(el("li", m.to + (m.by ? " (" + m.by + ")" : "") + ": " + m.runs)); });
       panel.appendChild(ul);
     }
     if (n.primitive_failure_modes) {

@@ -18,6 +18,7 @@ use super::text::{attr, esc, number};
 use crate::graph::render::{Category, is_grant};
 use crate::registry::{Primitive, Registry};
 use crate::replay::ReplayGraph;
+use crate::replay::report::Via;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -193,25 +194,29 @@ struct Edge {
     from: usize,
     to: usize,
     kind: EdgeKind,
+    /// Which of `from`'s out-edges it is, as a run's moves name it.
+    via: Via,
 }
 
 /// Every control edge that names a node, in the DOT drawing's order.
 fn edges(graph: &ReplayGraph, prims: &[Option<&Primitive>]) -> Vec<Edge> {
     let mut out = Vec::new();
     for (i, node) in graph.doc.nodes.iter().enumerate() {
-        let mut push = |target: &str, kind: EdgeKind| {
+        let mut push = |target: &str, kind: EdgeKind, via: Via| {
             if let Some(&j) = graph.index.get(target) {
                 out.push(Edge {
                     from: i,
                     to: j,
                     kind,
+                    via,
                 });
             }
         };
+        let position = |p: usize| u16::try_from(p).unwrap_or(u16::MAX);
         if let Some(next) = &node.next {
-            push(next, EdgeKind::Next);
+            push(next, EdgeKind::Next, Via::Next);
         }
-        for (outcome, target) in node.branches.iter().flatten() {
+        for (p, (outcome, target)) in node.branches.iter().flatten().enumerate() {
             let grant = is_grant(prims.get(i).copied().flatten(), outcome);
             push(
                 target,
@@ -219,10 +224,15 @@ fn edges(graph: &ReplayGraph, prims: &[Option<&Primitive>]) -> Vec<Edge> {
                     outcome: outcome.clone(),
                     grant,
                 },
+                Via::Branch(position(p)),
             );
         }
-        for (mode, target) in node.on_error.iter().flatten() {
-            push(target, EdgeKind::OnError { mode: mode.clone() });
+        for (p, (mode, target)) in node.on_error.iter().flatten().enumerate() {
+            push(
+                target,
+                EdgeKind::OnError { mode: mode.clone() },
+                Via::OnError(position(p)),
+            );
         }
     }
     out
@@ -464,12 +474,12 @@ fn draw_edges(s: &mut String, d: &Drawing<'_>, lay: &Layout, sizes: &[Size], edg
     let runs = d.evaluation.summary.runs;
     let max_runs = edges
         .iter()
-        .map(|e| d.evaluation.runs_moving(e.from, e.to))
+        .map(|e| d.evaluation.runs_moving(e.from, e.to, e.via))
         .max()
         .unwrap_or(0);
     let names = &d.graph.doc.nodes;
     for (k, e) in edges.iter().enumerate() {
-        let taken = d.evaluation.runs_moving(e.from, e.to);
+        let taken = d.evaluation.runs_moving(e.from, e.to, e.via);
         let width = if max_runs > 0 {
             1.0 + 7.0 * taken as f64 / max_runs as f64
         } else {
@@ -533,9 +543,14 @@ fn draw_edges(s: &mut String, d: &Drawing<'_>, lay: &Layout, sizes: &[Size], edg
         };
         let _ = write!(
             s,
-            r#"<g class="{class}{untaken}" data-from="{from}" data-to="{to}" data-runs="{taken}"><title>{title}</title><path d="{path}" stroke-width="{sw}" marker-end="url(#{marker})"/>"#,
+            r#"<g class="{class}{untaken}" data-from="{from}" data-to="{to}" data-by="{by}" data-runs="{taken}"><title>{title}</title><path d="{path}" stroke-width="{sw}" marker-end="url(#{marker})"/>"#,
             from = e.from,
             to = e.to,
+            by = attr(&match &e.kind {
+                EdgeKind::Next => "next".to_string(),
+                EdgeKind::Branch { outcome, .. } => format!("branch:{outcome}"),
+                EdgeKind::OnError { mode } => format!("on_error:{mode}"),
+            }),
             title = esc(&title),
             sw = number(width),
         );

@@ -7,7 +7,7 @@
 
 use primgraph::registry::Registry;
 use primgraph::replay::digest::{format_hash, sha256};
-use primgraph::replay::report::{FirstDivergence, RunReport, RunStats, SealStatus, Verdict};
+use primgraph::replay::report::{FirstDivergence, RunReport, RunStats, SealStatus, Verdict, Via};
 use primgraph::replay::{ReplayGraph, ReplayOptions, Replayer};
 use primgraph::report::{self, Evaluation, Report, Side};
 use primgraph::simulate::{SimOptions, simulate_run};
@@ -84,26 +84,81 @@ fn attr_values<'a>(page: &'a str, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// From the traces alone: for every pair of consecutive step nodes, how many runs made it.
-fn moves_from_traces(dir: &Path) -> BTreeMap<(String, String), u64> {
+/// How a recorded step left its node, from the trace line alone: the failure mode of a failed
+/// step, else its outcome.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Left {
+    Failed(String),
+    Outcome(String),
+    Plain,
+}
+
+/// From the traces alone: for every pair of consecutive step nodes and how the first step
+/// left, how many runs made that move.
+fn moves_from_traces(dir: &Path) -> BTreeMap<(String, String, Left), u64> {
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        let nodes: Vec<String> = text
+        let steps: Vec<(String, Left)> = text
             .lines()
             .skip(1)
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter_map(|v| v.get("node").and_then(|n| n.as_str()).map(String::from))
+            .filter_map(|v| {
+                let node = v.get("node")?.as_str()?.to_string();
+                let left = match (v["error"]["mode"].as_str(), v["outcome"].as_str()) {
+                    (Some(mode), _) => Left::Failed(mode.to_string()),
+                    (None, Some(outcome)) => Left::Outcome(outcome.to_string()),
+                    (None, None) => Left::Plain,
+                };
+                Some((node, left))
+            })
             .collect();
-        let pairs: BTreeSet<(String, String)> = nodes
+        let moves: BTreeSet<(String, String, Left)> = steps
             .windows(2)
-            .map(|w| (w[0].clone(), w[1].clone()))
+            .map(|w| (w[0].0.clone(), w[1].0.clone(), w[0].1.clone()))
             .collect();
-        for p in pairs {
-            *out.entry(p).or_insert(0) += 1;
+        for m in moves {
+            *out.entry(m).or_insert(0) += 1;
         }
     }
     out
+}
+
+/// Runs that moved from `a` to `b` by the edge the page names `by` (`next`, `branch:O`,
+/// `on_error:M`), per the graph's semantics: a failed step leaves by its mode's `on_error`
+/// entry, else `*`'s; a step with an outcome its node branches on by that branch; else `next`.
+fn runs_by_edge(
+    moves: &BTreeMap<(String, String, Left), u64>,
+    node: &primgraph::graph::doc::NodeDoc,
+    b: &str,
+    by: &str,
+) -> u64 {
+    let keys = |m: &Option<primgraph::graph::doc::SmallMap<String>>| -> Vec<String> {
+        m.iter()
+            .flat_map(|m| m.iter().map(|(k, _)| k.clone()))
+            .collect()
+    };
+    let (errors, branches) = (keys(&node.on_error), keys(&node.branches));
+    moves
+        .iter()
+        .filter(|((from, to, left), _)| {
+            from == &node.id
+                && to == b
+                && match left {
+                    Left::Failed(mode) => {
+                        let key = if errors.contains(mode) {
+                            mode.as_str()
+                        } else {
+                            "*"
+                        };
+                        by == format!("on_error:{key}")
+                    }
+                    Left::Outcome(o) if branches.contains(o) => by == format!("branch:{o}"),
+                    _ => by == "next",
+                }
+        })
+        .map(|(_, runs)| runs)
+        .sum()
 }
 
 #[test]
@@ -139,18 +194,35 @@ fn the_page_draws_every_node_weighs_edges_by_runs_and_marks_the_baseline_changes
 
     // Each edge's weight is the number of runs that made that move, counted from the traces.
     let moves = moves_from_traces(&runs);
-    let (from, to, weight) = (
+    let (from, to, by, weight) = (
         attr_values(&page, "data-from"),
         attr_values(&page, "data-to"),
+        attr_values(&page, "data-by"),
         attr_values(&page, "data-runs"),
     );
     assert!(!from.is_empty());
+    assert_eq!(from.len(), by.len());
+    // The graph has two branches from one node to another (`test` → `decide` on `pass` and on
+    // `fail`): each is its own edge, weighed by the runs that took that branch.
+    let pairs: Vec<(&str, &str)> = from.iter().copied().zip(to.iter().copied()).collect();
+    assert!(
+        pairs
+            .iter()
+            .enumerate()
+            .any(|(k, p)| pairs[k + 1..].contains(p)),
+        "some parallel edges"
+    );
     let mut some_taken = false;
-    for ((f, t), w) in from.iter().zip(&to).zip(&weight) {
-        let a = &graph.doc.nodes[f.parse::<usize>().unwrap()].id;
+    for (((f, t), by), w) in from.iter().zip(&to).zip(&by).zip(&weight) {
+        let a = &graph.doc.nodes[f.parse::<usize>().unwrap()];
         let b = &graph.doc.nodes[t.parse::<usize>().unwrap()].id;
-        let expected = moves.get(&(a.clone(), b.clone())).copied().unwrap_or(0);
-        assert_eq!(w.parse::<u64>().unwrap(), expected, "edge {a} → {b}");
+        let expected = runs_by_edge(&moves, a, b, by);
+        assert_eq!(
+            w.parse::<u64>().unwrap(),
+            expected,
+            "edge {} → {b} by {by}",
+            a.id
+        );
         some_taken |= expected > 0;
     }
     assert!(some_taken);
@@ -413,7 +485,7 @@ fn the_aggregates_stay_bounded_over_100000_runs() {
             first_divergence: Some(first),
             diagnostics: Vec::new(),
             stats: RunStats {
-                moves: vec![(0, 1), (1, 0)],
+                moves: vec![(0, 1, Via::Next), (1, 0, Via::Branch(0))],
                 ..RunStats::default()
             },
             seal: SealStatus::Absent,
@@ -437,7 +509,8 @@ fn the_aggregates_stay_bounded_over_100000_runs() {
         }
     }
     assert_eq!(evaluation.moves.len(), 2);
-    assert_eq!(evaluation.runs_moving(0, 1), 100_000);
+    assert_eq!(evaluation.runs_moving(0, 1, Via::Next), 100_000);
+    assert_eq!(evaluation.runs_moving(1, 0, Via::Next), 0);
 }
 
 #[test]
