@@ -121,7 +121,7 @@ pub use registry::{Authority, Class, Effect, Primitive, RegistryError};
 /// ```
 pub use registry::Registry;
 pub use replay::corpus::CorpusError;
-pub use replay::report::{FirstDivergence, RunStats, SealStatus, TraceDiagnostic};
+pub use replay::report::{FirstDivergence, RunStats, SealStatus, TraceDiagnostic, Via};
 pub use replay::seal::{SealError, SealKey, TrustedKey};
 pub use replay::summary::{GraphIdentity, PrimitiveRuns, SummaryError, TaskCounts};
 pub use replay::trace::{Cost, Evidence, Imported, RecordedPack, StepError};

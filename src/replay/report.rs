@@ -144,7 +144,7 @@ pub enum Via {
 impl Via {
     /// The edge a step at `node` leaves by: its failure mode's `on_error` entry (else `*`'s)
     /// when it failed; else its outcome's `branches` entry, else `next`.
-    pub fn of_step(
+    pub(crate) fn of_step(
         node: &crate::graph::doc::NodeDoc,
         outcome: Option<&str>,
         failed_mode: Option<&str>,
