@@ -133,8 +133,16 @@ pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result
     Ok(())
 }
 
+/// A span's error as the text its failure mode is read from: the SDK records a failed tool as
+/// `{"message": "Error running tool", "data": {"error": "…"}}`, whose `data.error` is the tool's
+/// own message (`path_not_found: …`); else `message`; else the error as written.
 fn error_text(e: &Value) -> Value {
-    match e.get("message").and_then(Value::as_str) {
+    let own = e
+        .get("data")
+        .and_then(|d| d.get("error"))
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty());
+    match own.or_else(|| e.get("message").and_then(Value::as_str)) {
         Some(m) => Value::String(m.to_string()),
         None => e.clone(),
     }

@@ -1259,7 +1259,11 @@ impl<'de> Visitor<'de> for LogVisitor<'_, '_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen_samples = false;
+        // Any JSON object would otherwise read as an empty log (an OTLP document, say): a log
+        // has at least one of the members every Inspect log writes.
+        let mut seen_log_member = false;
         while let Some(key) = map.next_key::<String>()? {
+            seen_log_member |= ["version", "status", "eval", "samples"].contains(&key.as_str());
             if key == "samples" {
                 if seen_samples {
                     return Err(de::Error::custom("duplicate key `samples`"));
@@ -1269,6 +1273,12 @@ impl<'de> Visitor<'de> for LogVisitor<'_, '_, '_> {
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
+        }
+        if !seen_log_member {
+            return Err(de::Error::custom(
+                "the object has none of an Inspect log's members (`version`, `status`, `eval`, \
+                 `samples`)",
+            ));
         }
         Ok(())
     }

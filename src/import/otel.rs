@@ -59,6 +59,32 @@ struct RawSpan {
     attributes: Vec<KeyValue>,
     #[serde(default)]
     status: Option<Status>,
+    #[serde(default)]
+    events: Vec<RawEvent>,
+}
+
+/// A span event: only `exception` events are read (their `exception.message`).
+#[derive(Deserialize)]
+struct RawEvent {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    attributes: Vec<KeyValue>,
+}
+
+impl RawEvent {
+    fn exception_message(&self) -> Option<String> {
+        if self.name != "exception" {
+            return None;
+        }
+        self.attributes
+            .iter()
+            .find(|kv| kv.key == "exception.message")
+            .and_then(|kv| kv.value.as_ref())
+            .map(|v| any_value(&v.0))
+            .and_then(|v| v.as_str().map(str::to_string))
+            .filter(|m| !m.is_empty())
+    }
 }
 
 #[derive(Deserialize)]
@@ -171,6 +197,10 @@ fn json_attribute(v: &Value) -> Value {
 /// The text of the last message of a `gen_ai.output.messages` value (parts' `content` or
 /// `text`, or a message's `content` string).
 fn last_message_text(messages: &Value) -> Option<String> {
+    // A plain text attribute (not the GenAI JSON form) is the text itself.
+    if let Value::String(text) = messages {
+        return Some(text.clone());
+    }
     let last = messages.as_array()?.last()?;
     if let Some(s) = last.get("content").and_then(Value::as_str) {
         return Some(s.to_string());
@@ -267,6 +297,7 @@ pub(crate) fn read(path: &Path, max: u64, importer: &mut Importer<'_>) -> Result
                             st.message
                                 .clone()
                                 .filter(|m| !m.is_empty())
+                                .or_else(|| raw.events.iter().find_map(RawEvent::exception_message))
                                 .or_else(|| {
                                     attributes
                                         .get("error.type")
@@ -450,10 +481,12 @@ fn build_run(file: &str, trace: &str, spans: Vec<Span>, importer: &mut Importer<
     let (input, final_text, root_failed) = match root {
         Some(r) => {
             let a = &spans[r].attributes;
-            let input = a
-                .get("gen_ai.input.messages")
-                .map(|v| json!({ "messages": json_attribute(v) }))
-                .unwrap_or_else(|| json!({}));
+            // SPEC §10: `{"input": TEXT}` for a text prompt, `{"messages": […]}` otherwise.
+            let input = match a.get("gen_ai.input.messages").map(json_attribute) {
+                Some(Value::String(text)) => json!({ "input": text }),
+                Some(messages) => json!({ "messages": messages }),
+                None => json!({}),
+            };
             let text = a
                 .get("gen_ai.output.messages")
                 .map(json_attribute)

@@ -690,3 +690,111 @@ fn a_malformed_message_history_is_located_and_an_unusual_sample_still_imports() 
         "the tool event after the skipped history: {run:?}"
     );
 }
+
+/// The step lines of an imported trace (the header skipped).
+fn imported_lines(report: &ImportReport) -> Vec<Vec<Value>> {
+    report
+        .runs
+        .iter()
+        .map(|r| {
+            std::fs::read_to_string(&r.trace)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// What SPEC §10 says of sources' fields, as the producers write them: any JSON object is not an
+/// Inspect log (I901, not an empty import); an OTel text prompt is the header's
+/// `{"input": TEXT}`; a failure mode is read from an OTel span's `exception` event when its
+/// status says nothing, and from the Agents SDK's `error.data.error` under its generic
+/// "Error running tool".
+#[test]
+fn sources_fields_are_read_where_their_producers_write_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("not-a-log.json", r#"{"foo": 1}"#),
+        ("otlp.json", r#"{"resourceSpans": []}"#),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let report = import(
+            Format::Inspect,
+            &[path],
+            &dir.path().join(format!("out-{name}")),
+        );
+        let errs = errors(&report);
+        assert_eq!(errs.len(), 1, "{name}: {:?}", report.diagnostics);
+        assert!(errs[0].4.contains("not an Inspect log"), "{errs:?}");
+    }
+    let empty = dir.path().join("empty.json");
+    std::fs::write(
+        &empty,
+        r#"{"version": 2, "status": "started", "samples": []}"#,
+    )
+    .unwrap();
+    let report = import(Format::Inspect, &[empty], &dir.path().join("empty"));
+    assert!(errors(&report).is_empty(), "{:?}", report.diagnostics);
+
+    // OTel: a root agent span whose prompt is plain text; a tool span failed with no status
+    // message and an `exception` event.
+    let mut root = json!({
+        "traceId": T1, "spanId": "0000000000000001", "name": "invoke_agent lookup", "kind": 1,
+        "startTimeUnixNano": "1", "endTimeUnixNano": "9",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
+            {"key": "gen_ai.input.messages", "value": {"stringValue": "where is main?"}}
+        ]
+    });
+    root["status"] = json!({"code": 0});
+    let mut failed = span(
+        T1,
+        "0000000000000002",
+        Some("0000000000000001"),
+        5,
+        "read_file",
+    );
+    failed["status"] = json!({"code": 2});
+    failed["events"] = json!([{"name": "exception", "timeUnixNano": "6", "attributes": [
+        {"key": "exception.type", "value": {"stringValue": "FileNotFoundError"}},
+        {"key": "exception.message", "value": {"stringValue": "path_not_found: src/x.rs"}}
+    ]}]);
+    let otel = dir.path().join("spans.jsonl");
+    std::fs::write(&otel, otel_line(&[root, failed])).unwrap();
+    let report = import(Format::Otel, &[otel], &dir.path().join("o"));
+    assert!(errors(&report).is_empty(), "{:?}", report.diagnostics);
+    let lines = imported_lines(&report);
+    assert_eq!(lines[0][0]["input"], json!({"input": "where is main?"}));
+    let step = lines[0]
+        .iter()
+        .find(|l| l["node"] == "read")
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!(step["error"]["mode"], "path_not_found", "{step}");
+
+    // The Agents SDK: a failed function span as the SDK records it.
+    let agents = dir.path().join("agents.jsonl");
+    let lines = [
+        json!({"object": "trace", "id": "trace_1", "workflow_name": "lookup"}),
+        json!({"object": "trace.span", "id": "span_a", "trace_id": "trace_1", "parent_id": null,
+               "started_at": "2025-01-01T00:00:00+00:00", "ended_at": "2025-01-01T00:00:09+00:00",
+               "span_data": {"type": "agent", "name": "Lookup"}, "error": null}),
+        json!({"object": "trace.span", "id": "span_f", "trace_id": "trace_1", "parent_id": "span_a",
+               "started_at": "2025-01-01T00:00:01+00:00", "ended_at": "2025-01-01T00:00:02+00:00",
+               "span_data": {"type": "function", "name": "read_file",
+                             "input": "{\"path\": \"src/x.rs\"}", "output": null},
+               "error": {"message": "Error running tool",
+                         "data": {"tool_name": "read_file", "error": "path_not_found: src/x.rs"}}}),
+    ];
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&agents, text.join("\n")).unwrap();
+    let report = import(Format::OpenaiAgents, &[agents], &dir.path().join("a"));
+    assert!(errors(&report).is_empty(), "{:?}", report.diagnostics);
+    let lines = imported_lines(&report);
+    let step = lines[0]
+        .iter()
+        .find(|l| l["node"] == "read")
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!(step["error"]["mode"], "path_not_found", "{step}");
+}
