@@ -467,7 +467,9 @@ impl Loader {
         self.unknown_fields(pointer, object, &["max_steps", "max_spend_usd"]);
         let max_steps = match object.get("max_steps") {
             None => None,
-            Some(value) => match value.as_u64() {
+            // An integer in the JSON Schema sense (`100` or `100.0`), as `max_visits` and the
+            // editor schema's `"type": "integer"` take it.
+            Some(value) => match integer_value(value) {
                 Some(n) => Some(n),
                 None => {
                     self.error(

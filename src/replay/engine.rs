@@ -302,6 +302,15 @@ impl<'a, 'r> RunState<'a, 'r> {
         if self.ended.is_some() {
             self.site = Site::Fixed("(after end)");
             self.seq = self.last_seq + 1;
+            // SPEC §4.2: a broken line ends the run as malformed at that line, wherever it is;
+            // an event (or a blank line) after the end is D614.
+            if let Line::Text { bytes, terminated } = line
+                && !bytes.iter().all(u8::is_ascii_whitespace)
+                && let Err(e) = super::trace::parse_line(bytes, terminated, pos.number)
+            {
+                self.stop_malformed(pos, e.message, e.pointer, e.column);
+                return false;
+            }
             self.check_d614_after_end();
             self.stopped = true;
             return false;

@@ -14,10 +14,10 @@
 //!
 //! ## Example
 //!
-//! Generation, authority: authorize`):
+//! (A primitive of class `generation` with authority `authorize`, as `synth.approve` is in the test registry.)
 //!
 //! ```text
-//! {"id": "gate", "primitive": "gen.approve", "branches": {"allow": "apply", "deny": "stop"}}
+//! {"id": "gate", "primitive": "synth.approve", "branches": {"allow": "apply", "deny": "stop"}}
 //! ```
 //!
 //! Fixture `tests/fixtures/rules/a401_fires.graph.json` (against the test registry `tests/fixtures/rules/registry.json`) reports A401 at line 14:

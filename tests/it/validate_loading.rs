@@ -229,6 +229,23 @@ fn abi_is_strict_semver_and_max_visits_is_a_json_schema_integer() {
     let report = edited(r#""max_visits": 3"#, r#""max_visits": 3.5"#);
     assert_eq!(codes(&report)[0].0, "G003");
     assert!(codes(&report)[0].1.ends_with("/max_visits"));
+    // `budget.max_steps` reads the same way (it refused `100.0`, which the editor schema's
+    // `"type": "integer"` admits).
+    for (steps, clean) in [("100.0", true), ("1e2", true), ("2.5", false)] {
+        let report = edited(r#""max_steps": 100"#, &format!(r#""max_steps": {steps}"#));
+        if clean {
+            assert!(codes(&report).is_empty(), "{steps}: {:?}", codes(&report));
+        } else {
+            assert_eq!(
+                codes(&report)
+                    .iter()
+                    .map(|(c, p, _)| (*c, p.as_str()))
+                    .collect::<Vec<_>>(),
+                vec![("G003", "/budget/max_steps")],
+                "{steps}"
+            );
+        }
+    }
 }
 
 proptest::proptest! {

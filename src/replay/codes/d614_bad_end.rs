@@ -5,7 +5,7 @@
 //! The end event comes where the graph ends the run — after a successful step at
 //! a terminal node (one with neither `next` nor `branches`), or after an error with neither an
 //! `on_error` handler nor a fallback, where the end must be `failure` (that is not a D614; ending
-//! it in `success` is). A line after the end event fires it too. A trace with no end event at
+//! it in `success` is). An event or a blank line after the end event fires it too (a broken line there is D616). A trace with no end event at
 //! all is not a D614 but a D616 at the end of the file (SPEC §4.2): a recorder that crashed has
 //! not broken a contract, its record is incomplete.
 //!
