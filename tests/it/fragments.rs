@@ -19,10 +19,15 @@ fn fixtures() -> PathBuf {
 }
 
 fn options() -> Options {
+    options_on(&fixtures().join("path"))
+}
+
+/// Validation options with `pack_path` as the pack path.
+fn options_on(pack_path: &Path) -> Options {
     Options {
         packs: Some(Arc::new(Composer::new(
             Base::Builtin,
-            PackPath::scan(&[fixtures().join("path")]),
+            PackPath::scan(&[pack_path.to_path_buf()]),
             ComposerOptions::default(),
         ))),
         ..Options::default()
@@ -546,14 +551,7 @@ fn a_fragment_is_served_by_its_packs_requirements_and_a_direct_use_is_not() {
         fragment("stray", "other.list"),
     )
     .unwrap();
-    let options = Options {
-        packs: Some(Arc::new(Composer::new(
-            Base::Builtin,
-            PackPath::scan(&[dir.path().to_path_buf()]),
-            ComposerOptions::default(),
-        ))),
-        ..Options::default()
-    };
+    let options = options_on(dir.path());
     let graph = |packs: &str, first: &str| {
         format!(
             r#"{{"graph": "g", "abi": "1.0.0", "capabilities": ["lib.*", "other.*", "done.*"],
