@@ -130,9 +130,10 @@ pub struct RunStats {
     pub node_errors: BTreeMap<usize, u64>,
 }
 
-/// Which out-edge of its node a step left by, as the node is written: `next`, its `k`th
-/// `branches` entry (the step's outcome), or its `k`th `on_error` entry (the step's failure
-/// mode, else `*`). `Other` when the node names no edge for what the step did (a divergence).
+/// Which out-edge of its node a step left by: `next`, the `k`th entry of its `branches` (the
+/// step's outcome), or the `k`th of its `on_error` (the step's failure mode, else `*`), both
+/// counted in the loaded document's (name) order. `Other` when the node names no edge for
+/// what the step did (a divergence).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Via {
     Next,
