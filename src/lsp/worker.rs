@@ -126,8 +126,17 @@ pub fn analyze(settings: &Settings, uri: &Uri, version: i32, text: &str) -> Anal
     };
     let (mut report, parsed) = check_source_parsed(&file, text.as_bytes(), &doc.registry, &options);
     // A diagnostic located in another file (a declared pack's `pack.json`) is that file's, not
-    // this document's: it is shown at the graph's `packs` entry, naming where it is.
+    // this document's: it is shown at the graph's `packs` entry, naming where it is. One inside
+    // a fragment this graph uses carries its use sites (SPEC §9.3): the conversion shows it at
+    // the outermost one, written here, with the fragment's place related.
     for d in report.diagnostics.iter_mut() {
+        let used_here = d
+            .related
+            .iter()
+            .any(|r| r.file.as_deref().is_none_or(|f| f == file));
+        if used_here {
+            continue;
+        }
         if let Some(other) = d.file.take() {
             d.message = format!("{} (in {other}:{}:{})", d.message, d.line, d.column);
             d.pointer = "/packs".into();

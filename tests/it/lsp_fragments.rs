@@ -261,6 +261,48 @@ fn findings(published: &Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// A finding inside a fragment the open graph uses (SPEC §9.3) is published at the outermost
+/// use site in the graph, with the fragment's place first among the related information — through
+/// the server, as an editor receives it (the worker had moved every finding located in another
+/// file to the graph's `packs` entry, its related locations dropped).
+#[test]
+fn a_finding_inside_a_used_fragment_is_published_at_the_use_site() {
+    let dir = workspace();
+    let text = std::fs::read_to_string(fixtures().join("unchecked.graph.json")).unwrap();
+    let doc = format!("file://{}/unchecked.graph.json", dir.path().display());
+    let mut client = Client::start(&["--debounce-ms", "0"]);
+    client.initialize();
+    client.open(&doc, 1, &text);
+    let published = client.diagnostics(&doc);
+    let a407 = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "A407")
+        .unwrap_or_else(|| panic!("{published}"))
+        .clone();
+    let use_line = text
+        .lines()
+        .position(|l| l.contains("\"fragment\""))
+        .unwrap() as u64;
+    assert_eq!(a407["range"]["start"]["line"], use_line, "{a407}");
+    let related = a407["relatedInformation"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{a407}"));
+    assert!(
+        related[0]["location"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("land-unchecked.fragment.json"),
+        "{a407}"
+    );
+    assert_eq!(
+        related[0]["location"]["range"]["start"]["line"], 13,
+        "{a407}"
+    );
+    end(client);
+}
+
 #[test]
 fn an_open_fragment_file_is_checked_alone_from_the_editors_text() {
     let land = fixtures().join("path/shipkit/fragments/land.fragment.json");
