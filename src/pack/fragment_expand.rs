@@ -722,6 +722,33 @@ impl Expander<'_, '_> {
     }
 
     /// The fragment a node of `f` uses, when it uses one.
+    /// Whether the output behind port `port` of fragment `f` declares `rest` below it (through
+    /// nested uses' ports, at most 8 deep, P828's bound): `None` when that cannot be told (a
+    /// port, node or primitive that does not resolve, reported by its own code).
+    fn port_declares(&self, f: &Fragment, port: &str, rest: &str, depth: usize) -> Option<bool> {
+        if depth > 8 {
+            return None;
+        }
+        let out = f.outputs.get(port)?;
+        let (_, node) = f.node(&out.from)?;
+        let full = format!("{}{rest}", out.at);
+        if let Some(inner) = self.nested(f, node) {
+            let (inner_port, inner_rest) = split_port(&full)?;
+            if !inner.outputs.contains_key(&inner_port) {
+                return Some(false);
+            }
+            return self.port_declares(&inner, &inner_port, inner_rest, depth + 1);
+        }
+        let prim = node
+            .get("primitive")
+            .and_then(Value::as_str)
+            .and_then(|p| self.cx.registry.lookup(p))?;
+        Some(
+            crate::schema::select::declares(&prim.outputs, &full)
+                && crate::schema::select::select(&prim.outputs, &full).is_ok(),
+        )
+    }
+
     fn nested(&self, f: &Fragment, node: &Value) -> Option<Arc<Fragment>> {
         let text = node.get("fragment")?.as_str()?;
         self.refs
@@ -1269,11 +1296,23 @@ impl Expander<'_, '_> {
                 continue;
             };
             if let Some(inner) = self.nested(f, node) {
-                let ok = split_port(&out.at).is_some_and(|(p, _)| inner.outputs.contains_key(&p));
+                let split = split_port(&out.at);
+                let ok = split
+                    .as_ref()
+                    .is_some_and(|(p, _)| inner.outputs.contains_key(p));
                 if !ok {
                     found.push(codes::P827.at(
                         push(&pointer, "at"),
                         format!("output port `{port}` reads `{}` at `{}`, which is no output port of fragment `{}`", out.from, out.at, inner.key()),
+                    ));
+                } else if let Some((inner_port, rest)) = split
+                    && self.port_declares(&inner, &inner_port, rest, 1) == Some(false)
+                {
+                    // A pointer below the nested port is read through its ports to the
+                    // primitive whose output it is, and must be declared there too.
+                    found.push(codes::P827.at(
+                        push(&pointer, "at"),
+                        format!("output port `{port}` reads `{}` at `{}`, which the output behind fragment `{}`'s port `{inner_port}` does not declare", out.from, out.at, inner.key()),
                     ));
                 }
                 continue;

@@ -467,6 +467,65 @@ fn an_exit_wired_to_no_node_is_s202_at_the_uses_exits_entry() {
     );
 }
 
+/// An output port that reads through a nested use (`{"from": "inner", "at": "/result/…"}`,
+/// SPEC §9.3) names a pointer the output behind the nested port must declare (P827): `/log`
+/// under `shipkit/land`'s `result` (`ver.run_target_tests`'s output) is declared, `/nosuch` is not.
+#[test]
+fn an_output_port_through_a_nested_use_must_name_a_declared_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("shipkit");
+    copy_tree(&fixtures().join("path/shipkit"), &pack);
+    let wrap = |at: &str| {
+        serde_json::json!({
+            "fragment": "wrap",
+            "inputs": {"patch": {"type": "string", "minLength": 1},
+                       "tests": {"type": "array", "items": {"type": "string", "minLength": 1}}},
+            "outputs": {"log": {"from": "inner", "at": at}},
+            "exits": ["landed", "failed"], "entry": "inner",
+            "nodes": [{"id": "inner", "fragment": "shipkit/land",
+                       "inputs": {"patch": {"from": "$in", "at": "/patch"},
+                                  "tests": {"from": "$in", "at": "/tests"}},
+                       "exits": {"landed": {"exit": "landed"}, "failed": {"exit": "failed"}}}],
+        })
+        .to_string()
+    };
+    let lint = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_primgraph"))
+            .args([
+                "pack",
+                "lint",
+                &pack.display().to_string(),
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found: Vec<(String, String)> = doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["file"].as_str().unwrap().ends_with("wrap.fragment.json"))
+            .flat_map(|f| f["diagnostics"].as_array().unwrap().clone())
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["pointer"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        found
+    };
+    let file = pack.join("fragments/wrap.fragment.json");
+    std::fs::write(&file, wrap("/result/log")).unwrap();
+    assert_eq!(lint(), vec![]);
+    std::fs::write(&file, wrap("/result/nosuch")).unwrap();
+    assert_eq!(
+        lint(),
+        vec![("P827".to_string(), "/outputs/log/at".to_string())]
+    );
+}
+
 /// A pack `wrap` whose fragment runs `lib.list`, a primitive of the pack `wrap` requires: a
 /// graph that declares only `wrap` may use the fragment (SPEC §9.2: "a pack's own requirements
 /// serve its fragments"; P811 is for a primitive "used directly in the graph"), and a graph
