@@ -25,6 +25,23 @@ pub enum InputError {
 }
 
 impl InputError {
+    /// The path refused, as the message names it.
+    ///
+    /// ```
+    /// use primgraph::InputError;
+    ///
+    /// let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+    /// let refused = InputError::not_regular(&folder, std::fs::metadata(&folder).unwrap().file_type());
+    /// assert_eq!(refused.path(), folder.display().to_string());
+    /// ```
+    pub fn path(&self) -> &str {
+        match self {
+            InputError::Io { path, .. }
+            | InputError::NotRegular { path, .. }
+            | InputError::TooLarge { path, .. } => path,
+        }
+    }
+
     /// The refusal of `path`, which is not a regular file but of `file_type` (from its
     /// metadata), before it is opened.
     ///

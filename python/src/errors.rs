@@ -63,10 +63,17 @@ fn build(py: Python<'_>, class: &str, l: &Located) -> PyResult<PyErr> {
 /// `InputError` for a named input refused by `primgraph::read_input` (not a regular file, over its
 /// size limit, or unreadable); the message names the path.
 pub fn input(py: Python<'_>, path: &std::path::Path, error: &primgraph::InputError) -> PyErr {
+    // The message without the path its display starts with: `file` carries it, and the
+    // exception's text names it once.
+    let text = error.to_string();
+    let message = text
+        .strip_prefix(error.path())
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(&text);
     raise(
         py,
         "InputError",
-        Located::new(error.to_string()).in_file(path.display().to_string()),
+        Located::new(message.to_string()).in_file(path.display().to_string()),
     )
 }
 
@@ -76,6 +83,6 @@ pub fn unreadable(py: Python<'_>, path: &std::path::Path, error: &std::io::Error
     raise(
         py,
         "InputError",
-        Located::new(format!("cannot read {file}: {error}")).in_file(file),
+        Located::new(format!("cannot read: {error}")).in_file(file),
     )
 }

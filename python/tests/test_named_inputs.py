@@ -99,3 +99,13 @@ def test_a_file_over_its_limit_is_refused_from_its_size(tmp_path):
     assert got.get("raised") == "InputError", got
     assert "over the limit of 4096 bytes" in got["message"], got
     assert not (tmp_path / "out.trace.jsonl").exists()
+
+
+def test_an_input_error_names_its_file_once(tmp_path):
+    # The exception's text is `FILE: message`; the message does not repeat the path.
+    missing = str(tmp_path / "missing.registry.json")
+    got = outcome(f"pg.Registry.from_path({missing!r})", tmp_path)
+    assert got.get("raised") == "InputError", got
+    assert got["file"] == missing, got
+    assert got["message"].count(missing) == 1, got
+    assert "cannot read" in got["message"], got
