@@ -140,6 +140,10 @@ fn check_source_inner(
                 (expanded, Some(expansion))
             }
             Err(mut diagnostics) => {
+                // The expansion's findings stop the checks, but a node that runs a primitive of
+                // a pack the graph does not declare is P811 whatever else is wrong.
+                let more = undeclared_direct_primitives(&value, options, &diagnostics);
+                diagnostics.extend(more);
                 crate::diagnostic::resolve(&mut diagnostics, &parsed);
                 crate::pack::fragment_map::sort_by_file(&mut diagnostics);
                 report.diagnostics = diagnostics;
@@ -475,6 +479,42 @@ fn p811_in_fragment(
             "add `\"{}\": \"^{}.{}\"` to the `requires` of pack `{}`",
             pack.name, pack.version.major, pack.version.minor, owner.name
         ))
+}
+
+/// P811 for each node of the unexpanded document `value` that runs a primitive of a pack on the
+/// pack path it does not declare (by the pack's root), unless `found` already says so: what a
+/// graph whose fragments did not expand still learns about its own nodes.
+fn undeclared_direct_primitives(
+    value: &serde_json::Value,
+    options: &Options,
+    found: &[Diagnostic],
+) -> Vec<Diagnostic> {
+    let Some(composer) = options.packs.as_deref() else {
+        return Vec::new();
+    };
+    let declared = declared_packs(value);
+    let nodes = value.get("nodes").and_then(serde_json::Value::as_array);
+    let mut out = Vec::new();
+    for (i, node) in nodes.into_iter().flatten().enumerate() {
+        let Some(primitive) = node.get("primitive").and_then(serde_json::Value::as_str) else {
+            continue;
+        };
+        let Some((root, _)) = primitive.split_once('.') else {
+            continue;
+        };
+        let owners = composer.path().owners_of_root(root);
+        let Some(owner) = owners.first() else {
+            continue;
+        };
+        let pointer = format!("/nodes/{i}/primitive");
+        let reported = found
+            .iter()
+            .any(|d| d.code == codes::P811.code && d.file.is_none() && d.pointer == pointer);
+        if declared.get(&owner.name).is_none() && !reported {
+            out.push(p811(i, primitive, &owner.name, &owner.version));
+        }
+    }
+    out
 }
 
 /// Turn R101 for a primitive of a pack on the pack path the graph does not declare into P811.

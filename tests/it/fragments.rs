@@ -694,6 +694,29 @@ fn a_fragment_is_served_by_its_packs_requirements_and_a_direct_use_is_not() {
             .contains("`requires` of pack `wrap`"),
         "{d:#?}"
     );
+
+    // A use of an undeclared pack's fragment stops expansion; the graph's own node running an
+    // undeclared pack's primitive is still P811, each at its node.
+    let both = check(graph(
+        "{}",
+        r#"{"id": "a", "fragment": "wrap/list", "inputs": {}, "exits": {"done": "b"}},
+  {"id": "b", "primitive": "lib.list", "inputs": {}, "next": "v"}"#,
+    ));
+    let mut found: Vec<(String, String)> = both
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str().to_string(), d.pointer.clone()))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("P811".to_string(), "/nodes/0/fragment".to_string()),
+            ("P811".to_string(), "/nodes/1/primitive".to_string()),
+        ],
+        "{:#?}",
+        both.diagnostics
+    );
 }
 
 /// The command line a user meets: a graph whose fragment runs the pack's own primitives
