@@ -10,9 +10,8 @@
 //! in the fragment file, through `fragment_expand::lint_fragments`).
 
 use super::{Findings, ToolError, require_pack_dir};
-use crate::pack::compose::{Base, Composer, ComposerOptions, Composition};
-use crate::pack::path::PackPath;
-use crate::pack::{Pack, Range, manifest};
+use crate::pack::compose::{Base, Composition};
+use crate::pack::{Pack, manifest};
 use crate::pack_rules::{self, Owners, PackRule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -108,24 +107,8 @@ fn compose(
     options: &LintOptions,
     findings: &mut Findings,
 ) -> Option<Arc<Composition>> {
-    let mut path = vec![pack.dir.clone()];
-    path.extend(options.pack_path.iter().cloned());
-    let composer = Composer::new(
-        base,
-        PackPath::scan(&path),
-        ComposerOptions {
-            trusted: options.trusted.clone(),
-            lock: None,
-            locked: false,
-        },
-    );
-    let version = pack.version.to_string();
-    let range = Range {
-        text: format!("={version}"),
-        req: crate::pack::parse_range(&format!("={version}"))?,
-        pointer: "/version".into(),
-    };
-    match composer.compose(&pack.manifest, &[(pack.name.clone(), range)]) {
+    match super::compose_with_requirements(pack, base, &options.pack_path, options.trusted.clone())
+    {
         Ok(c) => Some(c),
         Err(located) => {
             findings.extend_located(located, &pack.manifest, Some(&pack.source));

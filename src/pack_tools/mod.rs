@@ -173,6 +173,39 @@ impl Findings {
 /// The text of a file a finding is in, for the human renderer's quoted line: read only when it
 /// is a regular file itself — a symbolic link in a pack is a finding (P801), and following it
 /// would print the first line of whatever it points at (`/etc/passwd`).
+/// `pack` composed with the packs it requires, resolved on a pack path whose first entry is
+/// its own folder, then `pack_path`: what `pack lint` checks it against and `pack show` reads
+/// its nested fragments from.
+pub fn compose_with_requirements(
+    pack: &Pack,
+    base: crate::pack::compose::Base,
+    pack_path: &[std::path::PathBuf],
+    trusted: Vec<String>,
+) -> Result<Arc<crate::pack::compose::Composition>, Vec<Located>> {
+    use crate::pack::compose::{Composer, ComposerOptions};
+    let mut path = vec![pack.dir.clone()];
+    path.extend(pack_path.iter().cloned());
+    let composer = Composer::new(
+        base,
+        crate::pack::path::PackPath::scan(&path),
+        ComposerOptions {
+            trusted,
+            lock: None,
+            locked: false,
+        },
+    );
+    let version = format!("={}", pack.version);
+    let Some(req) = crate::pack::parse_range(&version) else {
+        return Err(Vec::new());
+    };
+    let range = crate::pack::Range {
+        text: version,
+        req,
+        pointer: "/version".into(),
+    };
+    composer.compose(&pack.manifest, &[(pack.name.clone(), range)])
+}
+
 fn quoted_source(path: &Path) -> Arc<str> {
     let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     if is_link {

@@ -3,9 +3,8 @@
 //! (what a runtime hosting them must provide), with its environment. One JSON document
 //! ([`to_json`], `--format json`) and a human page ([`to_text`]) from the same data.
 
-use crate::pack::compose::{Base, Composer, ComposerOptions};
-use crate::pack::path::PackPath;
-use crate::pack::{Pack, Range};
+use crate::pack::Pack;
+use crate::pack::compose::Base;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -49,20 +48,7 @@ pub fn required_packs(pack: &Pack, base: Base, pack_path: &[PathBuf]) -> Vec<Arc
     if pack.requires.is_empty() {
         return Vec::new();
     }
-    let mut path = vec![pack.dir.clone()];
-    path.extend(pack_path.iter().cloned());
-    let composer = Composer::new(base, PackPath::scan(&path), ComposerOptions::default());
-    let version = format!("={}", pack.version);
-    let Some(req) = crate::pack::parse_range(&version) else {
-        return Vec::new();
-    };
-    let range = Range {
-        text: version,
-        req,
-        pointer: "/version".into(),
-    };
-    composer
-        .compose(&pack.manifest, &[(pack.name.clone(), range)])
+    super::compose_with_requirements(pack, base, pack_path, Vec::new())
         .map(|c| c.packs.clone())
         .unwrap_or_default()
 }

@@ -138,6 +138,23 @@ impl Evaluation {
         }
     }
 
+    /// The name of `node`'s out-edge `via` on the page (`next`, `branch:OUTCOME`,
+    /// `on_error:MODE`), `None` for [`Via::Other`] or an entry the node does not have.
+    pub(crate) fn via_label(node: &crate::graph::doc::NodeDoc, via: Via) -> Option<String> {
+        let key = |map: &Option<crate::graph::doc::SmallMap<String>>, k: u16| {
+            map.as_ref()?
+                .iter()
+                .nth(usize::from(k))
+                .map(|(key, _)| key.clone())
+        };
+        match via {
+            Via::Next => Some("next".to_string()),
+            Via::Branch(k) => key(&node.branches, k).map(|o| format!("branch:{o}")),
+            Via::OnError(k) => key(&node.on_error, k).map(|m| format!("on_error:{m}")),
+            Via::Other => None,
+        }
+    }
+
     /// Runs that moved from `from` to `to` by `from`'s out-edge `via`.
     pub fn runs_moving(&self, from: usize, to: usize, via: Via) -> u64 {
         self.moves.get(&(from, to, via)).copied().unwrap_or(0)

@@ -654,28 +654,17 @@ fn page_data(
             NodeChange::Added => json!({"kind": "added"}),
             NodeChange::Changed(fields) => json!({"kind": "changed", "fields": fields}),
         });
-        let out_edges: Vec<Value> =
-            ev.moves
-                .range((i, 0, Via::Next)..(i + 1, 0, Via::Next))
-                .filter_map(|(&(_, to, via), &k)| {
-                    let by = match via {
-                        Via::Next => Some("next".to_string()),
-                        Via::Branch(p) => n.branches.as_ref().and_then(|m| {
-                            m.iter().nth(p as usize).map(|(o, _)| format!("branch {o}"))
-                        }),
-                        Via::OnError(p) => n.on_error.as_ref().and_then(|m| {
-                            m.iter()
-                                .nth(p as usize)
-                                .map(|(e, _)| format!("on_error {e}"))
-                        }),
-                        Via::Other => None,
-                    };
-                    cand.graph
-                        .nodes
-                        .get(to)
-                        .map(|t| json!({"to": t.id, "by": by, "runs": k}))
-                })
-                .collect();
+        let out_edges: Vec<Value> = ev
+            .moves
+            .range((i, 0, Via::Next)..(i + 1, 0, Via::Next))
+            .filter_map(|(&(_, to, via), &k)| {
+                let by = Evaluation::via_label(n, via);
+                cand.graph
+                    .nodes
+                    .get(to)
+                    .map(|t| json!({"to": t.id, "by": by, "runs": k}))
+            })
+            .collect();
         nodes.push(json!({
             "id": n.id,
             "primitive": n.primitive,

@@ -546,11 +546,7 @@ fn draw_edges(s: &mut String, d: &Drawing<'_>, lay: &Layout, sizes: &[Size], edg
             r#"<g class="{class}{untaken}" data-from="{from}" data-to="{to}" data-by="{by}" data-runs="{taken}"><title>{title}</title><path d="{path}" stroke-width="{sw}" marker-end="url(#{marker})"/>"#,
             from = e.from,
             to = e.to,
-            by = attr(&match &e.kind {
-                EdgeKind::Next => "next".to_string(),
-                EdgeKind::Branch { outcome, .. } => format!("branch:{outcome}"),
-                EdgeKind::OnError { mode } => format!("on_error:{mode}"),
-            }),
+            by = attr(&Evaluation::via_label(&names[e.from], e.via).unwrap_or_default()),
             title = esc(&title),
             sw = number(width),
         );
