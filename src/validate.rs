@@ -499,22 +499,32 @@ fn undeclared_direct_primitives(
         let Some(primitive) = node.get("primitive").and_then(serde_json::Value::as_str) else {
             continue;
         };
-        let Some((root, _)) = primitive.split_once('.') else {
-            continue;
-        };
-        let owners = composer.path().owners_of_root(root);
-        let Some(owner) = owners.first() else {
-            continue;
-        };
         let pointer = format!("/nodes/{i}/primitive");
         let reported = found
             .iter()
             .any(|d| d.code == codes::P811.code && d.file.is_none() && d.pointer == pointer);
-        if declared.get(&owner.name).is_none() && !reported {
-            out.push(p811(i, primitive, &owner.name, &owner.version));
+        if !reported && let Some(d) = p811_if_undeclared(i, primitive, &declared, composer) {
+            out.push(d);
         }
     }
     out
+}
+
+/// P811 for node `i` when `primitive`'s root belongs to a pack on the pack path that
+/// `declared` (the graph's `packs`) does not name.
+fn p811_if_undeclared(
+    i: usize,
+    primitive: &str,
+    declared: &crate::graph::doc::SmallMap<String>,
+    composer: &crate::pack::compose::Composer,
+) -> Option<Diagnostic> {
+    let (root, _) = primitive.split_once('.')?;
+    let owners = composer.path().owners_of_root(root);
+    let owner = owners.first()?;
+    declared
+        .get(&owner.name)
+        .is_none()
+        .then(|| p811(i, primitive, &owner.name, &owner.version))
 }
 
 /// Turn R101 for a primitive of a pack on the pack path the graph does not declare into P811.
@@ -533,19 +543,9 @@ fn undeclared_from_path(
         let Some(node) = doc.nodes.get(i) else {
             continue;
         };
-        let root = node.primitive.split('.').next().unwrap_or("");
-        if !node.primitive.contains('.') {
-            continue;
+        if let Some(p811) = p811_if_undeclared(i, &node.primitive, &doc.packs, composer) {
+            *d = p811;
         }
-        let owners = composer.path().owners_of_root(root);
-        let Some(owner) = owners.first() else {
-            continue;
-        };
-        let declared = doc.packs.get(&owner.name).is_some();
-        if declared {
-            continue;
-        }
-        *d = p811(i, &node.primitive, &owner.name, &owner.version);
     }
 }
 
