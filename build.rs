@@ -232,7 +232,6 @@ fn generate_isa(view: &lint::View<'_>) -> Result<String, String> {
             .join(", ")
     );
     let _ = writeln!(s, "const PHASH_SEED: u64 = {:#x};", table.seed);
-    let _ = writeln!(s, "const PHASH_FULL_HASH: bool = {};", table.full_hash);
     let _ = writeln!(
         s,
         "static PHASH_SLOTS: [phash::Slot; {}] = [{}];",

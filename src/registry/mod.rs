@@ -250,7 +250,6 @@ struct RegistryFile {
 /// for the others. Key `k < len` is the ID of primitive `k`, key `len + k` its alias.
 #[derive(Debug)]
 struct KeyTable {
-    /// Built by [`phash::build_full`], so the probe's choice of hash is a constant.
     seed: u64,
     slots: Box<[phash::Slot]>,
     /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
@@ -261,19 +260,12 @@ struct KeyTable {
 }
 
 impl KeyTable {
-    /// The table `phash::build_full` built over `keys` (every ID, then every alias). A table
-    /// under the ends hash — the built-in one, whose lookups read the build-time table itself
-    /// (`isa::builtin_index`) — is not kept: this probe could not read it, and misses instead.
+    /// The table `phash::build` built over `keys` (every ID, then every alias).
     fn new(built: phash::Table, keys: &[&str]) -> KeyTable {
         let (text, ends) = KeyTable::key_text(keys);
-        let slots = if built.full_hash {
-            built.slots.into()
-        } else {
-            Box::default()
-        };
         KeyTable {
             seed: built.seed,
-            slots,
+            slots: built.slots.into(),
             text,
             ends,
         }
@@ -294,7 +286,6 @@ impl KeyTable {
     fn view(&self) -> phash::TableRef<'_> {
         phash::TableRef {
             seed: self.seed,
-            full_hash: true,
             slots: &self.slots,
         }
     }
@@ -484,7 +475,7 @@ impl Registry {
             Some(built) => KeyTable::new(built, &keys),
             None => {
                 let n = primitives.len();
-                let built = phash::build_full(&keys, |k| (k % n) as PrimIdx)
+                let built = phash::build(&keys, |k| (k % n) as PrimIdx)
                     .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
                 KeyTable::new(built, &keys)
             }
@@ -534,7 +525,7 @@ impl Registry {
             .chain(all.iter().map(|p| p.alias.as_str()))
             .collect();
         let n = all.len();
-        let built = phash::build_full(&keys, |k| (k % n) as PrimIdx)
+        let built = phash::build(&keys, |k| (k % n) as PrimIdx)
             .map_err(|e| invalid(format!("IDs and aliases: {e}")))?;
         let table = KeyTable::new(built, &keys);
         let mut all_families = base.families.clone();
@@ -589,9 +580,6 @@ impl Registry {
     /// The index of the primitive with this dotted ID or alias.
     #[inline(always)]
     pub fn lookup_index(&self, key: &str) -> Option<PrimIdx> {
-        if self.builtin {
-            return isa::builtin_index(key);
-        }
         match self.table.view().probe_exact(key.as_bytes()) {
             Ok(found) => found,
             Err(phash::OtherLength) => self.lookup_other_length(key),

@@ -10,26 +10,24 @@
 //! branches the CPU mispredicts. A key of 8 to 32 bytes (all but a handful of the registry's)
 //! is read as four overlapping little-endian words — at 0, `min(8, len-8)`, `len-16` (or 0)
 //! and `len-8` — which together cover every byte: no loop, no branch on the length, no bounds
-//! check (the reads are chunk splits the compiler proves in bounds, without `unsafe`). The
-//! first and last words and the length are hashed by one folded 64×64→128-bit multiply
-//! (wyhash's `mum`), whose every output bit depends on every input bit, so both candidate slots
-//! can come from it, one from each half; a key set in which two keys of one length share their
-//! first and last 8 bytes gets a table flagged for the full hash, which adds the middle words.
-//! The flag is a constant to every probe that matters: the built-in table's is generated, and a
-//! registry loaded at run time builds with [`build_full`] and probes with the flag set (a
-//! composition of packs, whose IDs share their pack's prefix, needs it anyway), so neither has
-//! a branch or select on it. The slot is one 40-byte record holding the same four words, the
-//! key's length, its index and its value, so confirming a hit is four word compares and a
-//! length compare on one record, and the value comes from the same record: no second load of a
-//! heap string, no `memcmp` call. Keys shorter than 8 bytes (zero-padded into one word, still
-//! exact) and longer than 32 (whose middle bytes the words do not cover, so they are mixed into
-//! the hash — up to 64 bytes by four more overlapping words and one more multiply, no loop —
-//! and the caller confirms the whole key) take a separate, cold path, so the common path is
-//! straight-line code. [`TableRef::probe_exact`] is that common path alone, returning
-//! [`OtherLength`] for the rest: `Registry::lookup_index` calls its own out-of-line function for
-//! those, so the hot loop neither builds a `confirm` closure nor spills the table's fields to
-//! pass one. `isa::builtin_index` keeps [`TableRef::probe`]: its table is constants and its
-//! closure holds only the key, so the split saves it nothing.
+//! check (the reads are chunk splits the compiler proves in bounds, without `unsafe`). The four
+//! words and the length are hashed by one folded 64×64→128-bit multiply (wyhash's `mum`) of
+//! two lanes — the first and last words with the length, the middle two — whose every output
+//! bit depends on every input bit, so both candidate slots can come from it, one from each
+//! half. The middle words are in the hash because a composition of packs has many keys that
+//! share their first and last 8 bytes (a pack's IDs share its prefix); one hash for every
+//! table, the built-in one included, leaves the probe no flag to test. The slot is one 40-byte
+//! record holding the same four words, the key's length, its index and its value, so confirming
+//! a hit is four word compares and a length compare on one record, and the value comes from the
+//! same record: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
+//! (zero-padded into one word, still exact) and longer than 32 (whose middle bytes the words do
+//! not cover, so they are mixed into the hash — up to 64 bytes by four more overlapping words
+//! and one more multiply, no loop — and the caller confirms the whole key) take a separate,
+//! cold path, so the common path is straight-line code. [`TableRef::probe_exact`] is that
+//! common path alone, returning [`OtherLength`] for the rest: `Registry::lookup_index` calls
+//! its own out-of-line function for those, so the hot loop neither builds a `confirm` closure
+//! nor spills the table's fields to pass one. `Isa::from_key` keeps [`TableRef::probe`]: its
+//! table is constants and its closure holds only the key, so the split saves it nothing.
 //!
 //! Every key sits in one of its two candidate slots in a power-of-two table at most half full.
 //! A probe reads both candidates at once — their addresses depend on the hash alone — and
@@ -177,24 +175,19 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (product as u64) ^ ((product >> 64) as u64)
 }
 
-/// Hash a key's packed words and length, folded into one multiply. The *ends* hash reads the
-/// first and last words only — every byte of a key up to 16 bytes, and enough to tell apart
-/// almost any set of longer keys; the *full* hash also adds the two middle words (each lane
-/// rotated, so equal words in both places do not cancel), for a key set where two keys of the
-/// same length share their first and last 8 bytes. Either way the slot compares all four.
+/// Hash a key's packed words and length, folded into one multiply: the first and last words
+/// and the length on one side, the middle two on the other, each lane rotated so that equal
+/// words in both places do not cancel. Keys sharing their first and last 8 bytes (the IDs of
+/// one pack share their prefix) still hash apart by their middle words.
 #[inline(always)]
-pub fn hash_words(words: &[u64; 4], len: usize, seed: u64, full: bool) -> u64 {
-    let mut left = words[0] ^ seed;
-    let mut right = words[3] ^ len as u64 ^ K1;
-    if full {
-        left = left.wrapping_add(words[1].rotate_left(23));
-        right = right.wrapping_add(words[2].rotate_left(41));
-    }
+pub fn hash_words(words: &[u64; 4], len: usize, seed: u64) -> u64 {
+    let left = (words[0] ^ seed).wrapping_add(words[1].rotate_left(23));
+    let right = (words[3] ^ len as u64 ^ K1).wrapping_add(words[2].rotate_left(41));
     folded_multiply(left, right)
 }
 
 /// Mix the bytes of a long key between its first and last words (`8..len-8`) into a hash, so
-/// that a long key's hash reads every byte whichever hash the table uses. A key of up to 64
+/// that a long key's hash reads every byte. A key of up to 64
 /// bytes (every long ID of a registry in practice) is read as four more overlapping words — at
 /// 16, 24, `len-32` and `len-24`, which with the packed words cover every byte — and folded in
 /// by one multiply, without a loop; a longer one word by word.
@@ -223,8 +216,8 @@ fn hash_very_long(bytes: &[u8], mut h: u64) -> u64 {
 
 /// Hash the bytes of a key (any length).
 #[inline]
-pub fn hash(bytes: &[u8], seed: u64, full: bool) -> u64 {
-    let h = hash_words(&words(bytes), bytes.len(), seed, full);
+pub fn hash(bytes: &[u8], seed: u64) -> u64 {
+    let h = hash_words(&words(bytes), bytes.len(), seed);
     if bytes.len() > EXACT_MAX {
         hash_middle(bytes, h)
     } else {
@@ -241,11 +234,10 @@ pub fn candidates(h: u64, slots: usize) -> [usize; 2] {
     [(h as usize) & mask, ((h >> 32) as usize) & mask]
 }
 
-/// A built table: the seed, which hash it uses, and the slots.
+/// A built table: the seed and the slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     pub seed: u64,
-    pub full_hash: bool,
     pub slots: Vec<Slot>,
 }
 
@@ -254,7 +246,6 @@ impl Table {
     pub fn view(&self) -> TableRef<'_> {
         TableRef {
             seed: self.seed,
-            full_hash: self.full_hash,
             slots: &self.slots,
         }
     }
@@ -262,11 +253,10 @@ impl Table {
 
 /// A table as a probe reads it: built at run time ([`Table::view`]) or generated into
 /// constants and statics by `build.rs` (where every field is known to the compiler, so the
-/// masks and the choice of hash fold away).
+/// masks fold away).
 #[derive(Debug, Clone, Copy)]
 pub struct TableRef<'t> {
     pub seed: u64,
-    pub full_hash: bool,
     pub slots: &'t [Slot],
 }
 
@@ -301,32 +291,7 @@ pub fn slot_count(n: usize) -> usize {
 /// the value `value_of(index)`, which a probe returns.
 pub fn build(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
     check_keys(keys)?;
-    // The ends hash is tried first unless two keys would always collide under it.
-    let ends_collide = {
-        let mut ends: Vec<(u64, u64, usize)> = keys
-            .iter()
-            .filter_map(|k| exact_words(k.as_bytes()).map(|w| (w[0], w[3], k.len())))
-            .collect();
-        ends.sort_unstable();
-        ends.windows(2).any(|w| w[0] == w[1])
-    };
-    for full_hash in [false, true] {
-        if !full_hash && ends_collide {
-            continue;
-        }
-        if let Some(table) = place(keys, &value_of, full_hash) {
-            return Ok(table);
-        }
-    }
-    Err(BuildError::NoAssignment)
-}
-
-/// [`build`] under the full hash whatever the keys: a table whose probe may then fold the
-/// choice of hash away (a registry loaded at run time does, so its probe has no branch or
-/// select on it). The ends hash saves a few instructions only where the flag is a constant.
-pub fn build_full(keys: &[&str], value_of: impl Fn(usize) -> u16) -> Result<Table, BuildError> {
-    check_keys(keys)?;
-    place(keys, &value_of, true).ok_or(BuildError::NoAssignment)
+    place(keys, &value_of).ok_or(BuildError::NoAssignment)
 }
 
 /// Refuse a key set the table cannot index: too many keys, or a key twice.
@@ -348,14 +313,14 @@ const MAX_MOVES: usize = 500;
 /// Search seeds for a placement of `keys` under one hash: each key in one of its two candidate
 /// slots (cuckoo insertion: a key takes its first slot, moving the key there to that key's
 /// other slot, and so on).
-fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16, full_hash: bool) -> Option<Table> {
+fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16) -> Option<Table> {
     let n_slots = slot_count(keys.len());
     'seeds: for seed_round in 0u64..256 {
         // Odd and dense in bits, as a multiplier factor should be.
         let seed = (seed_round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA076_1D64_78BD_642F) | 1;
         let hashes: Vec<u64> = keys
             .iter()
-            .map(|k| hash(k.as_bytes(), seed, full_hash))
+            .map(|k| hash(k.as_bytes(), seed))
             .collect();
         let mut owner = vec![usize::MAX; n_slots];
         for i in 0..keys.len() {
@@ -375,11 +340,7 @@ fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16, full_hash: bool) -> Op
                 None => Slot::VACANT,
             })
             .collect();
-        return Some(Table {
-            seed,
-            full_hash,
-            slots,
-        });
+        return Some(Table { seed, slots });
     }
     None
 }
@@ -434,10 +395,7 @@ impl TableRef<'_> {
     /// other; the first is tested first because insertion leaves most keys there.
     #[inline(always)]
     fn probe_words(&self, w: &[u64; 4], n: usize) -> Option<u16> {
-        let [a, b] = candidates(
-            hash_words(w, n, self.seed, self.full_hash),
-            self.slots.len(),
-        );
+        let [a, b] = candidates(hash_words(w, n, self.seed), self.slots.len());
         let (Some(first), Some(second)) = (self.slots.get(a), self.slots.get(b)) else {
             return None;
         };
@@ -467,7 +425,7 @@ impl TableRef<'_> {
         mut confirm: impl FnMut(usize) -> bool,
     ) -> Option<u16> {
         let w = words(key);
-        let mut h = hash_words(&w, key.len(), self.seed, self.full_hash);
+        let mut h = hash_words(&w, key.len(), self.seed);
         if key.len() > EXACT_MAX {
             h = hash_middle(key, h);
         }
