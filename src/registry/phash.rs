@@ -44,8 +44,30 @@
 //!
 //! # What was measured and not kept
 //!
-//! On the `packs/lookup_composed` keys (a kernel and 20 packs: 2,382 keys, then a near miss of
-//! each), with a driver that runs the bench's loop over the same keys:
+//! In the bench itself (`packs/lookup_composed`, the previous and the changed bench binaries
+//! run alternately, `--warm-up-time 1 --measurement-time 4`, twice each):
+//! - one hash for every table, the built-in one's included, so `Registry::lookup` has one path
+//!   and no test of a built-in flag: 15.8–16.6 µs against 17.6–18.6 µs. Kept. The built-in
+//!   registry's own lookups pay for it (`registry_lookup/by_id` 1.33 µs against 1.22 µs: its
+//!   table had the ends hash and constant masks).
+//! - a table of `4n` slots (93 % of keys where a probe looks first, against 85 %): 18.0–18.7 µs
+//!   against 16.6–16.7 µs; a table of `2.5n` slots (not a power of two, candidates by
+//!   multiply-shift): 19.0–19.3 µs against 15.8–16.0 µs; slots aligned to 64 bytes (one cache
+//!   line each): 19.6–19.8 µs against 16.7–16.9 µs. The table's size and the mispredicted
+//!   second candidates pull against each other, and `2n` rounded up to a power of two is where
+//!   they meet. Of the keys of up to 32 bytes, 85.1 % sit in their first candidate; no
+//!   placement can do better than 86.8 % (that many keys have a first candidate of their own).
+//! - the choice between the candidates made branch-free (both compared, a `cmov` between
+//!   them): 30.3–30.9 µs against 16.6–16.7 µs. Every lookup then reads both candidates' cache
+//!   lines; with the branch, a hit in the first never touches the second's. (LLVM turns
+//!   `select_unpredictable` between the slots' values, or masks of them, back into branches;
+//!   only a select between two loaded words stayed a `cmov`.)
+//! - keys of 33–64 bytes on the straight path, their middle words compared from a side array:
+//!   16.7–17.1 µs against 16.1–16.9 µs, no gain for a second array and a second hash mode;
+//!   with a call to confirm them instead, 18.4–18.6 µs (the call's spills reach every key).
+//!
+//! Earlier, with a driver that runs the bench's loop over the same keys (a kernel and 20 packs:
+//! 2,382 keys, then a near miss of each):
 //! - two candidates instead of a displacement: 18.0–18.1 µs against 20.3–20.6 µs in the bench
 //!   (old and new binaries alternating), keys of up to 32 bytes 3.06 ns against 3.5 ns in the
 //!   driver. Kept.
