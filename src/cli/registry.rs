@@ -68,9 +68,11 @@ pub struct DiffArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ListFormat {
-    /// One primitive a line: ID, alias, class, summary.
+    /// One primitive a line: ID, alias, family, class, authority.
     Table,
-    /// The contracts as a JSON array.
+    /// A JSON array of one object per primitive: `id`, `alias`, `family`, `class`, `authority`
+    /// (and `pack` for a pack's primitive); `registry show KEY --format json` prints a whole
+    /// contract.
     Json,
 }
 

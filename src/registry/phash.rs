@@ -340,10 +340,7 @@ fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16) -> Option<Table> {
     'seeds: for seed_round in 0u64..256 {
         // Odd and dense in bits, as a multiplier factor should be.
         let seed = (seed_round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA076_1D64_78BD_642F) | 1;
-        let hashes: Vec<u64> = keys
-            .iter()
-            .map(|k| hash(k.as_bytes(), seed))
-            .collect();
+        let hashes: Vec<u64> = keys.iter().map(|k| hash(k.as_bytes(), seed)).collect();
         let mut owner = vec![usize::MAX; n_slots];
         for i in 0..keys.len() {
             if !insert(i, &hashes, &mut owner) {
