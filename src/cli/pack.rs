@@ -3,9 +3,9 @@
 //! [`PackPathArgs`] (`--pack DIR`, repeatable) and [`TrustPackArgs`] (`--trust-pack KEY.pub`,
 //! repeatable) are the option types other commands flatten into their own arguments.
 //!
-//! Exit codes: 0 clean (warnings allowed unless `--deny-warnings`), 1 findings (the lock or
-//! signature is then not written), 2 the command could not run (not a pack directory, an
-//! unreadable key, registry or path).
+//! Exit codes: 0 clean, 1 findings (for `lint` and `test` an error or a warning, SPEC §9.5; the
+//! lock or signature is then not written), 2 the command could not run (not a pack directory,
+//! an unreadable key, registry or path).
 
 use primgraph::diagnostic::{self, FileReport, Tally};
 use primgraph::pack::compose::{Base, Composer, ComposerOptions};
@@ -141,7 +141,8 @@ pub struct LintArgs {
     /// Output format (`json` of `pack test` adds each run's outcome).
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
-    /// Treat warnings as errors for the exit code.
+    /// Accepted as `validate` accepts it; a warning is a finding of `pack lint` and `pack test`
+    /// already (exit 1).
     #[arg(long)]
     pub deny_warnings: bool,
     /// A registry file instead of the embedded Kernel ABI 1.0.0.
@@ -222,9 +223,11 @@ impl PackRules<'_> {
     }
 }
 
-fn exit_for(reports: &[FileReport], deny_warnings: bool) -> ExitCode {
+/// `pack lint` and `pack test` (SPEC §9.5: "0 clean, 1 findings"): an error or a warning is a
+/// finding; an info is not.
+fn exit_for(reports: &[FileReport]) -> ExitCode {
     let t = Tally::of(reports);
-    if t.errors > 0 || (deny_warnings && t.warnings > 0) {
+    if t.errors > 0 || t.warnings > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -398,7 +401,7 @@ fn lint(args: LintArgs) -> ExitCode {
                 base: &rules_base,
             };
             super::io::print(&render_with(&reports, args.format, Some(packs)));
-            exit_for(&reports, args.deny_warnings)
+            exit_for(&reports)
         }
     }
 }
@@ -474,5 +477,5 @@ fn test(args: TestArgs) -> ExitCode {
         }
     };
     super::io::print(&text);
-    exit_for(&reports, args.deny_warnings)
+    exit_for(&reports)
 }

@@ -6,7 +6,8 @@
 //! pack path, then NEW's; the rest of the pack path — `--pack`, `packs` of primgraph.toml —
 //! serves the packs they require). Prints every output format of `registry diff`. Exit 0: no
 //! errors (warnings allowed unless `--deny-warnings`); 1: findings that fail; 2: a side is not a
-//! pack that loads (its findings printed first), or the command could not run.
+//! pack that loads — strictly, and composed with the packs it requires on the pack path (its
+//! findings printed first) — or the command could not run.
 
 use super::registry::DiffFormat;
 use primgraph::pack::compose::{Base, Composer, ComposerOptions};
@@ -41,7 +42,17 @@ pub struct PackDiffArgs {
     pub packs: super::pack_path::PackArgs,
 }
 
-fn load(dir: &Path, role: &str, base: &Registry, format: DiffFormat) -> Result<Pack, ExitCode> {
+/// One side: loaded strictly, then composed with the packs it requires (its own folder first
+/// on the pack path, then `rest`), as any graph declaring it would load it — a pack whose
+/// failure modes, say, name nothing (P808 at composition) is as unusable as one that does not
+/// parse.
+fn load(
+    dir: &Path,
+    role: &str,
+    base: &'static Registry,
+    rest: &[PathBuf],
+    format: DiffFormat,
+) -> Result<Pack, ExitCode> {
     if !dir.join(primgraph::pack::MANIFEST).is_file() {
         return Err(super::usage_error(format!(
             "{role}: {} is not a pack folder (no {})",
@@ -49,20 +60,34 @@ fn load(dir: &Path, role: &str, base: &Registry, format: DiffFormat) -> Result<P
             primgraph::pack::MANIFEST
         )));
     }
-    manifest::load(dir, base).map_err(|errors| {
+    let refused = |reports: &[primgraph::diagnostic::FileReport]| {
         // The findings themselves, in the requested shape, then why nothing was diffed.
         match format {
-            DiffFormat::Json => print!("{}", primgraph::diagnostic::json::render(&errors.reports)),
-            _ => print!(
-                "{}",
-                primgraph::diagnostic::human::render(&errors.reports, false)
-            ),
+            DiffFormat::Json => print!("{}", primgraph::diagnostic::json::render(reports)),
+            _ => print!("{}", primgraph::diagnostic::human::render(reports, false)),
         }
         super::usage_error(format!(
             "{role} {} does not load: a diff of a broken pack means nothing",
             dir.display()
         ))
-    })
+    };
+    let pack = manifest::load(dir, base).map_err(|errors| refused(&errors.reports))?;
+    if let Err(located) =
+        primgraph::pack_tools::compose_with_requirements(&pack, base_of(base), rest, Vec::new())
+    {
+        let mut findings = primgraph::pack_tools::Findings::new();
+        findings.extend_located(located, &pack.manifest, Some(&pack.source));
+        return Err(refused(&findings.into_reports()));
+    }
+    Ok(pack)
+}
+
+fn base_of(base: &'static Registry) -> Base {
+    if std::ptr::eq(base, Registry::builtin()) {
+        Base::Builtin
+    } else {
+        Base::Static(base)
+    }
 }
 
 pub fn run(args: PackDiffArgs) -> ExitCode {
@@ -70,33 +95,28 @@ pub fn run(args: PackDiffArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return super::usage_error(e),
     };
-    let old = match load(&args.old, "OLD", base, args.format) {
+    let config = match primgraph::config::Config::discover_from_cwd() {
+        Ok(c) => c,
+        Err(e) => return super::usage_error(e),
+    };
+    let rest = args.packs.entries(config.as_ref());
+    let old = match load(&args.old, "OLD", base, &rest, args.format) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let new = match load(&args.new, "NEW", base, args.format) {
+    let new = match load(&args.new, "NEW", base, &rest, args.format) {
         Ok(p) => p,
         Err(code) => return code,
     };
     let report = if args.graphs.is_empty() {
         primgraph::versions::pack_diff::diff(&old, &new, base)
     } else {
-        let config = match primgraph::config::Config::discover_from_cwd() {
-            Ok(c) => c,
-            Err(e) => return super::usage_error(e),
-        };
-        let rest = args.packs.entries(config.as_ref());
         let side = |dir: &Path| -> Options {
             let mut entries = vec![dir.to_path_buf()];
             entries.extend(rest.iter().cloned());
-            let base = if std::ptr::eq(base, Registry::builtin()) {
-                Base::Builtin
-            } else {
-                Base::Static(base)
-            };
             Options {
                 packs: Some(Arc::new(Composer::new(
-                    base,
+                    base_of(base),
                     PackPath::scan(&entries),
                     ComposerOptions::default(),
                 ))),

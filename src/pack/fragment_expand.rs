@@ -229,7 +229,8 @@ fn expand_over(
 }
 
 /// `pack lint`'s checks of a pack's fragments, without a graph (SPEC §9.5): every fragment
-/// file loaded strictly (its P801s, located in it), every nested use resolved (P821; P811 for a
+/// file loaded strictly (its P801s, located in it), every node's primitive known to `cx`'s
+/// registry (R101, as a graph through the fragment would say), every nested use resolved (P821; P811 for a
 /// pack the fragment's pack does not require; P801 at the use of a broken one) and its names
 /// checked against the fragment it uses (P822 `with`, P823 ports, P826 exits), every
 /// fragment's interface (P822, P823, P826, P827: what the fragment's nodes use is declared) and
@@ -252,6 +253,18 @@ pub fn lint_fragments(pack: &Pack, cx: &Context<'_>) -> Vec<Diagnostic> {
         .filter_map(|r| r.as_ref().ok())
         .collect();
     for f in &loaded {
+        // Each node's primitive against the pack's composition: the R101 a graph would get
+        // through the fragment, whether or not a graph uses it yet.
+        for (j, node) in f.nodes().iter().enumerate() {
+            if let Some(primitive) = node.get("primitive").and_then(Value::as_str)
+                && cx.registry.lookup(primitive).is_none()
+            {
+                let pointer = push(&format!("/nodes/{j}"), "primitive");
+                let d =
+                    crate::rules::r101_unknown_primitive::unknown(pointer, primitive, cx.registry);
+                ex.report(Some(f), d, &[]);
+            }
+        }
         for (j, text) in fragment::uses(f) {
             let at = format!("/nodes/{j}");
             if let Some(inner) = ex.resolve(Some(f), &at, &text, &[]) {

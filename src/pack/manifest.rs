@@ -550,11 +550,11 @@ impl Loader<'_> {
                 value: v.clone(),
             }
         });
-        let families = self.families(top.get("families"), &roots);
+        let (families, families_shaped) = self.families(top.get("families"), &roots);
         let written = top.remove("primitives");
         let primitives = self.primitives(
             written,
-            top.get("families"),
+            families_shaped.then(|| top.get("families")),
             &roots,
             &decision_sets,
             &commands,
@@ -1025,19 +1025,25 @@ impl Loader<'_> {
         (Some(raw), files)
     }
 
-    fn families(&mut self, value: Option<&Value>, roots: &[String]) -> Vec<Family> {
+    /// The families, and whether every entry has the shape the registry lint core reads (a
+    /// `false` has been reported here as P801 already).
+    fn families(&mut self, value: Option<&Value>, roots: &[String]) -> (Vec<Family>, bool) {
         let mut out = Vec::new();
-        let Some(v) = value else { return out };
+        let Some(v) = value else {
+            return (out, true);
+        };
         let Value::Array(items) = v else {
             self.p801(
                 "/families",
                 format!("`families` must be an array, found {}", kind(v)),
             );
-            return out;
+            return (out, false);
         };
+        let mut shaped = true;
         for (i, item) in items.iter().enumerate() {
             let at = format!("/families/{i}");
             let Some(o) = self.object(item, &at, "family") else {
+                shaped = false;
                 continue;
             };
             self.unknown_fields(&at, o, FAMILY_FIELDS);
@@ -1048,6 +1054,7 @@ impl Loader<'_> {
             let [Some(name), Some(prefix), Some(group), Some(summary)] =
                 <[Option<String>; 4]>::try_from(fields).unwrap_or_default()
             else {
+                shaped = false;
                 continue;
             };
             if !roots.contains(&prefix) {
@@ -1068,13 +1075,17 @@ impl Loader<'_> {
                 summary,
             });
         }
-        out
+        (out, shaped)
     }
 
+    /// The contracts, checked by the registry lint core over the registry-shaped document.
+    /// `families` as written (`Some(None)`: none), `None` when they are not the shape the core
+    /// reads. The core is not run then, nor when a primitive is not an object: that is reported as P801 already, the core's own shape check would
+    /// report it again, and its invariants mean nothing over an ill-shaped document.
     fn primitives(
         &mut self,
         value: Option<Value>,
-        families: Option<&Value>,
+        families: Option<Option<&Value>>,
         roots: &[String],
         decision_sets: &BTreeMap<String, Vec<String>>,
         commands: &BTreeMap<String, Command>,
@@ -1095,6 +1106,7 @@ impl Loader<'_> {
         };
         // The registry-shaped document the lint core reads: same indices, so its pointers are
         // pointers into `pack.json`.
+        let mut shaped = families.is_some();
         let mut normalized = Vec::with_capacity(items.len());
         let mut extras: Vec<(Vec<String>, Option<String>)> = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
@@ -1108,6 +1120,7 @@ impl Loader<'_> {
                     );
                     normalized.push(other);
                     extras.push((Vec::new(), None));
+                    shaped = false;
                     continue;
                 }
             };
@@ -1272,12 +1285,18 @@ impl Loader<'_> {
                 }
             }
         }
+        if !shaped {
+            return Vec::new();
+        }
         // Built by moving `normalized` in: `json!` would serialize (deep-copy) every primitive.
         let mut doc = Map::new();
         doc.insert("abi".into(), Value::String(self.base.abi().to_string()));
         doc.insert(
             "families".into(),
-            families.cloned().unwrap_or(Value::Array(Vec::new())),
+            families
+                .flatten()
+                .cloned()
+                .unwrap_or(Value::Array(Vec::new())),
         );
         doc.insert("primitives".into(), Value::Array(normalized));
         let doc = Value::Object(doc);

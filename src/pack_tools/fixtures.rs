@@ -4,7 +4,8 @@
 //! `*.trace.jsonl` under `runs` against the graph's effective registry, and compares each run
 //! with its expectation in `expect.json` (`{"RUN": {"verdict", "first_code"?, "seq"?}}`, keyed
 //! by the trace header's `run`). Each run whose outcome differs, each run without an
-//! expectation and each expectation without a run is one P850.
+//! expectation and each expectation without a run is one P850, and so is each fragment of the
+//! pack that no fixture graph uses (directly or through another fragment).
 //!
 //! A malformed `fixtures` entry or `expect.json` is P801; a fixture file that does not exist is
 //! P808 (a reference in a pack to nothing), both located where they are written.
@@ -113,7 +114,75 @@ pub fn test(dir: &Path, base: Base, options: &TestOptions) -> Result<Tested, Too
     for fixture in &linted.fixtures {
         run_fixture(&pack, fixture, &base, &composer, &mut out);
     }
+    untested_fragments(&pack, &linted.fixtures, &mut out.findings);
     Ok(out)
+}
+
+/// P850 in each fragment file of the pack that no fixture graph uses, directly or through
+/// another fragment: `pack test` validates every fragment through a fixture graph (SPEC
+/// §9.5), so one no fixture reaches is checked by nothing but lint — as a fixture without runs
+/// tests nothing. A fragment that does not load is lint's finding already.
+fn untested_fragments(pack: &Pack, fixtures: &[Fixture], findings: &mut Findings) {
+    let all = crate::pack::fragment::fragments_of(pack);
+    if all.by_name.is_empty() {
+        return;
+    }
+    let own = |text: &str| -> Option<String> {
+        let (owner, name) = text.split_once('/')?;
+        (owner == pack.name).then(|| name.to_string())
+    };
+    let mut pending: Vec<String> = Vec::new();
+    for fixture in fixtures {
+        let Ok(bytes) = crate::input::read_capped(&fixture.graph, crate::pack::MAX_FILE_BYTES)
+        else {
+            continue;
+        };
+        let Ok(graph) = serde_json::from_slice::<Value>(&bytes) else {
+            continue;
+        };
+        let nodes = graph.get("nodes").and_then(Value::as_array);
+        pending.extend(
+            nodes
+                .into_iter()
+                .flatten()
+                .filter_map(|n| own(n.get("fragment")?.as_str()?)),
+        );
+    }
+    let mut used = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if !used.insert(name.clone()) {
+            continue;
+        }
+        if let Some(Ok(f)) = all.by_name.get(&name) {
+            pending.extend(
+                crate::pack::fragment::uses(f)
+                    .into_iter()
+                    .filter_map(|(_, text)| own(&text)),
+            );
+        }
+    }
+    for (name, loaded) in &all.by_name {
+        let Ok(f) = loaded else { continue };
+        if used.contains(name) {
+            continue;
+        }
+        let key = f.key();
+        let mut d = codes::P850
+            .at(
+                "/fragment",
+                format!(
+                    "fragment `{key}` is used by no fixture graph, so `pack test` checks it \
+                     through none (SPEC §9.5: every fragment is validated through a fixture graph)"
+                ),
+            )
+            .with_help(format!(
+                "use it in a fixture graph (a node `{{\"fragment\": \"{key}\", …}}`) with \
+                 recorded runs, or remove it"
+            ));
+        crate::diagnostic::resolve(std::slice::from_mut(&mut d), &f.parsed);
+        d.file = Some(f.file.clone());
+        findings.push(&f.file, Some(f.parsed.source_arc()), d);
+    }
 }
 
 /// Each entry of a pack's `fixtures`, checked (P801 for a malformed entry, P808 for a file that

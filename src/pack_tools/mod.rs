@@ -53,11 +53,11 @@ pub fn require_pack_dir(dir: &Path) -> Result<(), ToolError> {
     }
 }
 
-/// Findings gathered file by file, in the order files are first met; rendered as one
-/// [`FileReport`] per file (diagnostics sorted), each with the text the human renderer quotes.
+/// Findings gathered file by file; rendered as one [`FileReport`] per file, the files sorted
+/// by path and each file's diagnostics sorted (SPEC §3.1: by file, line, column, code), each
+/// with the text the human renderer quotes.
 #[derive(Debug, Default)]
 pub struct Findings {
-    order: Vec<String>,
     by_file: BTreeMap<String, (Vec<Diagnostic>, Option<Arc<str>>)>,
     graphs: BTreeMap<String, String>,
 }
@@ -68,9 +68,6 @@ impl Findings {
     }
 
     fn slot(&mut self, file: &str) -> &mut (Vec<Diagnostic>, Option<Arc<str>>) {
-        if !self.by_file.contains_key(file) {
-            self.order.push(file.to_string());
-        }
         self.by_file.entry(file.to_string()).or_default()
     }
 
@@ -82,13 +79,29 @@ impl Findings {
         }
     }
 
-    /// The whole report of a validated graph (its name, source and diagnostics).
+    /// The whole report of a validated graph (its name, source and diagnostics). A finding it
+    /// locates in another file that is reported there already is left out: `pack test`
+    /// validates fixture graphs after linting the pack, and a graph reaches the pack's
+    /// fragment files through its uses, so their findings come back (SPEC §3.1: once).
     pub fn push_report(&mut self, report: FileReport) {
         self.touch(&report.file, Some(report.source.clone()));
         if let Some(graph) = report.graph {
             self.graphs.insert(report.file.clone(), graph);
         }
-        self.slot(&report.file).0.extend(report.diagnostics);
+        for d in report.diagnostics {
+            let known = d.file.as_ref().is_some_and(|f| {
+                *f != report.file
+                    && self.by_file.get(f).is_some_and(|(ds, _)| {
+                        ds.iter().any(|o| {
+                            (&o.code, &o.pointer, &o.message, o.line, o.column)
+                                == (&d.code, &d.pointer, &d.message, d.line, d.column)
+                        })
+                    })
+            });
+            if !known {
+                self.slot(&report.file).0.push(d);
+            }
+        }
     }
 
     /// A located diagnostic in `file`.
@@ -148,15 +161,13 @@ impl Findings {
         })
     }
 
-    /// One report per file, in the order met; the source of a file not given one is read (for
-    /// the human renderer's quoted line; a file that cannot be read quotes nothing).
+    /// One report per file, by path; the source of a file not given one is read (for the
+    /// human renderer's quoted line; a file that cannot be read quotes nothing).
     pub fn into_reports(self) -> Vec<FileReport> {
-        let mut by_file = self.by_file;
         let mut graphs = self.graphs;
-        self.order
+        self.by_file
             .into_iter()
-            .map(|file| {
-                let (mut diagnostics, source) = by_file.remove(&file).unwrap_or_default();
+            .map(|(file, (mut diagnostics, source))| {
                 crate::diagnostic::sort(&mut diagnostics);
                 let source = source.unwrap_or_else(|| quoted_source(Path::new(&file)));
                 FileReport {

@@ -42,6 +42,7 @@ use super::{Context, nearest};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::suggest::did_you_mean;
+use crate::registry::Registry;
 use std::collections::HashMap;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -52,25 +53,52 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let help = suggestions
             .entry(node.primitive.as_str())
-            .or_insert_with(|| {
-                let candidates = cx
-                    .registry
-                    .primitives()
-                    .iter()
-                    .flat_map(|p| [p.id.as_str(), p.alias.as_str()]);
-                did_you_mean(&nearest(&node.primitive, candidates, 3))
-            })
+            .or_insert_with(|| suggestion(&node.primitive, cx.registry))
             .clone();
-        let d = codes::R101.at(
+        out.push(diagnostic(
             format!("/nodes/{i}/primitive"),
-            format!(
-                "unknown primitive `{}` (registry ABI {})",
-                node.primitive,
-                cx.registry.abi()
-            ),
-        );
-        out.push(d.with_help(
-            help.unwrap_or_else(|| "name a primitive of the registry by dotted ID or alias".into()),
+            &node.primitive,
+            cx.registry,
+            help,
         ));
     }
+}
+
+/// R101 at `pointer` for `primitive`, which `registry` does not hold: what `pack lint` reports
+/// at a fragment's node as well (SPEC §9.5), so a fragment says what a graph would.
+pub fn unknown(pointer: String, primitive: &str, registry: &Registry) -> Diagnostic {
+    diagnostic(
+        pointer,
+        primitive,
+        registry,
+        suggestion(primitive, registry),
+    )
+}
+
+/// "did you mean" with up to three of the registry's nearest IDs and aliases.
+fn suggestion(primitive: &str, registry: &Registry) -> Option<String> {
+    let candidates = registry
+        .primitives()
+        .iter()
+        .flat_map(|p| [p.id.as_str(), p.alias.as_str()]);
+    did_you_mean(&nearest(primitive, candidates, 3))
+}
+
+fn diagnostic(
+    pointer: String,
+    primitive: &str,
+    registry: &Registry,
+    help: Option<String>,
+) -> Diagnostic {
+    codes::R101
+        .at(
+            pointer,
+            format!(
+                "unknown primitive `{primitive}` (registry ABI {})",
+                registry.abi()
+            ),
+        )
+        .with_help(
+            help.unwrap_or_else(|| "name a primitive of the registry by dotted ID or alias".into()),
+        )
 }

@@ -43,6 +43,7 @@ mod named_inputs;
 mod pack_bad_input;
 mod pack_cli;
 mod pack_rules_props;
+mod pack_spec_findings;
 mod pack_wire;
 mod packs_loader;
 mod plugin_bad_input;

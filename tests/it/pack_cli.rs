@@ -846,7 +846,13 @@ fn pack_test_of_a_broken_fixture_entry_is_located_in_pack_json() {
     ]);
     assert_eq!(code, 1);
     let doc = json(&out);
-    let diags = &doc["files"][0]["diagnostics"];
+    let manifest_report = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"].as_str().unwrap().ends_with("pack.json"))
+        .unwrap();
+    let diags = &manifest_report["diagnostics"];
     let got: Vec<(&str, &str)> = diags
         .as_array()
         .unwrap()

@@ -86,9 +86,10 @@ impl RegistryDiff {
     pub fn to_json(&self) -> Value {
         let diagnostics: Vec<Value> = self.findings.iter().map(|f| self.finding_json(f)).collect();
         let mut doc = Map::new();
-        // A pack diff (SPEC §9.6) names each side's `version`.
+        // A pack diff prints §6.1's document (SPEC §9.5), whose sides are `{"file", "abi"}`;
+        // the pack's `abi` is its `version` (SPEC §9.6), also given under that name.
         let side = |s: &super::SideInfo| match self.pack {
-            true => json!({"file": s.file, "version": s.abi}),
+            true => json!({"file": s.file, "abi": s.abi, "version": s.abi}),
             false => json!({"file": s.file, "abi": s.abi}),
         };
         doc.insert("old".into(), side(&self.old));
