@@ -133,6 +133,29 @@ fn check_source_inner(
     // Fragment uses are expanded before anything is checked (SPEC §9.3); every check then runs
     // on the expanded document and its findings are mapped back to what the user wrote.
     let (value, expansion) = if crate::pack::fragment_expand::has_uses(&value) {
+        let shape = crate::graph::load::document_shape(&value);
+        if !shape.is_empty() {
+            // A document that does not have the graph's shape is only its G003s, as one without
+            // fragment uses is; a finding built on a malformed member (P811 from a `packs` that
+            // is no object) would mislead. The use sites' own shape errors come from expansion.
+            let mut diagnostics: Vec<Diagnostic> = shape
+                .iter()
+                .map(rules::g003_document_shape::diagnostic)
+                .collect();
+            let at_use_sites = match expand_fragments(file, &value, &parsed, registry, options) {
+                Ok(_) => Vec::new(),
+                Err(found) => found,
+            };
+            diagnostics.extend(
+                at_use_sites
+                    .into_iter()
+                    .filter(|d| d.code == codes::G003.code && d.file.is_none()),
+            );
+            crate::diagnostic::resolve(&mut diagnostics, &parsed);
+            crate::diagnostic::sort(&mut diagnostics);
+            report.diagnostics = diagnostics;
+            return (report, Some(parsed));
+        }
         match expand_fragments(file, &value, &parsed, registry, options) {
             Ok(expansion) => {
                 let mut expansion = expansion;

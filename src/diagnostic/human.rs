@@ -118,6 +118,12 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
     out
 }
 
+/// The file a related location is in: its own `file`, else its diagnostic's (a pack's finding
+/// relates places in that pack's file without naming it again), else the report's (`None`).
+fn related_file<'d>(diag: &'d Diagnostic, r: &'d super::Related) -> Option<&'d str> {
+    r.file.as_deref().or(diag.file.as_deref())
+}
+
 struct FileView<'a> {
     /// The related locations' `file` that means this file (`None`: the report's own).
     key: Option<&'a str>,
@@ -177,7 +183,7 @@ impl<'a> FileView<'a> {
         let related: Vec<(Option<Located>, &'a super::Related)> = diag
             .related
             .iter()
-            .filter(|r| self.norm(r.file.as_deref()) == self.key)
+            .filter(|r| self.norm(related_file(diag, r)) == self.key)
             .map(|r| (self.locate(r.extent()), r))
             .collect();
 
@@ -244,9 +250,9 @@ impl<'a> FileView<'a> {
         for r in diag
             .related
             .iter()
-            .filter(|r| self.norm(r.file.as_deref()) != self.key)
+            .filter(|r| self.norm(related_file(diag, r)) != self.key)
         {
-            let other = view_of(self.norm(r.file.as_deref()));
+            let other = view_of(self.norm(related_file(diag, r)));
             let located = other
                 .as_ref()
                 .and_then(|v| v.locate(r.extent()).map(|l| (v, l)));

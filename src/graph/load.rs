@@ -698,6 +698,16 @@ pub fn load(value: &Value) -> Result<GraphDoc, Vec<ShapeError>> {
     }
 }
 
+/// The shape errors of a document's own members, its nodes left out: what can be said of a graph
+/// that uses fragments before it is expanded (its nodes are checked once expanded, its use sites
+/// by the expansion), so that a malformed `packs` or an unknown member is G003 whether or not a
+/// fragment is used.
+pub fn document_shape(value: &Value) -> Vec<ShapeError> {
+    let mut loader = Loader { errors: Vec::new() };
+    loader.document(value, Some(Vec::new()));
+    loader.errors
+}
+
 /// [`load`], consuming the value: the nodes are loaded one by one and each node's part of the
 /// value tree is freed once it is loaded, so a large graph's peak memory is about one copy of
 /// it, not two. Same result and errors as [`load`].

@@ -75,6 +75,9 @@ impl Located {
     /// A diagnostic in `file`, its pointer resolved against `source`.
     pub fn in_file(file: &str, source: &crate::json::Parsed, mut d: Diagnostic) -> Located {
         diagnostic::resolve(std::slice::from_mut(&mut d), source);
+        // The text goes with the diagnostic: a graph's report quotes it (SPEC §3.1) though the
+        // pack's file is not the report's.
+        d.sources.push((file.to_string(), source.source_arc()));
         Located {
             file: Some(file.to_string()),
             diagnostic: d,
@@ -92,9 +95,17 @@ impl Located {
             .into_iter()
             .flat_map(|r| {
                 let file = r.file;
-                r.diagnostics.into_iter().map(move |d| Located {
-                    file: Some(file.clone()),
-                    diagnostic: d,
+                let source = (!r.source.is_empty()).then_some(r.source);
+                r.diagnostics.into_iter().map(move |mut d| {
+                    if let Some(text) = &source
+                        && !d.sources.iter().any(|(f, _)| *f == file)
+                    {
+                        d.sources.push((file.clone(), text.clone()));
+                    }
+                    Located {
+                        file: Some(file.clone()),
+                        diagnostic: d,
+                    }
                 })
             })
             .collect()

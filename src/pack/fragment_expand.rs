@@ -386,6 +386,10 @@ struct PortCheck {
     pointer: String,
     chain: Arc<Vec<UseSite>>,
     port: String,
+    /// How much of the binding's resolved pointer an enclosing use site wrote (a nested use
+    /// that passes its fragment's port on, `{"from": "$in", …}`): a pointer that goes wrong
+    /// there is that site's mistake, reported by its own check.
+    inherited: usize,
 }
 
 struct Expander<'c, 'a> {
@@ -1117,7 +1121,16 @@ impl Expander<'_, '_> {
                     continue;
                 };
                 if let Ok(resolved) = self.binding(scope, &bat, b) {
+                    let inherited = if b.get("from").and_then(Value::as_str) == Some("$in") {
+                        let written = b.get("at").and_then(Value::as_str).unwrap_or("");
+                        let rest = split_port(written).map_or(0, |(_, rest)| rest.len());
+                        let at = resolved.get("at").and_then(Value::as_str).unwrap_or("");
+                        at.len().saturating_sub(rest)
+                    } else {
+                        0
+                    };
                     self.ports.push(PortCheck {
+                        inherited,
                         binding: resolved.clone(),
                         schema: schema.clone(),
                         fragment: scope.fragment.clone(),
@@ -1429,8 +1442,28 @@ impl Expander<'_, '_> {
                 };
                 &prim.outputs
             };
-            let Ok(selected) = crate::schema::select::select(root, at) else {
-                continue;
+            let selected = match crate::schema::select::select(root, at) {
+                Ok(selected) => selected,
+                Err(missing) => {
+                    // The pointer the use site wrote finds nothing: T304 at that binding, the
+                    // mistake's place, before expansion would move it to the fragment's `$in`.
+                    if missing.prefix.len() > check.inherited {
+                        let owner = match primitives.get(from) {
+                            Some(prim) if from != crate::graph::INPUT_WORD => {
+                                format!("the output schema of `{from}` (`{prim}`)")
+                            }
+                            _ => "the graph's `input` schema".to_string(),
+                        };
+                        located(codes::T304.at(
+                            push(&check.pointer, "at"),
+                            format!(
+                                "`{at}` is not in {owner}: at `{}`, {}",
+                                missing.prefix, missing.reason
+                            ),
+                        ));
+                    }
+                    continue;
+                }
             };
             let source = crate::schema::walk::standalone(root, &selected.schema);
             let verdict = verdicts

@@ -525,3 +525,64 @@ fn a_long_line_is_underlined_by_the_name_of_the_offending_thing() {
         (3, 5, 3, 19)
     );
 }
+
+/// SPEC §3.1 ("Human output shows the source line with a caret") for findings a graph's report
+/// locates in a pack's `pack.json` (§9.1): `validate --format human` quotes the pack file's line,
+/// and a related location in that file ("first defined here") is quoted there too.
+#[test]
+fn human_quotes_a_pack_files_lines_in_a_graphs_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let primitive = |id: &str, alias: &str, failure_mode: &str| {
+        json!({"id": id, "alias": alias, "family": "mini", "class": "deterministic",
+               "authority": "propose", "summary": "Looks.",
+               "inputs": {"type": "object", "properties": {"q": {"type": "string"}}},
+               "outputs": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+               "evidence": [], "evaluation": {"method": "m", "metric": "x"},
+               "failure_modes": [failure_mode], "effects": []})
+    };
+    let write_pack = |primitives: Vec<Value>| {
+        let manifest = json!({"pack": "mini", "version": "1.0.0", "summary": "A minimal pack.",
+            "kernel_abi": "^1.0", "roots": ["mini"],
+            "families": [{"name": "mini", "prefix": "mini", "group": "mini", "summary": "Mini."}],
+            "primitives": primitives});
+        std::fs::create_dir_all(dir.path().join("mini")).unwrap();
+        std::fs::write(
+            dir.path().join("mini/pack.json"),
+            serde_json::to_string_pretty(&manifest).unwrap(),
+        )
+        .unwrap();
+    };
+    std::fs::write(
+        dir.path().join("g.graph.json"),
+        r#"{"graph":"g","abi":"1.0.0","packs":{"mini":"^1.0"},"capabilities":["mini.*","done.finish_success"],"entry":"look","nodes":[{"id":"look","primitive":"mini.look","inputs":{"q":{"const":"x"}},"next":"done"},{"id":"done","primitive":"done.finish_success","inputs":{"summary":{"from":"look","at":"/a"}}}]}"#,
+    )
+    .unwrap();
+    let validate = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_primgraph"))
+            .args([
+                "validate",
+                "g.graph.json",
+                "--pack",
+                "mini",
+                "--format",
+                "human",
+            ])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    write_pack(vec![primitive("mini.look", "MINI_LOOK", "made_up")]);
+    let p808 = validate();
+    write_pack(vec![
+        primitive("mini.look", "MINI_LOOK", "invalid_input"),
+        primitive("mini.look", "MINI_LOOK2", "invalid_input"),
+    ]);
+    let l501 = validate();
+    for out in [&p808, &l501] {
+        assert!(out.contains(" --> mini/pack.json:"), "{out}");
+        assert!(out.contains("^^^"), "{out}");
+    }
+    insta::assert_snapshot!("human_pack_file_findings", format!("{p808}{l501}"));
+}

@@ -865,3 +865,181 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A pack `mini` under `dir/mini`: `mini.echo` (`text` → `result`, a closed output) and the
+/// fragments `echo-twice` (port `msg` read as `$in` `/msg`) and `echo-deep` (reads `/msg/x`
+/// from the string port: the fragment's own mistake).
+fn mini_pack(dir: &Path) {
+    let pack = dir.join("mini");
+    std::fs::create_dir_all(pack.join("fragments")).unwrap();
+    let manifest = serde_json::json!({
+        "pack": "mini", "version": "1.0.0", "summary": "A minimal pack.", "kernel_abi": "^1.0",
+        "roots": ["mini"],
+        "families": [{"name": "mini", "prefix": "mini", "group": "mini", "summary": "Mini."}],
+        "primitives": [{"id": "mini.echo", "alias": "MINI_ECHO", "family": "mini",
+            "class": "deterministic", "authority": "propose", "summary": "Echoes the text.",
+            "inputs": {"type": "object", "properties": {"text": {"type": "string"}}},
+            "outputs": {"type": "object", "properties": {"result": {"type": "string"}},
+                        "required": ["result"], "additionalProperties": false},
+            "evidence": [], "evaluation": {"method": "m", "metric": "x"},
+            "failure_modes": ["invalid_input"], "effects": []}],
+        "fragments": ["fragments/*.fragment.json"]
+    });
+    std::fs::write(
+        pack.join("pack.json"),
+        serde_json::to_string_pretty(&manifest).unwrap(),
+    )
+    .unwrap();
+    for (name, at) in [("echo-twice", "/msg"), ("echo-deep", "/msg/x")] {
+        let fragment = format!(
+            r#"{{
+  "fragment": "{name}",
+  "summary": "Echo twice.",
+  "inputs": {{"msg": {{"type": "string"}}}},
+  "outputs": {{"result": {{"from": "second", "at": "/result"}}}},
+  "exits": ["done"],
+  "entry": "first",
+  "nodes": [
+    {{"id": "first", "primitive": "mini.echo", "inputs": {{"text": {{"from": "$in", "at": "{at}"}}}}, "next": "second"}},
+    {{"id": "second", "primitive": "mini.echo", "inputs": {{"text": {{"from": "first", "at": "/result"}}}}, "next": {{"exit": "done"}}}}
+  ]
+}}
+"#
+        );
+        std::fs::write(
+            pack.join("fragments").join(format!("{name}.fragment.json")),
+            fragment,
+        )
+        .unwrap();
+    }
+}
+
+/// A graph using `mini/FRAGMENT` at `/nodes/1`, its port `msg` bound to `a` at `msg_at`; `head`
+/// is spliced in after the name (`packs` and whatever else).
+fn mini_graph(head: &str, fragment: &str, msg_at: &str) -> String {
+    format!(
+        r#"{{"graph": "use", "abi": "1.0.0", {head}
+ "capabilities": ["mini.*", "done.*"],
+ "input": {{"type": "object", "properties": {{"issue": {{"type": "string"}}}}, "required": ["issue"]}},
+ "entry": "a",
+ "nodes": [
+  {{"id": "a", "primitive": "mini.echo", "inputs": {{"text": {{"from": "$input", "at": "/issue"}}}}, "next": "f"}},
+  {{"id": "f", "fragment": "mini/{fragment}", "inputs": {{"msg": {{"from": "a", "at": "{msg_at}"}}}}, "exits": {{"done": "b"}}}},
+  {{"id": "b", "primitive": "done.finish_success", "inputs": {{"summary": {{"from": "f", "at": "/result"}}}}}}]}}
+"#
+    )
+}
+
+/// `primgraph validate FILE --pack packs --format json` in `dir`: the exit code and the
+/// diagnostics as (code, file or the graph's, pointer).
+fn validate_json(dir: &Path, file: &str) -> (Option<i32>, Vec<(String, String, String)>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_primgraph"))
+        .args(["validate", file, "--pack", "packs", "--format", "json"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let found = doc["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["file"].as_str().unwrap_or(file).to_string(),
+                d["pointer"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (out.status.code(), found)
+}
+
+/// SPEC §2 ("Unknown fields are an error", `packs` is name → range) and §5 G003: a malformed
+/// `packs` or an unknown member is the same G003 whether or not the graph uses a fragment, and
+/// no P811 is built on a `packs` that is no object of ranges.
+#[test]
+fn a_malformed_graph_that_uses_a_fragment_is_its_g003s_not_a_p811() {
+    let dir = tempfile::tempdir().unwrap();
+    mini_pack(&dir.path().join("packs"));
+    let g003 = |pointer: &str| {
+        (
+            "G003".to_string(),
+            "g.graph.json".to_string(),
+            pointer.to_string(),
+        )
+    };
+    let cases = [
+        (
+            r#""packs": ["mini"], "extra_field": 1,"#,
+            vec![g003("/packs"), g003("/extra_field")],
+        ),
+        (r#""packs": "mini","#, vec![g003("/packs")]),
+        (r#""packs": null,"#, vec![g003("/packs")]),
+        (r#""packs": {"mini": 1},"#, vec![g003("/packs/mini")]),
+        (
+            r#""packs": {"mini": "^1.0"}, "extra_field": 1,"#,
+            vec![g003("/extra_field")],
+        ),
+    ];
+    for (head, expected) in cases {
+        std::fs::write(
+            dir.path().join("g.graph.json"),
+            mini_graph(head, "echo-twice", "/result"),
+        )
+        .unwrap();
+        let (code, mut found) = validate_json(dir.path(), "g.graph.json");
+        found.sort();
+        let mut expected = expected;
+        expected.sort();
+        assert_eq!(code, Some(1), "{head}");
+        assert_eq!(found, expected, "{head}");
+    }
+    // The same document well formed validates clean: the G003s above are all there is.
+    std::fs::write(
+        dir.path().join("g.graph.json"),
+        mini_graph(r#""packs": {"mini": "^1.0"},"#, "echo-twice", "/result"),
+    )
+    .unwrap();
+    assert_eq!(validate_json(dir.path(), "g.graph.json"), (Some(0), vec![]));
+}
+
+/// SPEC §9.3 (port checks at the boundary) and §3.2 T304: a use site's binding of a port whose
+/// pointer the source's output does not have is T304 at that binding in the graph, where the
+/// mistake is written; a pointer the fragment itself gets wrong stays in the fragment file.
+#[test]
+fn a_wrong_pointer_bound_to_a_port_is_t304_at_the_use_site() {
+    let dir = tempfile::tempdir().unwrap();
+    mini_pack(&dir.path().join("packs"));
+    let head = r#""packs": {"mini": "^1.0"},"#;
+    std::fs::write(
+        dir.path().join("g.graph.json"),
+        mini_graph(head, "echo-twice", "/summary"),
+    )
+    .unwrap();
+    let (code, found) = validate_json(dir.path(), "g.graph.json");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        found,
+        vec![(
+            "T304".to_string(),
+            "g.graph.json".to_string(),
+            "/nodes/1/inputs/msg/at".to_string()
+        )]
+    );
+    std::fs::write(
+        dir.path().join("g.graph.json"),
+        mini_graph(head, "echo-deep", "/result"),
+    )
+    .unwrap();
+    let (code, found) = validate_json(dir.path(), "g.graph.json");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        found,
+        vec![(
+            "T304".to_string(),
+            "packs/mini/fragments/echo-deep.fragment.json".to_string(),
+            "/nodes/0/inputs/text/at".to_string()
+        )]
+    );
+}

@@ -245,8 +245,11 @@ fn a_port_pointer_into_a_ref_cycle_ends_in_a_located_answer() {
                            "inputs": {"reason": {"const": "other"}, "summary": {"from": "$in", "at": "/list/next/next/next/v"}}}]}),
     );
     let opts = options(&[dir.path().to_path_buf()]);
-    let mut input = json!({"type": "object", "properties": {"a": list.clone()}});
-    input["properties"]["a"]["$defs"]["n"]["properties"]["v"] = json!({"type": "integer"});
+    // `#/$defs/n` resolves at the schema's root: the graph's `input` holds the definitions there
+    // (nested under `a` the reference would find nothing, a G003 `input` of its own).
+    let mut input = json!({"type": "object", "$defs": list["$defs"].clone(),
+                           "properties": {"a": {"$ref": "#/$defs/n"}}});
+    input["$defs"]["n"]["properties"]["v"] = json!({"type": "integer"});
     let bytes = serde_json::to_vec(&json!({
         "graph": "refs", "abi": "1.0.0", "packs": {"refs": "^1"}, "capabilities": ["done.*"],
         "input": input, "entry": "use",
