@@ -88,9 +88,7 @@ impl PyRunReport {
 
     /// This run's summary (merge many into a corpus's).
     fn summary(&self) -> PySummary {
-        PySummary {
-            inner: Summary::of_run(&self.inner),
-        }
+        PySummary::unnamed(Summary::of_run(&self.inner))
     }
 
     fn __repr__(&self) -> String {
@@ -294,6 +292,9 @@ impl PyReplayer {
         let done = py.detach(|| self.engine.with(|r| r.replay_corpus(&files, jobs)));
         let (runs, summary) =
             done.map_err(|e| errors::raise(py, "Error", Located::new(e.to_string())))?;
+        let summary = self
+            .engine
+            .with(|r| PySummary::of_graph(summary, r.graph()));
         reports_and_summary(py, runs, summary)
     }
 }
@@ -413,6 +414,9 @@ impl PyReplayer {
                 )),
             )
         })?;
+        let summary = self
+            .engine
+            .with(|r| PySummary::of_graph(summary, r.graph()));
         reports_and_summary(py, runs, summary)
     }
 
@@ -471,7 +475,7 @@ pub fn collect_trace_files(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult
 fn reports_and_summary<'py>(
     py: Python<'py>,
     runs: Vec<RunReport>,
-    summary: Summary,
+    summary: PySummary,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let reports = PyList::empty(py);
     for run in runs {
@@ -479,9 +483,6 @@ fn reports_and_summary<'py>(
     }
     PyTuple::new(
         py,
-        [
-            reports.into_any(),
-            Bound::new(py, PySummary { inner: summary })?.into_any(),
-        ],
+        [reports.into_any(), Bound::new(py, summary)?.into_any()],
     )
 }

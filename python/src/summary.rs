@@ -1,10 +1,12 @@
 //! `primgraph.Summary`: the corpus summary monoid of SPEC §4.3 — `merge`, JSON in and out
 //! (`to_json` is the exact text the summary has in `primgraph replay --format json`, compact),
 //! equality, and pickling through `__reduce__` (Ray, Dask and Spark ship it between processes).
+//! A summary from a replay also knows its graph's name and digest (`graph`), which `compare`
+//! reports as the `primgraph compare` of summary files does.
 
 use crate::convert;
 use crate::errors::{self, Located};
-use primgraph::Summary;
+use primgraph::{GraphIdentity, Summary};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::collections::BTreeMap;
@@ -13,9 +15,69 @@ use std::collections::BTreeMap;
 /// modes per primitive, steps and spend (sums and histograms). Summaries merge exactly, in any
 /// order: `Summary()` is the empty one.
 #[pyclass(name = "Summary", module = "primgraph", frozen, eq)]
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PySummary {
     pub inner: Summary,
+    pub graph: SummaryGraph,
+}
+
+/// Equality is of the figures: the same runs replayed against the same graph, summed here or
+/// read back from JSON (which has no graph), are equal.
+impl PartialEq for PySummary {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner == other.inner
+    }
+}
+
+/// The graph a summary's runs were replayed against. Merging keeps it when both sides agree
+/// (the empty summary agrees with every graph) and gives `Mixed` otherwise, so merging stays
+/// associative and commutative.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum SummaryGraph {
+    /// The empty summary, or one read from JSON text.
+    #[default]
+    Unknown,
+    One(GraphIdentity),
+    /// Merged from summaries of different graphs.
+    Mixed,
+}
+
+impl SummaryGraph {
+    fn merge(&self, other: &SummaryGraph) -> SummaryGraph {
+        match (self, other) {
+            (SummaryGraph::Unknown, g) | (g, SummaryGraph::Unknown) => g.clone(),
+            (SummaryGraph::One(a), SummaryGraph::One(b)) if a == b => self.clone(),
+            _ => SummaryGraph::Mixed,
+        }
+    }
+
+    fn identity(&self) -> Option<GraphIdentity> {
+        match self {
+            SummaryGraph::One(g) => Some(g.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl PySummary {
+    /// A summary of runs replayed against `graph`.
+    pub fn of_graph(inner: Summary, graph: &primgraph::ReplayGraph) -> PySummary {
+        PySummary {
+            inner,
+            graph: SummaryGraph::One(GraphIdentity {
+                name: graph.name.clone(),
+                digest: graph.digest.clone(),
+            }),
+        }
+    }
+
+    /// A summary whose graph is not known.
+    pub fn unnamed(inner: Summary) -> PySummary {
+        PySummary {
+            inner,
+            graph: SummaryGraph::Unknown,
+        }
+    }
 }
 
 pub fn summary_to_json(s: &Summary) -> String {
@@ -27,9 +89,7 @@ impl PySummary {
     /// The empty summary (the monoid's unit).
     #[new]
     fn new() -> PySummary {
-        PySummary {
-            inner: Summary::default(),
-        }
+        PySummary::unnamed(Summary::default())
     }
 
     /// A new summary: this one and `other` added together (exact, commutative, associative).
@@ -50,7 +110,10 @@ impl PySummary {
                 Located::new(format!("cannot merge: at {}: {}", e.pointer, e.message)),
             )
         })?;
-        Ok(PySummary { inner: merged })
+        Ok(PySummary {
+            inner: merged,
+            graph: self.graph.merge(&other.get().graph),
+        })
     }
 
     /// The summary as compact JSON text: the `summary` member of `primgraph replay --format
@@ -81,7 +144,7 @@ impl PySummary {
         // The library's strict reader: a duplicate key is refused (by line and column), and so
         // are figures no runs could give (by JSON pointer).
         primgraph::Summary::from_slice(&bytes)
-            .map(|inner| PySummary { inner })
+            .map(PySummary::unnamed)
             .map_err(|e| {
                 let message = if e.pointer.is_empty() {
                     e.message
@@ -124,10 +187,13 @@ impl PySummary {
                 "argument `confidence` must lie strictly between 0 and 1, not {confidence}"
             )));
         }
-        let baseline = &self.inner;
-        let candidate = &candidate.get().inner;
-        let document =
-            py.detach(|| primgraph::compare::compare(baseline, candidate, confidence).to_json());
+        let graphs = (self.graph.identity(), candidate.get().graph.identity());
+        let (baseline, candidate) = (&self.inner, &candidate.get().inner);
+        let document = py.detach(|| {
+            primgraph::compare::compare(baseline, candidate, confidence)
+                .with_graphs(graphs.0, graphs.1)
+                .to_json()
+        });
         convert::to_py(py, &document)
     }
 
@@ -179,12 +245,47 @@ impl PySummary {
         self.inner.spend_usd()
     }
 
+    /// The graph the runs were replayed against, `{"name", "digest"}`; `None` for the empty
+    /// summary, one read with `from_json`, or one merged from runs of different graphs.
+    #[getter]
+    fn graph<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = self.graph.identity().map_or(
+            serde_json::Value::Null,
+            |g| serde_json::json!({"name": g.name, "digest": g.digest}),
+        );
+        convert::to_py(py, &value)
+    }
+
+    /// Rebuild a pickled summary: its JSON text and its graph (`None`, `(name, digest)`, or
+    /// `"mixed"`).
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        graph: &Bound<'_, PyAny>,
+    ) -> PyResult<PySummary> {
+        let mut summary = PySummary::from_json(py, text)?;
+        summary.graph = if graph.is_none() {
+            SummaryGraph::Unknown
+        } else if let Ok((name, digest)) = graph.extract::<(String, String)>() {
+            SummaryGraph::One(GraphIdentity { name, digest })
+        } else {
+            SummaryGraph::Mixed
+        };
+        Ok(summary)
+    }
+
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let from_json = py.get_type::<PySummary>().getattr("from_json")?;
-        PyTuple::new(
-            py,
-            [from_json, PyTuple::new(py, [self.to_json()])?.into_any()],
-        )
+        let restore = py.get_type::<PySummary>().getattr("_restore")?;
+        let graph = match &self.graph {
+            SummaryGraph::Unknown => py.None().into_bound(py),
+            SummaryGraph::One(g) => (g.name.clone(), g.digest.clone())
+                .into_pyobject(py)?
+                .into_any(),
+            SummaryGraph::Mixed => "mixed".into_pyobject(py)?.into_any(),
+        };
+        let args = PyTuple::new(py, [self.to_json().into_pyobject(py)?.into_any(), graph])?;
+        PyTuple::new(py, [restore, args.into_any()])
     }
 
     /// The summary as HTML for notebooks (Jupyter shows it instead of the repr): run counts,

@@ -165,11 +165,11 @@ def test_summary_compare_equals_the_clis_compare(tmp_path, cli):
     assert printed.returncode == 0, printed.stderr
     from_python = summaries["v1"].compare(summaries["v2"], confidence=0.9)
     from_cli = json.loads(printed.stdout)
-    # A summary from `replay_corpus` does not carry its graph's name and digest (a summary file
-    # does): every figure is the same, and the sides say only how many runs they hold.
-    assert from_python["metrics"] == from_cli["metrics"]
-    for side in ("baseline", "candidate"):
-        assert from_python[side] == {"graph": None, "digest": None, "runs": from_cli[side]["runs"]}
+    # A summary from `replay_corpus` knows its graph's name and digest, as a summary file does:
+    # the whole document is the CLI's (SPEC §6.3's `"baseline": {"graph", "digest", "runs"}`).
+    assert from_python == from_cli
+    assert from_python["baseline"]["graph"] == "fix-failing-test"
+    assert from_python["baseline"]["digest"] != from_python["candidate"]["digest"]
     assert from_python["confidence"] == 0.9 and from_python["metrics"]
     # Compared with itself nothing changed.
     same = summaries["v1"].compare(summaries["v1"])
@@ -178,3 +178,35 @@ def test_summary_compare_equals_the_clis_compare(tmp_path, cli):
         summaries["v1"].compare({"runs": 1})
     with pytest.raises(ValueError, match="`confidence`"):
         summaries["v1"].compare(summaries["v2"], confidence=1.5)
+
+
+def test_a_replayed_summary_names_its_graph_through_merge_and_pickle():
+    replayer = pg.Replayer(FIX_GRAPH)
+    _, summary = replayer.replay_corpus(GRAPHS / "runs" / "v1")
+    graph = {"name": "fix-failing-test", "digest": replayer.digest}
+    assert summary.graph == graph
+    # The empty summary agrees with every graph; a summary read from JSON names none.
+    assert pg.Summary().merge(summary).graph == graph
+    assert pg.Summary.from_json(summary.to_json()).graph is None
+    assert pickle.loads(pickle.dumps(summary)).graph == graph
+    _, other = pg.replay_corpus(GRAPHS / "fix-failing-test-v2.graph.json", GRAPHS / "runs" / "v2")
+    mixed = summary.merge(other)
+    assert mixed.graph is None and pickle.loads(pickle.dumps(mixed)).merge(summary).graph is None
+    assert summary.compare(other)["baseline"]["digest"] == replayer.digest
+
+
+def test_first_divergence_has_every_key_of_the_spec(tmp_path):
+    """SPEC §4.2: `first_divergence` is `{"seq", "code", "expected", "actual"}`, `None` for no
+    value (a D607's output breaks a schema: nothing was expected)."""
+    runs = sorted((GRAPHS / "runs" / "v1").glob("*.trace.jsonl"))
+    source = runs[0].read_text().splitlines()
+    step = next(i for i, l in enumerate(source) if isinstance(json.loads(l).get("output"), dict))
+    event = json.loads(source[step])
+    event["output"]["unexpected_field"] = True
+    source[step] = json.dumps(event, separators=(",", ":"))
+    report = pg.replay(FIX_GRAPH, ("\n".join(source) + "\n").encode())
+    first = report.first_divergence
+    assert first is not None, report.diagnostics
+    for key in ("seq", "code", "expected", "actual"):
+        assert key in first, first
+    assert first == json.loads(report.to_json())["first_divergence"]

@@ -108,7 +108,8 @@ pub struct Metric {
     pub change: Change,
     pub tasks: Option<TaskMoves>,
     /// Why the difference has no interval and no label, when the data cannot support one
-    /// (`paired_success` over too few tasks or with zero variance, …); `None` otherwise.
+    /// (`paired_success` over fewer than two shared tasks, a v1 summary's failure rates, …); `None`
+    /// otherwise.
     pub reason: Option<String>,
 }
 
@@ -330,32 +331,19 @@ fn paired(baseline: &Summary, candidate: &Summary, confidence: f64) -> Metric {
     }
     let n = diffs.len() as u64;
     let moments = Moments::from_values(&diffs);
-    let minimum = paired_minimum_tasks(confidence);
-    let reason = if n == 0 {
-        Some("no task was run by both sides".to_string())
-    } else if n < minimum {
-        Some(format!(
-            "{n} shared task{}: fewer than {minimum}, the fewest with which even an unanimous \
-             change could be significant at this confidence (a sign test over n tasks all moving \
-             one way has p = 2·2⁻ⁿ)",
-            if n == 1 { "" } else { "s" }
-        ))
-    } else if moments.and_then(|m| m.variance) == Some(0.0) {
-        Some(format!(
-            "all {n} per-task differences are equal (zero variance): a t interval would be a \
-             single point"
-        ))
-    } else {
-        None
+    // SPEC §6.3: a t interval over the tasks whenever it is defined (two tasks or more); equal
+    // per-task differences give the point interval at their mean, labelled by the same rule as
+    // every other metric (as `mean_steps` with zero variance is).
+    let reason = match n {
+        0 => Some("no task was run by both sides".to_string()),
+        1 => Some("1 shared task: a t interval over the tasks needs two".to_string()),
+        _ => None,
     };
     let difference = Difference {
         estimate: moments.map(|m| m.mean),
-        interval: match reason {
-            Some(_) => None,
-            None => moments
-                .as_ref()
-                .and_then(|m| stats::t_interval(m, confidence)),
-        },
+        interval: moments
+            .as_ref()
+            .and_then(|m| stats::t_interval(m, confidence)),
     };
     let side = |sum: f64| Estimate {
         estimate: (n > 0).then(|| sum / n as f64),
@@ -373,22 +361,6 @@ fn paired(baseline: &Summary, candidate: &Summary, confidence: f64) -> Metric {
         tasks: Some(moves),
         reason,
     }
-}
-
-/// The fewest shared tasks `paired_success` gives an interval and a label for at `confidence`:
-/// the smallest `n` (at least 2) with `2·2⁻ⁿ ≤ 1 − confidence` — 6 at 95%, 8 at 99%, 5 at 90%.
-/// With fewer, even every task moving the same way is not significant by the exact,
-/// distribution-free sign test, so a t interval that calls it significant rests on nothing but
-/// its normality assumption, which a handful of bounded, discrete per-task differences do not
-/// meet (two tasks going 1 → 0.5 have zero variance and a t interval of a single point).
-pub fn paired_minimum_tasks(confidence: f64) -> u64 {
-    let alpha = 1.0 - confidence;
-    let mut n = 2u64;
-    // 2·2⁻ⁿ halves each step; past 1100 it is below every positive f64.
-    while n < 1100 && 2f64.powi(1 - n as i32) > alpha {
-        n += 1;
-    }
-    n
 }
 
 fn steps_moments(s: &Summary) -> Option<Moments> {
@@ -620,82 +592,71 @@ mod tests {
             .expect("paired_success")
     }
 
-    /// The issue's case: two tasks, each going from 2/2 to 1/2, are −50 pp with zero variance;
-    /// the t interval was the point [−50, −50] and a "regression" that tripped `--fail-on`.
+    /// SPEC §6.3: "a t interval over the tasks" — with two tasks and zero variance (each going
+    /// from 2/2 to 1/2) it is the point [−50 pp, −50 pp], wholly on the bad side: a regression,
+    /// as `mean_steps` with zero variance is.
     #[test]
-    fn paired_success_over_two_tasks_has_no_interval_and_no_verdict() {
+    fn paired_success_with_zero_variance_is_the_point_interval_labelled_by_the_rule() {
         let (b, c) = paired_sides(&[(2, 1), (2, 1)], 2);
         let cmp = compare(&b, &c, 0.95);
         let m = paired_of(&cmp);
         assert_eq!(m.difference.estimate, Some(-0.5));
-        assert_eq!(m.difference.interval, None);
+        assert_eq!(
+            m.difference.interval,
+            Some(Interval {
+                low: -0.5,
+                high: -0.5
+            })
+        );
+        assert_eq!((m.change, m.reason.as_deref()), (Change::Regression, None));
+        assert!(cmp.regressed("paired_success"));
+        let (b, c) = paired_sides(&[(1, 2); 3], 2);
+        assert_eq!(
+            paired_of(&compare(&b, &c, 0.95)).change,
+            Change::Improvement
+        );
+        let (b, c) = paired_sides(&[(1, 1); 3], 2);
+        let same = compare(&b, &c, 0.95);
+        let m = paired_of(&same);
+        assert_eq!(
+            m.difference.interval,
+            Some(Interval {
+                low: 0.0,
+                high: 0.0
+            })
+        );
         assert_eq!(m.change, Change::None);
-        assert!(!cmp.regressed("paired_success"));
-        let reason = m.reason.as_deref().expect("a reason");
-        assert!(
-            reason.contains("2 shared tasks") && reason.contains("fewer than 6"),
-            "{reason}"
-        );
-        let json = cmp.to_json();
-        let j = json["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["metric"] == "paired_success")
-            .unwrap();
-        assert_eq!(j["reason"], reason);
-        assert!(j["difference"].get("low").is_none());
-        assert_eq!(j["change"], "none");
-        let human = render::human(&cmp, false);
-        assert!(human.contains("no verdict (see note)"), "{human}");
-        assert!(
-            human.contains(&format!("paired_success: {reason}")),
-            "{human}"
-        );
-        let markdown = render::markdown(&cmp);
-        assert!(markdown.contains("**No verdict:**"), "{markdown}");
     }
 
     #[test]
-    fn paired_success_with_zero_variance_has_no_verdict_however_many_tasks() {
-        let (b, c) = paired_sides(&[(2, 1); 12], 2);
+    fn paired_success_over_few_tasks_has_the_t_interval_with_n_minus_1_df() {
+        // Three tasks moving −1/2, −1/2, −1: mean −2/3, sd 0.288675, t(0.975; 2) = 4.302653.
+        let (b, c) = paired_sides(&[(2, 1), (2, 1), (2, 0)], 2);
+        let m = paired_of(&compare(&b, &c, 0.95)).clone();
+        let i = m.difference.interval.expect("an interval");
+        let half = 4.302_653 * 0.288_675_1 / 3f64.sqrt();
+        assert!((i.low - (-2.0 / 3.0 - half)).abs() < 1e-5, "{i:?}");
+        assert!((i.high - (-2.0 / 3.0 + half)).abs() < 1e-5, "{i:?}");
+        assert_eq!((m.change, m.reason), (Change::None, None));
+    }
+
+    #[test]
+    fn paired_success_over_one_task_or_none_has_no_interval_and_says_why() {
+        let (b, c) = paired_sides(&[(2, 0)], 2);
         let cmp = compare(&b, &c, 0.95);
         let m = paired_of(&cmp);
-        assert_eq!((m.difference.interval, m.change), (None, Change::None));
-        assert!(m.reason.as_deref().unwrap().contains("zero variance"));
-    }
-
-    #[test]
-    fn paired_success_over_enough_varied_tasks_is_tested() {
-        // Six tasks, five worse by 1/2 and one by 1: a regression at 95%, none at 99% (which
-        // needs 8 tasks).
-        let moves = [(2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 0)];
-        let (b, c) = paired_sides(&moves, 2);
-        let m = paired_of(&compare(&b, &c, 0.95)).clone();
-        assert_eq!(m.reason, None);
-        assert!(m.difference.interval.is_some());
-        assert_eq!(m.change, Change::Regression);
-        let strict = compare(&b, &c, 0.99);
-        assert!(
-            paired_of(&strict)
-                .reason
-                .as_deref()
-                .unwrap()
-                .contains("fewer than 8")
+        assert_eq!(
+            (m.difference.estimate, m.difference.interval),
+            (Some(-1.0), None)
         );
-    }
-
-    #[test]
-    fn the_minimum_number_of_tasks_follows_the_sign_test() {
-        assert_eq!(paired_minimum_tasks(0.95), 6);
-        assert_eq!(paired_minimum_tasks(0.99), 8);
-        assert_eq!(paired_minimum_tasks(0.90), 5);
-        assert_eq!(paired_minimum_tasks(0.5), 2);
-        for confidence in [0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0 - 1e-12] {
-            let n = paired_minimum_tasks(confidence);
-            // n tasks all moving one way reach the level; n − 1 do not.
-            assert!(2.0 * 0.5f64.powi(n as i32) <= 1.0 - confidence);
-            assert!(n == 2 || 2.0 * 0.5f64.powi(n as i32 - 1) > 1.0 - confidence);
-        }
+        assert_eq!(m.change, Change::None);
+        let reason = m.reason.as_deref().expect("a reason");
+        assert!(reason.contains("needs two"), "{reason}");
+        assert!(render::human(&cmp, false).contains(&format!("paired_success: {reason}")));
+        assert!(render::markdown(&cmp).contains("**No verdict:**"));
+        let (b, c) = paired_sides(&[], 2);
+        let m = paired_of(&compare(&b, &c, 0.95)).clone();
+        assert_eq!(m.difference.estimate, None);
+        assert!(m.reason.unwrap().contains("no task"));
     }
 }

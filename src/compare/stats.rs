@@ -323,6 +323,15 @@ impl Moments {
         if values.is_empty() {
             return None;
         }
+        // Equal observations have exactly their value as mean and zero variance (a sum divided
+        // back can miss it by a rounding, which would widen a point interval by 10⁻¹⁷).
+        if values.iter().all(|&x| x == values[0]) {
+            return Some(Moments {
+                n: values.len() as u64,
+                mean: values[0],
+                variance: (values.len() >= 2).then_some(0.0),
+            });
+        }
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
         let variance = (values.len() >= 2)

@@ -280,8 +280,10 @@ impl RunReport {
                     let mut d = Map::new();
                     d.insert("seq".into(), Value::from(f.seq));
                     d.insert("code".into(), Value::from(f.code.as_str()));
-                    insert_present(&mut d, "expected", &f.expected);
-                    insert_present(&mut d, "actual", &f.actual);
+                    // SPEC §4.2 names all four keys: no value is `null` here (a diagnostic
+                    // keeps the absent/`null` distinction).
+                    d.insert("expected".into(), f.expected.clone().unwrap_or(Value::Null));
+                    d.insert("actual".into(), f.actual.clone().unwrap_or(Value::Null));
                     d.insert("pointer".into(), Value::from(f.pointer.clone()));
                     d.insert("line".into(), Value::from(f.line));
                     d.insert("node".into(), Value::from(f.site.clone()));

@@ -426,3 +426,140 @@ fn compare_refuses_foreign_newer_and_unusable_input_with_a_location() {
             .all(|m| m["baseline"]["estimate"].is_null())
     );
 }
+
+fn paired_success_of(j: &Value) -> Value {
+    j["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "paired_success")
+        .expect("paired_success")
+        .clone()
+}
+
+/// SPEC §6.3: `paired_success` has "a t interval over the tasks", and a difference is a
+/// regression when its interval lies wholly on the bad side of zero. Every shared task going
+/// from success to failure is −100 pp with zero variance: the point interval [−1, −1], a
+/// regression, and `--fail-on paired_success` exits 1 (as `mean_steps` does at zero variance).
+#[test]
+fn paired_success_with_every_task_equally_worse_is_a_regression() {
+    let dir = tempfile::tempdir().unwrap();
+    let (za, zb) = (dir.path().join("za"), dir.path().join("zb"));
+    let out = za.to_str().unwrap();
+    let (code, _, err) = primgraph(&[
+        "simulate", V1, "--runs", "8", "--tasks", "8", "--seed", "4", "--out", out,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::create_dir(&zb).unwrap();
+    let mut kept = 0;
+    for entry in std::fs::read_dir(&za).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains(r#""end":"success""#) {
+            // The end event is not hash-chained to anything after it: the run stays readable.
+            let failed = text.replace(r#""end":"success""#, r#""end":"failure""#);
+            std::fs::write(zb.join(path.file_name().unwrap()), failed).unwrap();
+            kept += 1;
+        } else {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    assert!(kept >= 2, "the seed gives {kept} successful runs");
+    let a = summary_of(dir.path(), V1, out, "za.json");
+    let b = summary_of(dir.path(), V1, zb.to_str().unwrap(), "zb.json");
+    let (code, printed, err) = primgraph(&[
+        "compare",
+        &a,
+        &b,
+        "--fail-on",
+        "paired_success",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let paired = paired_success_of(&json_of(&printed));
+    assert_eq!(paired["baseline"]["estimate"], 1.0);
+    assert_eq!(paired["candidate"]["estimate"], 0.0);
+    assert_eq!(
+        paired["difference"],
+        json!({"estimate": -1.0, "low": -1.0, "high": -1.0})
+    );
+    assert_eq!(paired["change"], "regression");
+    assert!(paired.get("reason").is_none(), "{paired}");
+    assert_eq!(paired["tasks"]["worsened"], paired["baseline"]["n"]);
+}
+
+/// SPEC §6.3: the t interval over the tasks whenever it is defined, five shared tasks included
+/// (df = 4). The oracle recomputes it from the per-task counts in the two summary files with
+/// the tabled quantile t(0.975; 4) = 2.776445.
+#[test]
+fn paired_success_over_five_tasks_has_its_t_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (graph, seed, name) in [(V1, "1", "a"), (V2, "2", "b")] {
+        let out = dir.path().join(name);
+        let out = out.to_str().unwrap();
+        let (code, _, err) = primgraph(&[
+            "simulate", graph, "--runs", "10", "--tasks", "5", "--seed", seed, "--out", out,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        files.push(summary_of(dir.path(), graph, out, &format!("{name}.json")));
+    }
+    let (code, printed, err) = primgraph(&["compare", &files[0], &files[1], "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let paired = paired_success_of(&json_of(&printed));
+
+    let tasks = |file: &str| -> Vec<(String, f64)> {
+        let j = json_of(&std::fs::read_to_string(file).unwrap());
+        let tasks = j["summary"]["tasks"].as_object().unwrap();
+        let mut rates: Vec<(String, f64)> = tasks
+            .iter()
+            .map(|(k, t)| {
+                let (runs, ok) = (
+                    t["runs"].as_f64().unwrap(),
+                    t["successes"].as_f64().unwrap(),
+                );
+                (k.clone(), ok / runs)
+            })
+            .collect();
+        rates.sort_by(|x, y| x.0.cmp(&y.0));
+        rates
+    };
+    let (base, cand) = (tasks(&files[0]), tasks(&files[1]));
+    assert_eq!(base.len(), 5);
+    let d: Vec<f64> = base
+        .iter()
+        .zip(&cand)
+        .map(|((kb, rb), (kc, rc))| {
+            assert_eq!(kb, kc, "both sides ran the same tasks");
+            rc - rb
+        })
+        .collect();
+    let mean = d.iter().sum::<f64>() / 5.0;
+    let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 4.0).sqrt();
+    let half = 2.776_445 * sd / 5f64.sqrt();
+    assert!(sd > 0.0, "{d:?}");
+    let diff = &paired["difference"];
+    let close = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-5;
+    assert!(close(&diff["estimate"], mean), "{diff} vs {mean}");
+    assert!(
+        close(&diff["low"], mean - half),
+        "{diff} vs {}",
+        mean - half
+    );
+    assert!(
+        close(&diff["high"], mean + half),
+        "{diff} vs {}",
+        mean + half
+    );
+    let wholly_bad = mean + half < 0.0;
+    let wholly_good = mean - half > 0.0;
+    let want = if wholly_bad {
+        "regression"
+    } else if wholly_good {
+        "improvement"
+    } else {
+        "none"
+    };
+    assert_eq!(paired["change"], want);
+}

@@ -228,3 +228,44 @@ fn a_symlink_loop_is_not_followed() {
     let graphs = primgraph::validate::collect_paths(&[dir.path().to_path_buf()]).unwrap();
     assert!(graphs.is_empty(), "{graphs:?}");
 }
+
+/// SPEC §4.2: `"first_divergence": {"seq", "code", "expected", "actual"} or null` — all four
+/// keys, `null` for no value, in the JSON report, each JSONL line and the summary file's runs
+/// alike: D606/D607 have nothing `expected`, D613/D614/D616 nothing recorded as `actual`.
+#[test]
+fn every_first_divergence_has_seq_code_expected_and_actual() {
+    let traces: Vec<String> = ["d601", "d606", "d607", "d613", "d616", "faithful"]
+        .iter()
+        .map(|name| format!("tests/fixtures/replay/{name}.trace.jsonl"))
+        .collect();
+    let traces: Vec<&str> = traces.iter().map(String::as_str).collect();
+    let (_, json, stderr) = replay(&[&["--format", "json", "--jobs", "1"], &traces[..]].concat());
+    let (_, jsonl, _) = replay(&[&["--format", "jsonl", "--jobs", "1"], &traces[..]].concat());
+    let document: serde_json::Value = serde_json::from_str(&json).expect(&stderr);
+    let mut runs: Vec<serde_json::Value> = document["runs"].as_array().unwrap().clone();
+    runs.extend(
+        jsonl
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v.get("verdict").is_some()),
+    );
+    assert_eq!(runs.len(), 2 * traces.len());
+    let mut seen_null = (false, false);
+    for run in &runs {
+        let first = &run["first_divergence"];
+        if run["verdict"] == "faithful" {
+            assert!(first.is_null(), "{run}");
+            continue;
+        }
+        for key in ["seq", "code", "expected", "actual"] {
+            assert!(first.get(key).is_some(), "no {key} in {first}");
+        }
+        seen_null.0 |= first["expected"].is_null();
+        seen_null.1 |= first["actual"].is_null();
+    }
+    assert_eq!(
+        seen_null,
+        (true, true),
+        "the fixtures lack a value on each side"
+    );
+}
