@@ -7,6 +7,7 @@
 //! still running after 60 s, it is killed and the test fails — a bound on blocking, not a
 //! timed performance assertion.
 
+use crate::common::copy_dir;
 use serde_json::{Value, json};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -137,19 +138,6 @@ fn findings(doc: &Value) -> Vec<(String, String, u64, u64, String, String)> {
 
 fn codes(doc: &Value) -> Vec<String> {
     findings(doc).into_iter().map(|f| f.0).collect()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A temporary project holding a copy of the fixture pack (`pyfix/`) and the graph that uses it

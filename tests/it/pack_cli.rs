@@ -8,6 +8,7 @@
 //! `wit-component`. The tests below regenerate them and compare byte for byte; run with
 //! `PRIMGRAPH_BLESS=1` to write them after a deliberate change.
 
+use crate::common::copy_dir;
 use primgraph::pack::compose::{Base, Composer, ComposerOptions};
 use primgraph::pack::lock::Lock;
 use primgraph::pack::path::PackPath;
@@ -82,19 +83,6 @@ fn check_generated(path: &Path, bytes: &[u8]) {
         "{} is not what its generator writes (regenerate with PRIMGRAPH_BLESS=1)",
         path.display()
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 //! composition is unusable input for `pack diff` (exit 2), its JSON sides carry §6.1's `abi`, an
 //! identical diagnostic is printed once, and files are listed by path (§3.1).
 
+use crate::common::copy_dir;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
@@ -57,19 +58,6 @@ fn write_pack(dir: &Path, name: &str, manifest: &Value) -> String {
     )
     .unwrap();
     pack.display().to_string()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A copy of the example pack in a scratch folder.

@@ -9,8 +9,9 @@
 
 use crate::lsp_client;
 
+use crate::common::copy_dir;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const DIR: &str = "tests/fixtures/pack-wire";
@@ -769,19 +770,6 @@ fn explain_prints_d619_d620_and_the_pack_diff_codes() {
         assert_eq!(status, 0, "{code}");
         assert!(out.starts_with(&format!("{code} (")), "{code}: {out}");
         assert!(out.contains("## Fix"), "{code}");
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target: PathBuf = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
     }
 }
 

@@ -1,6 +1,7 @@
-//! Helpers the replay integration tests share (`use crate::common;` in each): the fixture
-//! registry and graph under `tests/fixtures/replay/`, a replayer over them, and running the
-//! `primgraph` binary. A helper may lose its last user, hence `dead_code` is allowed here.
+//! Helpers the integration tests share (`use crate::common;` in each): the fixture registry
+//! and graph under `tests/fixtures/replay/`, a replayer over them, running the `primgraph`
+//! binary, and copying a folder (a pack) into a scratch one. A helper may lose its last user,
+//! hence `dead_code` is allowed here.
 #![allow(dead_code)]
 
 use primgraph::registry::Registry;
@@ -48,4 +49,18 @@ pub fn replay(args: &[&str]) -> (i32, String, String) {
 /// `primgraph simulate GRAPH --registry REGISTRY ARGS…` over the fixtures.
 pub fn simulate(args: &[&str]) -> (i32, String, String) {
     primgraph(&[&["simulate", GRAPH, "--registry", REGISTRY], args].concat())
+}
+
+/// Copy the folder `from` (a pack, with its sub-folders) to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
