@@ -107,17 +107,27 @@ fn error_of(options: &ImportOptions<'_>, node: usize, error: &Value) -> StepErro
         other => text_of(other),
     };
     if let Some(pointer) = options.mapping.errors.get(&n.id) {
-        let object = match error {
-            Value::Object(_) => Some(error.clone()),
-            Value::String(s) => serde_json::from_str::<Value>(s)
+        // The pointer reads the error itself when it is an object (or a string holding one),
+        // else the object its message holds: Inspect wraps a tool's error text in its own
+        // `{type, message}`, and a tool that reports JSON puts it in that text.
+        let as_object = |text: &str| {
+            serde_json::from_str::<Value>(text)
                 .ok()
-                .filter(Value::is_object),
+                .filter(Value::is_object)
+        };
+        let own = match error {
+            Value::Object(_) => Some(error.clone()),
+            Value::String(s) => as_object(s),
             _ => None,
         };
-        if let Some(mode) = object
-            .as_ref()
-            .and_then(|o| o.pointer(pointer))
-            .and_then(Value::as_str)
+        let in_message = match error {
+            Value::Object(m) => m.get("message").and_then(Value::as_str).and_then(as_object),
+            _ => None,
+        };
+        if let Some(mode) = [own, in_message]
+            .iter()
+            .flatten()
+            .find_map(|o| o.pointer(pointer).and_then(Value::as_str))
         {
             return StepError {
                 mode: mode.to_string(),
@@ -145,14 +155,12 @@ fn outcome_of(options: &ImportOptions<'_>, node: usize, output: &Value) -> Optio
     let n = &options.graph.nodes[node];
     match options.mapping.outcomes.get(&n.id)? {
         OutcomeRule::Pointer(p) => output.pointer(p)?.as_str().map(str::to_string),
-        OutcomeRule::Mapped { at, map } => {
-            let v = output.pointer(at)?;
-            let key = match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            map.get(&key).cloned()
-        }
+        // A string is the outcome itself (SPEC §10), unless the map names it; other values go
+        // through the map by their JSON text.
+        OutcomeRule::Mapped { at, map } => match output.pointer(at)? {
+            Value::String(s) => Some(map.get(s).unwrap_or(s).clone()),
+            other => map.get(&other.to_string()).cloned(),
+        },
     }
 }
 

@@ -27,7 +27,8 @@ pub struct MapError {
 pub enum OutcomeRule {
     /// The string at this pointer is the outcome.
     Pointer(String),
-    /// The value at `at`, by its JSON text (a string by its content), through `map`.
+    /// The value at `at`: a string is the outcome (unless `map` names it), another value goes
+    /// through `map` by its JSON text.
     Mapped {
         at: String,
         map: BTreeMap<String, String>,

@@ -661,3 +661,140 @@ fn a_log_in_inspects_chunked_layout_imports_as_its_single_entry_form_does() {
         assert_eq!(chunked, steps_of(&traces[1].join(name)), "{name}");
     }
 }
+
+/// SPEC §10's `[outcomes]` and `[errors]`: with `{at, map}` a string at the pointer is the
+/// outcome itself and other values go through the map by their JSON text; an `[errors]` pointer
+/// reaches into the JSON object a tool's error text holds (Inspect files the text under its own
+/// `{type, message}`), and still reads Inspect's own fields.
+#[test]
+fn outcome_maps_take_strings_as_they_are_and_error_pointers_reach_into_the_error_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("decide.graph.json");
+    std::fs::write(
+        &graph,
+        json!({"graph": "decide", "abi": "1.0.0",
+            "capabilities": ["obs.read_file", "dec.yes_no", "done.finish_success",
+                             "done.report_failure"],
+            "input": {"type": "object"},
+            "entry": "read",
+            "nodes": [
+                {"id": "read", "primitive": "obs.read_file",
+                 "inputs": {"path": {"const": "src/lib.rs"}},
+                 "next": "decide", "on_error": {"*": "fail"}},
+                {"id": "decide", "primitive": "dec.yes_no",
+                 "inputs": {"question": {"const": "is it there?"}},
+                 "branches": {"yes": "answer", "no": "fail"}, "on_error": {"*": "fail"}},
+                {"id": "answer", "primitive": "done.finish_success",
+                 "inputs": {"summary": {"const": "found"}}},
+                {"id": "fail", "primitive": "done.report_failure",
+                 "inputs": {"reason": {"const": "not found"}}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let map = dir.path().join("map.toml");
+    std::fs::write(
+        &map,
+        r#"
+[tools]
+judge = "decide"
+[outcomes]
+decide = {at = "/ok", map = {"true" = "yes", "false" = "no"}}
+[errors]
+read = "/code"
+"#,
+    )
+    .unwrap();
+    let judged = |ok: Value| tool("judge", json!({}), json!(json!({ "ok": ok }).to_string()));
+    let mut failed_read = tool("read_file", json!({"path": "src/lib.rs"}), json!(""));
+    failed_read["error"] = json!({"type": "unknown",
+                                  "message": "{\"code\": \"permission_denied\"}"});
+    let log = dir.path().join("log.eval");
+    eval_log(
+        &log,
+        &[
+            (
+                "samples/a_epoch_1.json".into(),
+                sample(
+                    json!("a"),
+                    1,
+                    &[
+                        tool("read_file", json!({"path": "src/lib.rs"}), json!("x")),
+                        judged(json!("yes")),
+                    ],
+                    "C",
+                    "yes",
+                ),
+            ),
+            (
+                "samples/b_epoch_1.json".into(),
+                sample(
+                    json!("b"),
+                    1,
+                    &[
+                        tool("read_file", json!({"path": "src/lib.rs"}), json!("x")),
+                        judged(json!(false)),
+                    ],
+                    "I",
+                    "no",
+                ),
+            ),
+            (
+                "samples/c_epoch_1.json".into(),
+                sample(json!("c"), 1, &[failed_read], "I", "no"),
+            ),
+        ],
+        true,
+        zip::CompressionMethod::Deflated,
+    );
+    let out = dir.path().join("out");
+    let (code, _, stderr) = primgraph(&[
+        "import",
+        "inspect",
+        s(&log),
+        "--graph",
+        s(&graph),
+        "--map",
+        s(&map),
+        "--out",
+        s(&out),
+    ]);
+    assert!(code == 0 || code == 1, "{stderr}");
+    let step_of = |run: &str, node: &str| -> Value {
+        trace_lines(&out.join(format!("{run}_epoch_1.trace.jsonl")))
+            .into_iter()
+            .find(|e| e["node"] == node)
+            .unwrap_or_else(|| panic!("{run}: no step at {node}"))
+    };
+    assert_eq!(
+        step_of("a", "decide")["outcome"],
+        "yes",
+        "a string is the outcome"
+    );
+    assert_eq!(
+        step_of("b", "decide")["outcome"],
+        "no",
+        "false goes through the map"
+    );
+    assert_eq!(step_of("c", "read")["error"]["mode"], "permission_denied");
+
+    // A pointer at Inspect's own field still reads it.
+    std::fs::write(&map, "[errors]\nread = \"/type\"\n").unwrap();
+    let again = dir.path().join("again");
+    let (code, _, stderr) = primgraph(&[
+        "import",
+        "inspect",
+        s(&log),
+        "--graph",
+        s(&graph),
+        "--map",
+        s(&map),
+        "--out",
+        s(&again),
+    ]);
+    assert!(code == 0 || code == 1, "{stderr}");
+    let read = trace_lines(&again.join("c_epoch_1.trace.jsonl"))
+        .into_iter()
+        .find(|e| e["node"] == "read")
+        .unwrap();
+    assert_eq!(read["error"]["mode"], "unknown");
+}
