@@ -832,6 +832,14 @@ impl Expander<'_, '_> {
         let Value::Object(b) = binding else {
             return Ok(binding.clone());
         };
+        // `{"param"}` and `$in` mean something inside a fragment only: written in the graph
+        // they stay as written, for the graph's own checks (G003, T303) to report there.
+        let in_graph = scope.fragment.is_none();
+        if in_graph
+            && (b.contains_key("param") || b.get("from").and_then(Value::as_str) == Some("$in"))
+        {
+            return Ok(binding.clone());
+        }
         if let Some(name) = b.get("param").and_then(Value::as_str) {
             return match scope.params.get(name) {
                 Some(v) => Ok(serde_json::json!({ "const": v })),
@@ -1427,7 +1435,20 @@ impl Expander<'_, '_> {
             } else {
                 match primitives.get(from) {
                     Some(p) => (*p).to_string(),
-                    None => continue,
+                    None => {
+                        // A port bound in the graph from no node of it: T303 where it is
+                        // written, not inside the fragment the binding would reach.
+                        if check.fragment.is_none() {
+                            located(codes::T303.at(
+                                push(&check.pointer, "from"),
+                                format!(
+                                    "port `{}` is bound from `{from}`, which is no node of this graph",
+                                    check.port
+                                ),
+                            ));
+                        }
+                        continue;
+                    }
                 }
             };
             let key = (source_key, at.to_string(), check.schema.to_string());

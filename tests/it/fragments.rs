@@ -1043,3 +1043,59 @@ fn a_wrong_pointer_bound_to_a_port_is_t304_at_the_use_site() {
         )]
     );
 }
+
+/// SPEC §2 (a binding is `from` a node or `$input`, or a `const`) and §9.3 (`$in` and
+/// `{"param"}` belong to fragments): written in a graph that also uses a fragment they are the
+/// graph's findings, as in a graph without one — T303 or G003 at the graph's node, T303 at a
+/// use's port bound from no node — never dropped by expansion with the graph passing.
+#[test]
+fn fragment_only_bindings_written_in_the_graph_are_reported_there() {
+    let dir = tempfile::tempdir().unwrap();
+    mini_pack(&dir.path().join("packs"));
+    let head = r#""packs": {"mini": "^1.0"},"#;
+    let write = |text: String| std::fs::write(dir.path().join("g.graph.json"), text).unwrap();
+    let graph = mini_graph(head, "echo-twice", "/result");
+    let with_b = |binding: &str| {
+        graph.replace(
+            r#"{"summary": {"from": "f", "at": "/result"}}"#,
+            &format!(r#"{{"summary": {binding}}}"#),
+        )
+    };
+    let at_b = |code: &str, pointer: &str| {
+        (
+            code.to_string(),
+            "g.graph.json".to_string(),
+            pointer.to_string(),
+        )
+    };
+
+    write(with_b(r#"{"from": "$in", "at": "/msg"}"#));
+    let (code, found) = validate_json(dir.path(), "g.graph.json");
+    assert_eq!(code, Some(1));
+    assert_eq!(found, vec![at_b("T303", "/nodes/2/inputs/summary/from")]);
+
+    write(with_b(r#"{"param": "n"}"#));
+    let (code, found) = validate_json(dir.path(), "g.graph.json");
+    assert_eq!(code, Some(1));
+    assert!(
+        found.iter().all(|(c, f, p)| c == "G003"
+            && f == "g.graph.json"
+            && p.starts_with("/nodes/2/inputs/summary")),
+        "{found:?}"
+    );
+    assert!(!found.is_empty());
+
+    for from in ["$in", "nosuch"] {
+        write(graph.replace(
+            r#""msg": {"from": "a", "at": "/result"}"#,
+            &format!(r#""msg": {{"from": "{from}", "at": "/result"}}"#),
+        ));
+        let (code, found) = validate_json(dir.path(), "g.graph.json");
+        assert_eq!(code, Some(1), "{from}");
+        assert_eq!(
+            found,
+            vec![at_b("T303", "/nodes/1/inputs/msg/from")],
+            "{from}"
+        );
+    }
+}
