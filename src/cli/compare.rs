@@ -16,6 +16,7 @@ use primgraph::replay::corpus::{collect_traces, replay_corpus};
 use primgraph::replay::summary::GraphIdentity;
 use primgraph::replay::summary_file::SummaryFile;
 use primgraph::replay::{ReplayOptions, Replayer};
+use serde_json::Value;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -87,13 +88,43 @@ enum Source {
 /// The largest summary file read (64 MiB, as for graphs).
 const MAX_SUMMARY_BYTES: usize = 64 << 20;
 
-/// Read a summary file (a regular file of at most [`MAX_SUMMARY_BYTES`]); errors are
-/// `FILE:LINE:COL: …` or `FILE: at POINTER: …`.
-pub(crate) fn read_summary_file(path: &Path) -> Result<SummaryFile, String> {
+/// One side of the comparison: its summary, and the graph it was replayed against when the
+/// source names it.
+struct Side {
+    graph: Option<GraphIdentity>,
+    summary: primgraph::Summary,
+}
+
+/// Read a summary file (a regular file of at most [`MAX_SUMMARY_BYTES`]): `replay
+/// --summary-out`'s, or the bare summary the Python API's `Summary.to_json()` writes (SPEC
+/// §6.3: "a summary file (`replay --summary-out`, or the Python API)"), which names no graph.
+/// Errors are `FILE:LINE:COL: …` or `FILE: at POINTER: …`.
+fn read_summary_file(path: &Path) -> Result<Side, String> {
     let bytes = super::io::read_input(path, MAX_SUMMARY_BYTES)?;
-    SummaryFile::from_slice(&bytes).map_err(|e| match e.line {
+    let located = |e: primgraph::SummaryError| match e.line {
         Some(_) => format!("{}:{e}", path.display()),
         None => format!("{}: {e}", path.display()),
+    };
+    match SummaryFile::from_slice(&bytes) {
+        Ok(file) => Ok(Side {
+            graph: Some(file.graph),
+            summary: file.summary,
+        }),
+        Err(e) if is_bare_summary(&bytes) => primgraph::Summary::from_slice(&bytes)
+            .map(|summary| Side {
+                graph: None,
+                summary,
+            })
+            .map_err(|_| located(e)),
+        Err(e) => Err(located(e)),
+    }
+}
+
+/// Whether a document that is no summary file is an object with no `format` but a summary's
+/// `runs` (what `Summary.to_json()` writes).
+fn is_bare_summary(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| {
+        v.get("format").is_none() && v.get("summary").is_none() && v.get("runs").is_some()
     })
 }
 
@@ -132,12 +163,16 @@ fn load_side(
     packs: &super::pack_path::PackArgs,
     jobs: usize,
     bar: &ProgressBar,
-) -> Result<SummaryFile, String> {
+) -> Result<Side, String> {
     match source {
         Source::File(path) => read_summary_file(path),
         Source::Replay { graph, paths } => {
             let registry = super::load_registry(registry)?;
-            replay_side(registry, packs, graph, paths, jobs, bar)
+            let file = replay_side(registry, packs, graph, paths, jobs, bar)?;
+            Ok(Side {
+                graph: Some(file.graph),
+                summary: file.summary,
+            })
         }
     }
 }
@@ -220,8 +255,8 @@ pub fn run(args: CompareArgs) -> ExitCode {
         (Err(e), _) | (_, Err(e)) => return super::usage_error(e),
     };
     bar.finish_and_clear();
-    let comparison = compare::compare(&b.summary, &c.summary, args.confidence)
-        .with_graphs(Some(b.graph), Some(c.graph));
+    let comparison =
+        compare::compare(&b.summary, &c.summary, args.confidence).with_graphs(b.graph, c.graph);
     let failed = args.fail_on.iter().any(|m| comparison.regressed(m));
     let mut comparison = comparison;
     comparison.metrics.retain(|m| {

@@ -563,3 +563,36 @@ fn paired_success_over_five_tasks_has_its_t_interval() {
     };
     assert_eq!(paired["change"], want);
 }
+
+/// SPEC §6.3: "Each side is a summary file (`replay --summary-out`, or the Python API)". The
+/// Python API's `Summary.to_json()` writes the bare summary (the `summary` member of `replay
+/// --format json`): `compare` reads it as a side with no graph named, with the same figures as
+/// the summary file of the same runs; a foreign file with `runs` but not a summary's shape is
+/// still refused with its location.
+#[test]
+fn compare_reads_the_bare_summary_the_python_api_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = summary_of(dir.path(), V1, RUNS_V1, "v1.json");
+    let v2 = summary_of(dir.path(), V2, RUNS_V2, "v2.json");
+    let (code, out, err) = primgraph(&["replay", "--graph", V1, RUNS_V1, "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let bare = dir.path().join("v1.bare.json");
+    std::fs::write(&bare, json_of(&out)["summary"].to_string()).unwrap();
+    let bare = bare.to_str().unwrap();
+
+    let (code, out, err) = primgraph(&["compare", bare, &v2, "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let from_bare = json_of(&out);
+    let (_, out, _) = primgraph(&["compare", &v1, &v2, "--format", "json"]);
+    let from_file = json_of(&out);
+    assert_eq!(from_bare["metrics"], from_file["metrics"]);
+    assert_eq!(from_bare["baseline"]["graph"], Value::Null);
+    assert_eq!(from_bare["baseline"]["runs"], from_file["baseline"]["runs"]);
+    assert_eq!(from_bare["candidate"], from_file["candidate"]);
+
+    let odd = dir.path().join("odd.json");
+    std::fs::write(&odd, r#"{"runs": "many"}"#).unwrap();
+    let (code, _, err) = primgraph(&["compare", odd.to_str().unwrap(), &v2]);
+    assert_eq!(code, 2);
+    assert!(err.contains("odd.json"), "{err}");
+}
