@@ -386,6 +386,7 @@ fn map_one(
             },
             p,
         ) => {
+            let p = written(&fragment.parsed, p);
             d.file = Some(fragment.file.clone());
             d.set_span(location_span(&fragment.parsed, &p));
             d.pointer = p;
@@ -409,6 +410,16 @@ fn map_one(
     }
     d.related = related;
     d
+}
+
+/// `p`, or its longest prefix that the fragment's file has: a finding about what expansion
+/// put in place of what was written (the `{"const"}` a `{"param"}` became) is located at what
+/// was written.
+fn written(parsed: &Parsed, mut p: String) -> String {
+    while !p.is_empty() && parsed.value.pointer(&p).is_none() {
+        p.truncate(p.rfind('/').unwrap_or(0));
+    }
+    p
 }
 
 /// The exit name when `d` is S202 at a target a fragment writes as `{"exit": NAME}` (`p`, in

@@ -1099,3 +1099,49 @@ fn fragment_only_bindings_written_in_the_graph_are_reported_there() {
         );
     }
 }
+
+/// SPEC §9.3: a finding inside a fragment is located in the fragment file. A constant that
+/// came from a `{"param"}` (its default here) and breaks the input's schema is T307 at the
+/// binding the fragment wrote, not at a `/const` the file does not have.
+#[test]
+fn a_finding_about_a_params_value_is_located_at_the_param_binding() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("packs/pk");
+    std::fs::create_dir_all(pack.join("fragments")).unwrap();
+    std::fs::write(
+        pack.join("pack.json"),
+        r#"{"pack": "pk", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
+            "roots": ["pk"], "fragments": ["fragments/*.fragment.json"]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("fragments/lst.fragment.json"),
+        r#"{"fragment": "lst",
+ "params": {"type": "object", "properties": {"k": {"type": "string", "default": "x"}}},
+ "inputs": {}, "outputs": {"files": {"from": "a", "at": "/paths"}}, "exits": ["out"],
+ "entry": "a",
+ "nodes": [{"id": "a", "primitive": "obs.list_files",
+            "inputs": {"path": {"const": "src"}, "max_results": {"param": "k"}},
+            "next": {"exit": "out"}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("g.graph.json"),
+        r#"{"graph": "g", "abi": "1.0.0", "packs": {"pk": "^1.0"},
+ "capabilities": ["obs.*", "done.*"], "entry": "u",
+ "nodes": [{"id": "u", "fragment": "pk/lst", "inputs": {}, "exits": {"out": "end"}},
+           {"id": "end", "primitive": "done.finish_success",
+            "inputs": {"summary": {"const": "x"}}}]}"#,
+    )
+    .unwrap();
+    let (code, found) = validate_json(dir.path(), "g.graph.json");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        found,
+        vec![(
+            "T307".to_string(),
+            "packs/pk/fragments/lst.fragment.json".to_string(),
+            "/nodes/0/inputs/max_results".to_string()
+        )]
+    );
+}
