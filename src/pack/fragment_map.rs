@@ -340,12 +340,31 @@ fn map_one(
         ) if exit_wired_to_no_node(&d, fragment, &p).is_some() && !chain.is_empty() => {
             // S202 at a fragment's `{"exit": NAME}`: the target that names no node is the use
             // site's `exits` entry, which is what the user wrote and can fix.
-            let exit = exit_wired_to_no_node(&d, fragment, &p).unwrap_or_default();
-            let site = &chain[0];
-            let at = crate::json::pointer::push(
-                &crate::json::pointer::push(&site.pointer, "exits"),
-                &exit,
-            );
+            let mut exit = exit_wired_to_no_node(&d, fragment, &p).unwrap_or_default();
+            let exits_entry = |site: &UseSite, exit: &str| {
+                crate::json::pointer::push(
+                    &crate::json::pointer::push(&site.pointer, "exits"),
+                    exit,
+                )
+            };
+            // A nested use whose `exits` entry passes the exit on (`{"exit": OUTER}`) did not
+            // write the target either: follow the uses outward to the one that named it.
+            let mut k = 0;
+            let mut at = exits_entry(&chain[0], &exit);
+            while let Some(enclosing) = &chain[k].in_fragment
+                && k + 1 < chain.len()
+                && let Some(outer) = enclosing
+                    .parsed
+                    .value
+                    .pointer(&at)
+                    .and_then(|t| t.get("exit"))
+                    .and_then(serde_json::Value::as_str)
+            {
+                exit = outer.to_string();
+                k += 1;
+                at = exits_entry(&chain[k], &exit);
+            }
+            let site = &chain[k];
             let mut leaves = Related {
                 file: Some(fragment.file.clone()),
                 pointer: p.clone(),
@@ -371,8 +390,8 @@ fn map_one(
                         }
                     }
                     related.push(leaves);
-                    related.extend(chain_related(graph_file, graph, &chain[1..]));
-                    for outer in chain[1..].iter() {
+                    related.extend(chain_related(graph_file, graph, &chain[k + 1..]));
+                    for outer in chain[k + 1..].iter() {
                         if let Some(f) = &outer.in_fragment {
                             add_source(&mut d, &f.file, &f.parsed);
                         }

@@ -1145,3 +1145,44 @@ fn a_finding_about_a_params_value_is_located_at_the_param_binding() {
         )]
     );
 }
+
+/// SPEC §9.3 with `docs/fragments.md`: an exit wired to no node is S202 at the `exits` entry
+/// that names the target, once. Through a nested use that passes the exit on (`{"exit":
+/// OUTER}`), that entry is the graph's, not the enclosing fragment's.
+#[test]
+fn an_exit_wired_to_no_node_through_a_nested_use_is_one_s202_at_the_graphs_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(
+        Path::new("registry/packs/pyrepo"),
+        &dir.path().join("packs/pyrepo"),
+    );
+    let mut graph: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            "registry/packs/pyrepo/fixtures/fix-and-land-fragments.graph.json",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let land = graph["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["fragment"] == "pyrepo/test-gate-land")
+        .expect("the fixture uses test-gate-land");
+    graph["nodes"][land]["exits"]["rework"] = serde_json::json!("nosuch");
+    std::fs::write(
+        dir.path().join("g.graph.json"),
+        serde_json::to_string_pretty(&graph).unwrap(),
+    )
+    .unwrap();
+    let (code, found) = validate_json(dir.path(), "g.graph.json");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        found,
+        vec![(
+            "S202".to_string(),
+            "g.graph.json".to_string(),
+            format!("/nodes/{land}/exits/rework")
+        )]
+    );
+}
