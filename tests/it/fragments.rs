@@ -474,7 +474,7 @@ fn an_exit_wired_to_no_node_is_s202_at_the_uses_exits_entry() {
 fn an_output_port_through_a_nested_use_must_name_a_declared_pointer() {
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("shipkit");
-    copy_tree(&fixtures().join("path/shipkit"), &pack);
+    crate::common::copy_dir(&fixtures().join("path/shipkit"), &pack);
     let wrap = |at: &str| {
         serde_json::json!({
             "fragment": "wrap",
@@ -727,7 +727,7 @@ fn a_fragment_is_served_by_its_packs_requirements_and_a_direct_use_is_not() {
 fn the_cli_simulates_replays_and_pack_tests_a_graph_whose_fragment_runs_pack_primitives() {
     let tmp = tempfile::tempdir().unwrap();
     let pack = tmp.path().join("packs/pyrepo");
-    copy_tree(&root().join("registry/packs/pyrepo"), &pack);
+    crate::common::copy_dir(&root().join("registry/packs/pyrepo"), &pack);
     let manifest = pack.join("pack.json");
     let mut doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
@@ -851,19 +851,6 @@ fn the_cli_simulates_replays_and_pack_tests_a_graph_whose_fragment_runs_pack_pri
         text.contains("3 fixture graph(s), 20 of 20 run(s) as expected"),
         "{text}"
     );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A pack `mini` under `dir/mini`: `mini.echo` (`text` → `result`, a closed output) and the

@@ -746,19 +746,23 @@ read = "/code"
         true,
         zip::CompressionMethod::Deflated,
     );
-    let out = dir.path().join("out");
-    let (code, _, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        s(&graph),
-        "--map",
-        s(&map),
-        "--out",
-        s(&out),
-    ]);
-    assert!(code == 0 || code == 1, "{stderr}");
+    let import_into = |name: &str| {
+        let out = dir.path().join(name);
+        let (code, _, stderr) = primgraph(&[
+            "import",
+            "inspect",
+            s(&log),
+            "--graph",
+            s(&graph),
+            "--map",
+            s(&map),
+            "--out",
+            s(&out),
+        ]);
+        assert!(code == 0 || code == 1, "{stderr}");
+        out
+    };
+    let out = import_into("out");
     let step_of = |run: &str, node: &str| -> Value {
         trace_lines(&out.join(format!("{run}_epoch_1.trace.jsonl")))
             .into_iter()
@@ -779,19 +783,7 @@ read = "/code"
 
     // A pointer at Inspect's own field still reads it.
     std::fs::write(&map, "[errors]\nread = \"/type\"\n").unwrap();
-    let again = dir.path().join("again");
-    let (code, _, stderr) = primgraph(&[
-        "import",
-        "inspect",
-        s(&log),
-        "--graph",
-        s(&graph),
-        "--map",
-        s(&map),
-        "--out",
-        s(&again),
-    ]);
-    assert!(code == 0 || code == 1, "{stderr}");
+    let again = import_into("again");
     let read = trace_lines(&again.join("c_epoch_1.trace.jsonl"))
         .into_iter()
         .find(|e| e["node"] == "read")
