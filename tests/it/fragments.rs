@@ -999,36 +999,33 @@ fn a_wrong_pointer_bound_to_a_port_is_t304_at_the_use_site() {
     let dir = tempfile::tempdir().unwrap();
     mini_pack(&dir.path().join("packs"));
     let head = r#""packs": {"mini": "^1.0"},"#;
-    std::fs::write(
-        dir.path().join("g.graph.json"),
-        mini_graph(head, "echo-twice", "/summary"),
-    )
-    .unwrap();
-    let (code, found) = validate_json(dir.path(), "g.graph.json");
-    assert_eq!(code, Some(1));
-    assert_eq!(
-        found,
-        vec![(
-            "T304".to_string(),
-            "g.graph.json".to_string(),
-            "/nodes/1/inputs/msg/at".to_string()
-        )]
-    );
-    std::fs::write(
-        dir.path().join("g.graph.json"),
-        mini_graph(head, "echo-deep", "/result"),
-    )
-    .unwrap();
-    let (code, found) = validate_json(dir.path(), "g.graph.json");
-    assert_eq!(code, Some(1));
-    assert_eq!(
-        found,
-        vec![(
-            "T304".to_string(),
-            "packs/mini/fragments/echo-deep.fragment.json".to_string(),
-            "/nodes/0/inputs/text/at".to_string()
-        )]
-    );
+    for (fragment, msg_at, file, pointer) in [
+        (
+            "echo-twice",
+            "/summary",
+            "g.graph.json",
+            "/nodes/1/inputs/msg/at",
+        ),
+        (
+            "echo-deep",
+            "/result",
+            "packs/mini/fragments/echo-deep.fragment.json",
+            "/nodes/0/inputs/text/at",
+        ),
+    ] {
+        std::fs::write(
+            dir.path().join("g.graph.json"),
+            mini_graph(head, fragment, msg_at),
+        )
+        .unwrap();
+        let (code, found) = validate_json(dir.path(), "g.graph.json");
+        assert_eq!(code, Some(1), "{fragment}");
+        assert_eq!(
+            found,
+            vec![("T304".to_string(), file.to_string(), pointer.to_string())],
+            "{fragment}"
+        );
+    }
 }
 
 /// SPEC §2 (a binding is `from` a node or `$input`, or a `const`) and §9.3 (`$in` and
