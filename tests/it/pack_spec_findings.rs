@@ -7,7 +7,6 @@
 use crate::common::copy_dir;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::Command;
 
 const EXAMPLE: &str = "registry/packs/pyrepo";
 
@@ -17,17 +16,7 @@ fn root() -> &'static Path {
 
 /// Run the binary in the checkout: exit code, stdout, stderr.
 fn primgraph(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run primgraph");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::common::primgraph_in(root(), args)
 }
 
 fn json_of(text: &str) -> Value {

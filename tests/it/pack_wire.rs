@@ -12,7 +12,6 @@ use crate::lsp_client;
 use crate::common::copy_dir;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::Command;
 
 const DIR: &str = "tests/fixtures/pack-wire";
 const PATH: &str = "tests/fixtures/pack-wire/path";
@@ -27,18 +26,7 @@ fn fixture(name: &str) -> String {
 
 /// `primgraph ARGS…` from `cwd`: (exit code, stdout, stderr).
 fn run_in(cwd: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("CLICOLOR_FORCE")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run primgraph");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::common::primgraph_in(cwd, args)
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {

@@ -41,6 +41,22 @@ pub fn primgraph(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Run the binary from `cwd`, colour off: its exit code (-1 when killed), stdout and stderr.
+pub fn primgraph_in(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_primgraph"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run primgraph");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// `primgraph replay --graph GRAPH --registry REGISTRY ARGS…` over the fixtures.
 pub fn replay(args: &[&str]) -> (i32, String, String) {
     primgraph(&[&["replay", "--graph", GRAPH, "--registry", REGISTRY], args].concat())
