@@ -281,6 +281,17 @@ def test_opentelemetry_genai_spans_import_and_replay(tmp_path, cli):
     report = json.loads(done.stdout)
     assert report["summary"]["partial_steps"] == 4, report
     assert any(d["code"] == "I903" for d in report["diagnostics"]), report
+    for r in report["runs"]:
+        steps = [json.loads(l) for l in pathlib.Path(r["trace"]).read_text().splitlines()][1:-1]
+        for step in steps:
+            assert step["partial"] is True, step
+            assert "input" not in step and "output" not in step, step
+    # The partial steps replay: their node and order are checked, their content is not.
+    reports, _ = pg.replay_corpus(GRAPH, tmp_path / "bare")
+    assert len(reports) == 2
+    for r in reports:
+        codes = {d["code"] for d in r.diagnostics}
+        assert not codes & {"D605", "D606", "D607", "D616"}, r.diagnostics
 
 
 # --- OpenAI Agents SDK ------------------------------------------------------------------------

@@ -212,7 +212,8 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
                     ),
                 ));
             }
-            let partial = arguments.is_none() || (result.is_none() && error.is_none());
+            let input_missing = arguments.is_none();
+            let output_missing = result.is_none() && error.is_none();
             let input = arguments.map_or_else(|| json!({}), |a| as_object(a, "arguments"));
             let result = match error {
                 Some(e) => StepResult::Error(StepError {
@@ -236,7 +237,8 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
                 StepOrigin {
                     source_name: Some(name),
                     unmapped: true,
-                    partial,
+                    input_missing,
+                    output_missing,
                     evidence_imported: false,
                 },
             ));
@@ -245,15 +247,13 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
         };
         let n = &graph.nodes[node];
         let primitive = options.registry.get(n.primitive).id.clone();
-        let mut missing = Vec::new();
-        if arguments.is_none() {
-            missing.push("arguments");
-        }
-        if result.is_none() && error.is_none() {
-            missing.push("result");
-        }
-        let partial = !missing.is_empty();
-        if partial {
+        let input_missing = arguments.is_none();
+        let output_missing = result.is_none() && error.is_none();
+        let missing: Vec<&str> = [(input_missing, "arguments"), (output_missing, "result")]
+            .into_iter()
+            .filter_map(|(missing, what)| missing.then_some(what))
+            .collect();
+        if !missing.is_empty() {
             diagnostics.push(ImportDiagnostic::new(
                 &codes::I903,
                 location.clone(),
@@ -303,7 +303,8 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
             StepOrigin {
                 source_name: Some(name),
                 unmapped: false,
-                partial,
+                input_missing,
+                output_missing,
                 evidence_imported: !evidence.is_empty(),
             },
         ));
@@ -346,7 +347,8 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
             StepOrigin {
                 source_name: Some("(final answer)".into()),
                 unmapped: false,
-                partial: true,
+                input_missing: true,
+                output_missing: false,
                 evidence_imported: imported,
             },
         ));
@@ -454,7 +456,7 @@ fn written(trace: &PlannedTrace) -> WrittenRun {
     };
     for (_, origin) in &trace.steps {
         written.steps += 1;
-        written.partial_steps += u64::from(origin.partial);
+        written.partial_steps += u64::from(origin.partial());
         written.unmapped_steps += u64::from(origin.unmapped);
     }
     written

@@ -481,8 +481,14 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
                 "a step has `output` or `error`, not both",
             ));
         }
+        // An imported step whose output the source did not capture has neither (SPEC §10:
+        // absent, not invented); replay skips the checks of its content.
+        (None, None) if raw.partial == Some(true) => Ok(empty_object()),
         (None, None) => {
-            return Err(LineError::at("", "a step needs `output` or `error`"));
+            return Err(LineError::at(
+                "",
+                "a step needs `output` or `error` (only a `\"partial\": true` step has neither)",
+            ));
         }
         (Some(output), None) => {
             if !output.is_object() {

@@ -76,7 +76,8 @@ struct StepLine<'a> {
     primitive: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     source_name: Option<&'a str>,
-    input: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     output: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,10 +142,21 @@ pub struct StepOrigin {
     pub source_name: Option<String>,
     /// No node: the step is written with `"node": null` and `"primitive": null`.
     pub unmapped: bool,
-    /// The source did not capture the input or the output (`"partial": true`).
-    pub partial: bool,
+    /// The source did not capture the step's input: the line has no `input` and says
+    /// `"partial": true` (SPEC §10: absent, not invented).
+    pub input_missing: bool,
+    /// The source did not capture the step's output: the line has no `output` and says
+    /// `"partial": true`. (An error, when the source recorded one, is written as recorded.)
+    pub output_missing: bool,
     /// The evidence was computed by the importer (each item `"imported": true`).
     pub evidence_imported: bool,
+}
+
+impl StepOrigin {
+    /// Whether the source left out the step's input or output (`"partial": true`).
+    pub fn partial(&self) -> bool {
+        self.input_missing || self.output_missing
+    }
 }
 
 /// Writes one run.
@@ -366,8 +378,8 @@ impl<W: Write> TraceWriter<W> {
             node: (!origin.unmapped).then_some(step.node.as_str()),
             primitive: (!origin.unmapped).then_some(step.primitive.as_str()),
             source_name: origin.source_name.as_deref(),
-            input: &step.input,
-            output,
+            input: (!origin.input_missing).then_some(&step.input),
+            output: output.filter(|_| !origin.output_missing),
             outcome,
             error,
             evidence: EvidenceLine {
@@ -375,7 +387,7 @@ impl<W: Write> TraceWriter<W> {
                 imported: origin.evidence_imported,
             },
             cost: step.cost.as_ref(),
-            partial: origin.partial,
+            partial: origin.partial(),
             prev: format_hash(&self.prev),
         };
         self.encode(&line)?;

@@ -150,6 +150,10 @@ fn an_eval_log_imports_with_a_summary_and_replays() {
     assert_eq!(steps[0]["output"], json!({"matches": ["src/lib.rs"]}));
     assert_eq!(steps[1]["output"], json!({"result": "fn main() {}"}));
     assert_eq!(steps[2]["output"], json!({"text": "main is in src/lib.rs"}));
+    // The final answer's input was never a recorded call: absent, not invented (SPEC §10).
+    assert_eq!(steps[2]["partial"], true);
+    assert!(steps[2].get("input").is_none(), "{}", steps[2]);
+    assert!(steps[0].get("partial").is_none() && steps[0]["input"].is_object());
     assert_eq!(lines.last().unwrap()["end"], "success");
     let other = trace_lines(&out.join("two_epoch_1.trace.jsonl"));
     assert_eq!(other.last().unwrap()["end"], "failure");

@@ -5,8 +5,8 @@
 //! A mapped step has its call's arguments and its result (or its error). OpenTelemetry's
 //! `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` are opt-in; the Agents SDK leaves
 //! `input` and `output` null when it is told not to include sensitive data. A step without them
-//! is written with `"partial": true` and an empty object in place of what is missing — nothing
-//! is invented.
+//! is written with `"partial": true` and without the missing field (`input`, or `output` when
+//! the source recorded no error either) — nothing is invented.
 //!
 //! ## Why it matters
 //!
