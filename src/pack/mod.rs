@@ -371,8 +371,12 @@ pub fn parse_range(text: &str) -> Option<VersionReq> {
     if trimmed.is_empty() {
         return None;
     }
-    // A bare full version means that version exactly (as npm reads it; Cargo would read `^`).
-    if parse_version(trimmed).is_some() {
+    // A bare version means that version exactly, and a bare partial one every version it
+    // prefixes (`1.2` is `1.2.x`), as npm reads them; Cargo would read `^`.
+    let bare = trimmed
+        .split('.')
+        .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+    if bare {
         return VersionReq::parse(&format!("={trimmed}")).ok();
     }
     VersionReq::parse(trimmed).ok()

@@ -323,3 +323,25 @@ fn parallel_loading_resolves_and_reports_as_sequential_loading_does() {
         Registry::builtin().len() + 8 * 6
     );
 }
+
+#[test]
+fn a_bare_version_range_means_that_version_or_every_version_it_prefixes() {
+    // npm's reading, written down in docs/packs.md: `1.2.3` exactly, `1.2` is `1.2.x`, `1` is
+    // `1.x`; an operator keeps its own meaning.
+    let cases = [
+        ("1.2.3", "1.2.3", true),
+        ("1.2.3", "1.2.4", false),
+        ("1.2", "1.2.9", true),
+        ("1.2", "1.3.0", false),
+        ("1", "1.9.0", true),
+        ("1", "2.0.0", false),
+        ("^1.2", "1.3.0", true),
+        (" 1.2 ", "1.2.0", true),
+    ];
+    for (range, version, holds) in cases {
+        let req = pack::parse_range(range).unwrap_or_else(|| panic!("`{range}` parses"));
+        let v = semver::Version::parse(version).unwrap();
+        assert_eq!(req.matches(&v), holds, "`{range}` against {version}");
+    }
+    assert!(pack::parse_range("1..2").is_none());
+}
