@@ -196,7 +196,7 @@ fn load_version(
     let bytes = super::io::read_input(path, primgraph::json::Limits::default().max_bytes)?;
     // A version that declares packs is read against their effective registry (SPEC §9.2).
     let graph = primgraph::replay::ReplayGraph::load_with(&file, &bytes, registry, options)
-        .map_err(|e| format!("{file}: {e}"))?;
+        .map_err(|e| e.located(&file))?;
     let report = primgraph::validate::check_source(&file, &bytes, registry, options);
     let (parsed, expansion) =
         match primgraph::validate::expansion_source(&file, &bytes, registry, options) {

@@ -190,7 +190,7 @@ pub(crate) fn load_graph_with(
         ..Default::default()
     };
     ReplayGraph::load_with(&path.display().to_string(), &bytes, registry, &options)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| e.located(&path.display().to_string()))
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {

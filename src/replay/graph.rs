@@ -29,6 +29,38 @@ fn summarize(diags: &[Diagnostic]) -> String {
         .join("; ")
 }
 
+impl GraphLoadError {
+    /// The findings that refuse the graph.
+    pub fn findings(&self) -> &[Diagnostic] {
+        match self {
+            GraphLoadError::Refused(diags) => diags,
+        }
+    }
+
+    /// The refusal as a command prints it: `FILE: the graph does not load:` then each finding on
+    /// its own line, located in its own file (`file` for the graph's, the pack's or lock file's
+    /// when it is in one) as `file:line:col: CODE [pointer]: message` — as `validate` locates them
+    /// (SPEC §3.1: every diagnostic has file, pointer, line and column).
+    pub fn located(&self, file: &str) -> String {
+        let mut out = format!("{file}: the graph does not load:");
+        for d in self.findings() {
+            let in_file = d.file.as_deref().unwrap_or(file);
+            let at = if d.line > 0 {
+                format!("{in_file}:{}:{}", d.line, d.column.max(1))
+            } else {
+                in_file.to_string()
+            };
+            let pointer = if d.pointer.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", d.pointer)
+            };
+            out.push_str(&format!("\n  {at}: {}{pointer}: {}", d.code, d.message));
+        }
+        out
+    }
+}
+
 /// An input binding, resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ResolvedBinding {

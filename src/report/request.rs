@@ -70,8 +70,8 @@ fn evaluate(
     let bytes = crate::input::read_capped(graph, crate::json::Limits::default().max_bytes)
         .map_err(|e| e.to_string())?;
     let file = graph.display().to_string();
-    let loaded = ReplayGraph::load_with(&file, &bytes, registry, options)
-        .map_err(|e| format!("{file}: {e}"))?;
+    let loaded =
+        ReplayGraph::load_with(&file, &bytes, registry, options).map_err(|e| e.located(&file))?;
     let fragments = match crate::validate::expansion_source(&file, &bytes, registry, options) {
         Ok((parsed, Some(expansion))) => {
             let (groups, _) = crate::pack::fragment_map::use_groups(&expansion, &file, &parsed);
