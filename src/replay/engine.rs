@@ -125,6 +125,9 @@ pub(crate) struct RunState<'a, 'r> {
     pub(crate) diagnostics: Vec<TraceDiagnostic>,
     /// Shared (not copied) with the other run of a paired replay.
     pub(crate) header: Option<Arc<TraceHeader>>,
+    /// The run ID the header names, kept when the header is refused (D601) as long as it is an
+    /// object with a string `run` (SPEC §4.2's report has `run`; §9.5 keys runs by it).
+    pub(crate) run_id: Option<String>,
     pub(crate) last_seq: u64,
     pub(crate) prev_hash: Hash,
     /// Whether the previous line ended in `\r` (for D615's line-ending hint).
@@ -198,6 +201,7 @@ impl<'a, 'r> RunState<'a, 'r> {
             replayer,
             diagnostics: Vec::new(),
             header: None,
+            run_id: None,
             last_seq: 0,
             prev_hash: [0; 32],
             prev_line_cr: false,
@@ -302,16 +306,11 @@ impl<'a, 'r> RunState<'a, 'r> {
         if self.ended.is_some() {
             self.site = Site::Fixed("(after end)");
             self.seq = self.last_seq + 1;
-            // SPEC §4.2: a broken line ends the run as malformed at that line, wherever it is;
-            // an event (or a blank line) after the end is D614.
-            if let Line::Text { bytes, terminated } = line
-                && !bytes.iter().all(u8::is_ascii_whitespace)
-                && let Err(e) = super::trace::parse_line(bytes, terminated, pos.number)
-            {
-                self.stop_malformed(pos, e.message, e.pointer, e.column);
-                return false;
-            }
-            self.check_d614_after_end();
+            // SPEC §5: anything after the end event (an event, a second header, a line that
+            // does not parse, a blank line) is D614, "events after the end": one run per file.
+            let second_header = matches!(line, Line::Text { bytes, .. }
+                if super::trace::parse_header(bytes).is_ok());
+            self.check_d614_after_end(second_header);
             self.stopped = true;
             return false;
         }
@@ -430,6 +429,9 @@ impl<'a, 'r> RunState<'a, 'r> {
 
     fn header_line(&mut self, bytes: &[u8], terminated: bool) -> bool {
         let parsed = super::trace::parse_header(bytes).map(Arc::new);
+        if parsed.is_err() {
+            self.run_id = super::trace::header_run_id(bytes);
+        }
         self.header_parsed(
             parsed,
             terminated,
@@ -450,6 +452,9 @@ impl<'a, 'r> RunState<'a, 'r> {
     ) -> bool {
         self.seq = 0;
         self.site = Site::Fixed("(header)");
+        if let Ok(header) = &parsed {
+            self.run_id = Some(header.run.clone());
+        }
         match self.check_d601(parsed, terminated) {
             Some(header) => {
                 self.prev_hash = hash();
@@ -658,7 +663,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         stats.moves.sort_unstable();
         let imported = self.header.as_ref().is_some_and(|h| h.imported.is_some());
         let mut report = RunReport::conclude(
-            self.header.map(|h| h.run.clone()),
+            self.run_id,
             trace.to_string(),
             self.ended,
             self.steps,

@@ -338,10 +338,14 @@ impl LineError {
 /// on this error path).
 pub(crate) fn json_error(bytes: &[u8], e: &serde_json::Error) -> LineError {
     if let Err(utf8) = std::str::from_utf8(bytes) {
+        let column = utf8.valid_up_to() + 1;
         return LineError {
-            message: format!("invalid UTF-8 at byte {} of the line", utf8.valid_up_to()),
+            message: format!(
+                "invalid UTF-8 at byte {} of the line (column {column})",
+                utf8.valid_up_to()
+            ),
             pointer: String::new(),
-            column: 1,
+            column: u32::try_from(column).unwrap_or(u32::MAX),
         };
     }
     let mut message = e.to_string();
@@ -353,11 +357,56 @@ pub(crate) fn json_error(bytes: &[u8], e: &serde_json::Error) -> LineError {
     {
         return dup;
     }
+    let syntax = matches!(
+        e.classify(),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+    );
     LineError {
-        message: format!("invalid JSON: {message}"),
+        message: if syntax {
+            format!("invalid JSON: {message}")
+        } else {
+            message
+        },
         pointer: String::new(),
         column: e.column().max(1) as u32,
     }
+}
+
+/// Valid JSON that is not an event (a wrong type, a missing or unknown field), named with the
+/// pointer to what is wrong: each top-level field is read on its own (every field of a
+/// `RawEvent` is optional, so a one-field object fails only for that field), then the items of
+/// `evidence`, `error` and `cost`.
+fn shape_error(bytes: &[u8], e: &serde_json::Error) -> LineError {
+    let Ok(StrictValue(value)) = serde_json::from_slice::<StrictValue>(bytes) else {
+        return json_error(bytes, e);
+    };
+    let Value::Object(fields) = &value else {
+        return LineError::at(
+            "",
+            format!(
+                "an event line is a JSON object, not {}",
+                crate::graph::load::type_name(&value)
+            ),
+        );
+    };
+    let problem = |pointer: String, e: serde_json::Error| LineError::at(&pointer, e.to_string());
+    for (key, field) in fields {
+        let pointer = format!("/{}", crate::json::pointer::escape_token(key));
+        let one = Value::Object(Map::from_iter([(key.clone(), field.clone())]));
+        if let Err(e) = RawEvent::deserialize(&one) {
+            if key == "evidence"
+                && let Value::Array(items) = field
+            {
+                for (i, item) in items.iter().enumerate() {
+                    if let Err(e) = RawEvidence::deserialize(item) {
+                        return problem(format!("{pointer}/{i}"), e);
+                    }
+                }
+            }
+            return problem(pointer, e);
+        }
+    }
+    json_error(bytes, e)
 }
 
 const DUPLICATE_KEY: &str = "duplicate key `";
@@ -394,7 +443,10 @@ const END_FIELDS: [&str; 5] = ["seq", "end", "prev", "signer", "sig"];
 
 /// Parse one event line.
 pub fn parse_event(bytes: &[u8]) -> Result<Event, LineError> {
-    let raw: RawEvent = serde_json::from_slice(bytes).map_err(|e| json_error(bytes, &e))?;
+    let raw: RawEvent = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => shape_error(bytes, &e),
+        _ => json_error(bytes, &e),
+    })?;
     let Some(seq) = raw.seq else {
         return Err(LineError::at("", "an event needs `seq`"));
     };
@@ -556,8 +608,7 @@ pub fn parse_header(bytes: &[u8]) -> Result<TraceHeader, LineError> {
             "the first line is an event, not a trace header",
         ));
     }
-    let header = TraceHeader::deserialize(&value)
-        .map_err(|e| LineError::at("", format!("invalid trace header: {e}")))?;
+    let header = TraceHeader::deserialize(&value).map_err(|e| header_shape_error(&value, &e))?;
     if header.trace != TRACE_VERSION {
         return Err(LineError::at(
             "/trace",
@@ -574,6 +625,56 @@ pub fn parse_header(bytes: &[u8]) -> Result<TraceHeader, LineError> {
         ));
     }
     Ok(header)
+}
+
+/// The `run` a header line names when the line is an object (without a duplicate key) with a
+/// string `run`, whether or not it is a valid header.
+pub(crate) fn header_run_id(bytes: &[u8]) -> Option<String> {
+    let StrictValue(value) = serde_json::from_slice(bytes).ok()?;
+    if value.get("seq").is_some() {
+        return None;
+    }
+    value.get("run")?.as_str().map(str::to_owned)
+}
+
+/// The fields a trace header may carry (SPEC §4.1, §9.2, §10).
+const HEADER_FIELDS: [&str; 8] = [
+    "trace",
+    "run",
+    "graph",
+    "graph_digest",
+    "abi",
+    "input",
+    "imported",
+    "packs",
+];
+
+/// A header that is valid JSON but not a header, with the pointer to what is wrong where it is
+/// one field: an unknown field, or a known one of the wrong type.
+fn header_shape_error(value: &Value, e: &serde_json::Error) -> LineError {
+    let Value::Object(fields) = value else {
+        return LineError::at(
+            "",
+            format!(
+                "a trace header is a JSON object, not {}",
+                crate::graph::load::type_name(value)
+            ),
+        );
+    };
+    if let Some(extra) = fields.keys().find(|k| !HEADER_FIELDS.contains(&k.as_str())) {
+        return LineError::at(
+            &format!("/{}", crate::json::pointer::escape_token(extra)),
+            format!("unknown header field `{extra}`"),
+        );
+    }
+    let strings = ["trace", "run", "graph", "graph_digest", "abi"];
+    if let Some(key) = strings
+        .iter()
+        .find(|k| fields.get(**k).is_some_and(|v| !v.is_string()))
+    {
+        return LineError::at(&format!("/{key}"), format!("`{key}` must be a string"));
+    }
+    LineError::at("", format!("invalid trace header: {e}"))
 }
 
 /// One line as the reader found it.
@@ -695,14 +796,9 @@ pub(crate) fn parse_line(bytes: &[u8], terminated: bool, number: u32) -> Result<
         });
     }
     match parse_event(bytes) {
-        Ok(event) if terminated => Ok(event),
-        Ok(_) => Err(LineError {
-            message: format!(
-                "the trace was cut inside line {number}: its last line has no newline (every event, the end event's included, ends with `\\n`)"
-            ),
-            pointer: String::new(),
-            column: 1,
-        }),
+        // JSON Lines makes the last newline optional (SPEC §4.1): a last line that parses is
+        // read; a step there still leaves the run without an end event (D616 at the end).
+        Ok(event) => Ok(event),
         Err(mut e) => {
             if !terminated {
                 e.message = format!(

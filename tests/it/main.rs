@@ -64,6 +64,7 @@ mod replay_corpus;
 mod replay_engine;
 mod replay_pair;
 mod replay_seal;
+mod replay_spec_findings;
 mod report_html;
 mod report_svg;
 mod rules_builtin;

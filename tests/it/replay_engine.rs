@@ -672,13 +672,13 @@ fn events_after_the_end_are_d614() {
     assert_eq!(only(&r, "D614"), (19, offset_of(&bytes, 19), Some(18)));
     assert_eq!(r.end, Some(EndStatus::Success));
 
-    // A broken line is malformed wherever it is (SPEC §4.2), after the end event too; a blank
-    // line there is still only an extra line (D614).
+    // Anything after the end event is "events after the end" (SPEC §5), a line that does not
+    // parse and a blank line included: the run was read whole, so it is D614, not malformed.
     let mut broken = lines(&write(&happy_steps(), EndStatus::Success));
     broken.push(b"garbage".to_vec());
     let r = replay(&join(&broken));
-    assert_eq!(codes(&r), ["D616"], "{:#?}", r.diagnostics);
-    assert_eq!(r.verdict, Verdict::Malformed);
+    assert_eq!(codes(&r), ["D614"], "{:#?}", r.diagnostics);
+    assert_eq!(r.verdict, Verdict::Violated);
     let mut blank = lines(&write(&happy_steps(), EndStatus::Success));
     blank.push(Vec::new());
     let r = replay(&join(&blank));

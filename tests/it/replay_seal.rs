@@ -55,11 +55,14 @@ proptest! {
         let mut bytes = sealed().to_vec();
         let i = at.index(bytes.len());
         bytes[i] ^= mask;
+        // The last newline is optional (JSON Lines): whitespace in its place says the same run.
+        prop_assume!(i + 1 < bytes.len() || !b" \t\r\n".contains(&bytes[i]));
         prop_assert!(detected(&bytes), "flip {mask:#04x} at byte {i} went unnoticed");
     }
 }
 
-/// Every byte of the end line (and its newline) with the flips most likely to slip through:
+/// Every byte of the end line (and its newline, but for a flip into whitespace) with the flips
+/// most likely to slip through:
 /// case (`0x20`: hex digits), low bit, all bits, and into JSON whitespace.
 #[test]
 fn every_byte_of_the_end_line_is_covered() {
@@ -75,7 +78,10 @@ fn every_byte_of_the_end_line_is_covered() {
         let mut targets: Vec<u8> = [0x01, 0x20, 0xff].iter().map(|m| original ^ m).collect();
         targets.extend_from_slice(b" \t\r\n0aA");
         for to in targets {
-            if to == original {
+            // The last newline is optional (JSON Lines) and JSON whitespace after the end
+            // event is no part of what the run says: that flip changes nothing to detect.
+            let last_newline = i == bytes.len() - 1 && b" \t\r\n".contains(&to);
+            if to == original || last_newline {
                 continue;
             }
             let mut b = bytes.to_vec();

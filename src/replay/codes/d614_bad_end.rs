@@ -5,7 +5,8 @@
 //! The end event comes where the graph ends the run — after a successful step at
 //! a terminal node (one with neither `next` nor `branches`), or after an error with neither an
 //! `on_error` handler nor a fallback, where the end must be `failure` (that is not a D614; ending
-//! it in `success` is). An event or a blank line after the end event fires it too (a broken line there is D616). A trace with no end event at
+//! it in `success` is). Any line after the end event fires it too — an event, a second trace header
+//! (two runs in one file), a blank line, a line that does not parse: a trace is one run. A trace with no end event at
 //! all is not a D614 but a D616 at the end of the file (SPEC §4.2): a recorder that crashed has
 //! not broken a contract, its record is incomplete.
 //!
@@ -81,8 +82,17 @@ impl RunState<'_, '_> {
         }
     }
 
-    pub(crate) fn check_d614_after_end(&mut self) {
-        let message = format!("line {} follows the end event", self.pos.number);
+    /// `second_header`: the line is a trace header (a second run appended to this one).
+    pub(crate) fn check_d614_after_end(&mut self, second_header: bool) {
+        let what = if second_header {
+            "a second trace header"
+        } else {
+            "an event"
+        };
+        let message = format!(
+            "line {} follows the end event: {what} after the end (one run per file)",
+            self.pos.number
+        );
         self.report(&codes::D614, "", message, None, None);
     }
 }

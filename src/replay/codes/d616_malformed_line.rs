@@ -7,7 +7,8 @@
 //! `prev`) or an end event (`seq`, `end` of `success`/`failure`, `prev`, and the seal
 //! `signer`/`sig` when sealed), with no other fields and no duplicate key anywhere in the line —
 //! payloads (`input`, `output`, `evidence`) and the header included; valid UTF-8; ended by a
-//! newline; at most the line limit long (8 MiB by default, `--max-line-bytes`; a longer line is
+//! newline (the last line's is optional, as JSON Lines has it: a last line that parses is read);
+//! at most the line limit long (8 MiB by default, `--max-line-bytes`; a longer line is
 //! skipped, never held in memory). `cost.usd` is a finite non-negative number that fits integer
 //! nano-USD (at most 18446744073.709551615 USD a step, and a run's sum too). And the trace ends
 //! with an end event: one that stops without it — cut at a line boundary or inside a line —
@@ -21,14 +22,13 @@
 //! two different events. Spend is summed exactly in integer nano-USD, so an amount that cannot
 //! be is refused rather than rounded, saturated or counted as zero. A trace without an end
 //! event was cut (a recorder that crashed, a copy that stopped short): it is `malformed`, not
-//! `violated` — the run has not broken a contract, its record is incomplete. Every line, the end
-//! event's included, ends with `\n`, so a last line without one (even one that parses) is a cut
-//! line; and so nothing of a sealed trace is outside both chain and seal.
+//! `violated` — the run has not broken a contract, its record is incomplete. A last line without
+//! its newline that parses is read (JSON Lines); one that does not is the cut line.
 //!
 //! ## Example
 //!
 //! A last line cut off mid-write, `{"seq":7,"node":"test","primitive":"ver.run_ta`; a trace
-//! whose last line is a complete step; a line with `"output"` and `"error"` both; a line of
+//! whose last line is a complete step (no end event); a line with `"output"` and `"error"` both; a line of
 //! invalid UTF-8; `"output":{"patch":"a","patch":"b"}`; `"cost":{"usd":1e300}`.
 //!
 //! Fixture `tests/fixtures/replay/d616.trace.jsonl` (replayed against `tests/fixtures/replay/fix.graph.json` with the fixture registry) reports D616 at line 3:
@@ -42,7 +42,8 @@
 //! Each line is one JSON event object, terminated by a newline; the last one is the end event.
 //! Raise `--max-line-bytes` for longer lines.
 //!
-//! Does not fire: `{"seq":7,"end":"success","prev":"sha256:…"}` and its newline, last.
+//! Does not fire: `{"seq":7,"end":"success","prev":"sha256:…"}` last, with or without its
+//! newline.
 //!
 //! ## Implements
 //!
