@@ -66,6 +66,7 @@ mod replay_pair;
 mod replay_seal;
 mod report_html;
 mod report_svg;
+mod rule_spec_findings;
 mod rules_builtin;
 mod rules_fixtures;
 mod rules_properties;

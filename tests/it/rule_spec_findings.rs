@@ -1,0 +1,140 @@
+//! The graph document's required fields and the pack rules' wording as SPEC §2, §5 and §9.4
+//! say them, run through the built binary: a graph without `capabilities` is one G003 at the
+//! root (not R104 per node), a mistyped `packs` entry and an unknown selector value read as
+//! sentences.
+
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn primgraph_in(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    crate::common::primgraph_in(cwd, args)
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// (code, pointer, message) of every diagnostic of a §3.1 JSON document, in order.
+fn findings(doc: &Value) -> Vec<(String, String, String)> {
+    doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| {
+            f["diagnostics"].as_array().unwrap().iter().map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["pointer"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
+fn write(path: &Path, doc: &Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(doc).unwrap()).unwrap();
+}
+
+/// A two-node graph over the built-in registry.
+fn small_graph() -> Value {
+    json!({"graph": "t", "abi": "1.0.0", "capabilities": ["done.*"], "entry": "end",
+        "nodes": [{"id": "end", "primitive": "done.report_failure",
+                   "inputs": {"reason": {"const": "tests_still_failing"}}}]})
+}
+
+fn validate_json(dir: &Path, file: &str, extra: &[&str]) -> (i32, Vec<(String, String, String)>) {
+    let mut args = vec!["validate", file, "--format", "json"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = primgraph_in(dir, &args);
+    assert_ne!(code, 2, "{out}{err}");
+    (code, findings(&json_of(&out)))
+}
+
+#[test]
+fn a_graph_without_capabilities_is_one_g003_at_the_root() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut graph = small_graph();
+    write(&tmp.path().join("ok.graph.json"), &graph);
+    assert_eq!(validate_json(tmp.path(), "ok.graph.json", &[]), (0, vec![]));
+    graph.as_object_mut().unwrap().remove("capabilities");
+    write(&tmp.path().join("bare.graph.json"), &graph);
+    let (code, found) = validate_json(tmp.path(), "bare.graph.json", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (code, pointer, message) = &found[0];
+    assert_eq!((code.as_str(), pointer.as_str()), ("G003", ""));
+    assert!(
+        message.contains("missing required field `capabilities`"),
+        "{message}"
+    );
+    // An empty list is a declared, empty tool boundary: R104 at each node.
+    graph["capabilities"] = json!([]);
+    write(&tmp.path().join("empty.graph.json"), &graph);
+    let (code, found) = validate_json(tmp.path(), "empty.graph.json", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.0.as_str(), f.1.as_str()))
+            .collect::<Vec<_>>(),
+        vec![("R104", "/nodes/0/primitive")]
+    );
+}
+
+#[test]
+fn a_mistyped_packs_entry_names_the_pack_in_one_sentence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut graph = small_graph();
+    graph["packs"] = json!({"pyrepo": 1});
+    write(&tmp.path().join("g.graph.json"), &graph);
+    let (code, found) = validate_json(tmp.path(), "g.graph.json", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0],
+        (
+            "G003".to_string(),
+            "/packs/pyrepo".to_string(),
+            "the `packs` entry for `pyrepo` must be a semver range string such as \"^1.2\", \
+             found an integer"
+                .to_string()
+        )
+    );
+}
+
+#[test]
+fn an_unknown_selector_class_lists_the_known_classes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = json!({"pack": "mini", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
+        "roots": ["mini"],
+        "families": [{"name": "mini", "prefix": "mini", "group": "g", "summary": "s"}],
+        "primitives": [{"id": "mini.look", "alias": "MINI_LOOK", "family": "mini",
+            "class": "deterministic", "authority": "propose", "summary": "s",
+            "inputs": {"type": "object", "properties": {"q": {"type": "string"}},
+                       "additionalProperties": false},
+            "outputs": {"type": "object", "properties": {"a": {"type": "string"}},
+                        "required": ["a"], "additionalProperties": false},
+            "evidence": [], "failure_modes": ["invalid_input"],
+            "evaluation": {"method": "m", "metric": "x"}, "effects": ["reads_workspace"]}],
+        "rules": [{"id": "r", "severity": "error", "kind": "requires_before",
+            "target": {"class": "determinstic"}, "through": {"primitive": "mini.look"}}]});
+    write(&tmp.path().join("mini/pack.json"), &pack);
+    let (code, out, err) = primgraph_in(tmp.path(), &["pack", "lint", "mini", "--format", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let found = findings(&json_of(&out));
+    let p840 = found
+        .iter()
+        .find(|f| f.0 == "P840")
+        .unwrap_or_else(|| panic!("no P840 in {found:?}"));
+    assert_eq!(p840.1, "/rules/0/target/class");
+    assert!(
+        p840.2.ends_with(
+            "unknown class `determinstic`; the known values of `class` are deterministic, \
+                 s1_decision, generation, verification, policy, mutation, retrieval"
+        ),
+        "{}",
+        p840.2
+    );
+}
