@@ -1,7 +1,7 @@
 //! The graph document's required fields and the pack rules' wording as SPEC §2, §5 and §9.4
 //! say them, run through the built binary: a graph without `capabilities` is one G003 at the
 //! root (not R104 per node), a mistyped `packs` entry and an unknown selector value read as
-//! sentences.
+//! sentences, and `pack diff` refuses two different packs (exit 2).
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -104,10 +104,9 @@ fn a_mistyped_packs_entry_names_the_pack_in_one_sentence() {
     );
 }
 
-#[test]
-fn an_unknown_selector_class_lists_the_known_classes() {
-    let tmp = tempfile::tempdir().unwrap();
-    let pack = json!({"pack": "mini", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
+/// The smallest pack that loads: one family, one primitive.
+fn mini_pack() -> Value {
+    json!({"pack": "mini", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
         "roots": ["mini"],
         "families": [{"name": "mini", "prefix": "mini", "group": "g", "summary": "s"}],
         "primitives": [{"id": "mini.look", "alias": "MINI_LOOK", "family": "mini",
@@ -117,9 +116,15 @@ fn an_unknown_selector_class_lists_the_known_classes() {
             "outputs": {"type": "object", "properties": {"a": {"type": "string"}},
                         "required": ["a"], "additionalProperties": false},
             "evidence": [], "failure_modes": ["invalid_input"],
-            "evaluation": {"method": "m", "metric": "x"}, "effects": ["reads_workspace"]}],
-        "rules": [{"id": "r", "severity": "error", "kind": "requires_before",
-            "target": {"class": "determinstic"}, "through": {"primitive": "mini.look"}}]});
+            "evaluation": {"method": "m", "metric": "x"}, "effects": ["reads_workspace"]}]})
+}
+
+#[test]
+fn an_unknown_selector_class_lists_the_known_classes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut pack = mini_pack();
+    pack["rules"] = json!([{"id": "r", "severity": "error", "kind": "requires_before",
+        "target": {"class": "determinstic"}, "through": {"primitive": "mini.look"}}]);
     write(&tmp.path().join("mini/pack.json"), &pack);
     let (code, out, err) = primgraph_in(tmp.path(), &["pack", "lint", "mini", "--format", "json"]);
     assert_eq!(code, 1, "{out}{err}");
@@ -137,4 +142,26 @@ fn an_unknown_selector_class_lists_the_known_classes() {
         "{}",
         p840.2
     );
+}
+
+#[test]
+fn pack_diff_of_two_different_packs_is_refused_naming_both() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("fg/pack.json"), &mini_pack());
+    let mut other = mini_pack();
+    other["pack"] = json!("fh");
+    write(&tmp.path().join("fh/pack.json"), &other);
+    let (code, out, err) = primgraph_in(tmp.path(), &["pack", "diff", "fg", "fh"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("two versions of one pack")
+            && err.contains("pack `mini`")
+            && err.contains("pack `fh`"),
+        "{err}"
+    );
+    assert!(!out.contains("required bump"), "{out}");
+    // The same pack in two folders is compared as before.
+    write(&tmp.path().join("fh/pack.json"), &mini_pack());
+    let (code, out, err) = primgraph_in(tmp.path(), &["pack", "diff", "fg", "fh"]);
+    assert_eq!(code, 0, "{out}{err}");
 }
