@@ -1,7 +1,8 @@
 //! The graph document's required fields and the pack rules' wording as SPEC §2, §5 and §9.4
 //! say them, run through the built binary: a graph without `capabilities` is one G003 at the
 //! root (not R104 per node), a mistyped `packs` entry and an unknown selector value read as
-//! sentences, and `pack diff` refuses two different packs (exit 2).
+//! sentences, `pack diff` refuses two different packs (exit 2), and SARIF fingerprints tell
+//! apart one fragment node reached through two uses or from two graphs.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -164,4 +165,62 @@ fn pack_diff_of_two_different_packs_is_refused_naming_both() {
     write(&tmp.path().join("fh/pack.json"), &mini_pack());
     let (code, out, err) = primgraph_in(tmp.path(), &["pack", "diff", "fg", "fh"]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// A graph using one fragment of the example pack twice, whose `land` breaks the pack's
+/// `land-after-tests` rule at each use.
+fn twice_graph(name: &str) -> Value {
+    let uses = |id: &str, landed: &str| {
+        json!({"id": id, "fragment": "pyrepo/review-and-land",
+            "inputs": {"diff": {"const": "d"}, "issue": {"const": "i"}, "message": {"const": "m"}},
+            "exits": {"landed": landed, "rework": "fail", "failed": "fail"}})
+    };
+    json!({"graph": name, "abi": "1.0.0", "capabilities": ["pyrepo.*", "done.*"],
+        "packs": {"pyrepo": "*"}, "entry": "first",
+        "nodes": [uses("first", "second"), uses("second", "done"),
+            {"id": "done", "primitive": "done.finish_success"},
+            {"id": "fail", "primitive": "done.report_failure",
+             "inputs": {"reason": {"const": "other"}}}]})
+}
+
+#[test]
+fn sarif_fingerprints_tell_apart_one_fragment_node_reached_through_two_uses_or_two_graphs() {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("registry/packs/pyrepo"),
+        &tmp.path().join("packs/pyrepo"),
+    );
+    write(&tmp.path().join("graphs/a.graph.json"), &twice_graph("a"));
+    write(&tmp.path().join("graphs/b.graph.json"), &twice_graph("b"));
+    let run = || {
+        let (code, out, err) = primgraph_in(
+            tmp.path(),
+            &["validate", "graphs", "--pack", "packs", "--format", "sarif"],
+        );
+        assert_eq!(code, 1, "{out}{err}");
+        let doc = json_of(&out);
+        doc["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                assert_eq!(r["ruleId"], "pyrepo/land-after-tests", "{r}");
+                let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap();
+                assert!(uri.ends_with("review-and-land.fragment.json"), "{uri}");
+                r["partialFingerprints"]["primgraphPointer/v1"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = run();
+    // Two uses in each of two graphs: four results at one fragment node, four fingerprints.
+    assert_eq!(first.len(), 4, "{first:?}");
+    let distinct: std::collections::BTreeSet<_> = first.iter().collect();
+    assert_eq!(distinct.len(), 4, "{first:?}");
+    // ... the same ones run after run.
+    assert_eq!(run(), first);
 }
