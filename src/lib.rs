@@ -323,7 +323,7 @@ pub fn validate_path_with(
 /// ```
 /// use primgraph::{Registry, ValidateOptions, expand_graph};
 ///
-/// let graph = br#"{"graph": "g", "abi": "1.0.0", "entry": "done", "nodes": []}"#;
+/// let graph = br#"{"graph": "g", "abi": "1.0.0", "capabilities": [], "entry": "done", "nodes": []}"#;
 /// let same = expand_graph("g.graph.json", graph, Registry::builtin(), &ValidateOptions::default()).unwrap();
 /// assert_eq!(same["graph"], "g");
 /// assert!(expand_graph("x.graph.json", b"{", Registry::builtin(), &ValidateOptions::default()).is_err());

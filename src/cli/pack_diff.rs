@@ -7,7 +7,8 @@
 //! serves the packs they require). Prints every output format of `registry diff`. Exit 0: no
 //! errors (warnings allowed unless `--deny-warnings`); 1: findings that fail; 2: a side is not a
 //! pack that loads — strictly, and composed with the packs it requires on the pack path (its
-//! findings printed first) — or the command could not run.
+//! findings printed first) —, the two sides are different packs (their `pack` names differ), or
+//! the command could not run.
 
 use super::registry::DiffFormat;
 use primgraph::pack::compose::{Base, Composer, ComposerOptions};
@@ -108,6 +109,18 @@ pub fn run(args: PackDiffArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    // Two packs of different names share no history: "no change required" would be a reading
+    // of nothing.
+    if old.name != new.name {
+        return super::usage_error(format!(
+            "`pack diff` compares two versions of one pack, and OLD {} is pack `{}` while NEW {} \
+             is pack `{}`",
+            args.old.display(),
+            old.name,
+            args.new.display(),
+            new.name
+        ));
+    }
     let report = if args.graphs.is_empty() {
         primgraph::versions::pack_diff::diff(&old, &new, base)
     } else {

@@ -120,6 +120,7 @@ pub fn to_value_described(
     for report in reports {
         let file = FileLocator {
             uri: artifact_uri(&report.file),
+            reached_from: None,
         };
         for diag in &report.diagnostics {
             let rule_index = rule_ids.iter().position(|&id| id == diag.code).unwrap_or(0);
@@ -128,6 +129,7 @@ pub fn to_value_described(
                 Some(other) => {
                     let elsewhere = FileLocator {
                         uri: artifact_uri(other),
+                        reached_from: Some(file.uri.clone()),
                     };
                     results.push(elsewhere.result(diag, rule_index));
                 }
@@ -252,6 +254,9 @@ pub fn artifact_uri(path: &str) -> String {
 
 struct FileLocator {
     uri: String,
+    /// The report's file when the results are located in another file (a fragment, a pack):
+    /// part of their fingerprints, as their use sites are.
+    reached_from: Option<String>,
 }
 
 /// A SARIF region (1-based, `endColumn` exclusive) for an extent; an empty extent still covers
@@ -366,7 +371,7 @@ impl FileLocator {
         }
         result.insert(
             "partialFingerprints".into(),
-            json!({"primgraphPointer/v1": fingerprint(&self.uri, diag)}),
+            json!({"primgraphPointer/v1": self.fingerprint(diag)}),
         );
         result.insert("properties".into(), Value::Object(properties));
         Value::Object(result)
@@ -433,10 +438,31 @@ fn non_empty<'s>(text: &'s str, fallback: &'s str) -> &'s str {
     }
 }
 
-/// Stable across edits that move lines: the file, the code and the pointer.
-fn fingerprint(uri: &str, diag: &Diagnostic) -> String {
+impl FileLocator {
+    /// Stable across edits that move lines: the file, the code and the pointer. A result located
+    /// in another file than the report's (a fragment's node, a pack's field) adds the report's
+    /// file and the pointers of its related locations outside its own file (the use sites it is
+    /// reached through): the same fragment node reached through two uses, or from two graphs,
+    /// is two results GitHub must not merge.
+    fn fingerprint(&self, diag: &Diagnostic) -> String {
+        let mut parts = vec![self.uri.as_str(), diag.code.as_str(), diag.pointer.as_str()];
+        if let Some(report) = &self.reached_from {
+            parts.push(report);
+            for r in &diag.related {
+                // A related location naming no file is in the report's.
+                let file = r.file.as_deref().unwrap_or(report);
+                if artifact_uri(file) != self.uri {
+                    parts.extend([file, r.pointer.as_str()]);
+                }
+            }
+        }
+        fingerprint(&parts)
+    }
+}
+
+fn fingerprint(parts: &[&str]) -> String {
     let mut hasher = Sha256::new();
-    for part in [uri, diag.code.as_str(), diag.pointer.as_str()] {
+    for part in parts {
         hasher.update(part.as_bytes());
         hasher.update([0]);
     }

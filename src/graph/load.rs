@@ -550,8 +550,14 @@ impl Loader {
         let description = self.string(&Path::Root, object, "description", false);
         let mut capabilities = Vec::new();
         match object.get("capabilities") {
-            // Absent means an empty tool boundary: R104 then flags every node.
-            None => {}
+            // Required (SPEC §2 marks only `budget`, `input` and `packs` optional); `[]` is the
+            // empty tool boundary, which R104 then reports node by node.
+            None => self.error(
+                String::new(),
+                "missing required field `capabilities` (an array of primitive IDs, aliases or \
+                 `prefix.*`)"
+                    .to_string(),
+            ),
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
                     match item {
@@ -603,11 +609,13 @@ impl Loader {
                         Value::String(range) => {
                             packs.insert(name.clone(), range.clone());
                         }
-                        other => self.mistyped(
+                        other => self.error(
                             Path::Root.key("packs").key(name).render(),
-                            "a `packs` entry",
-                            "a semver range string such as \"^1.2\"",
-                            other,
+                            format!(
+                                "the `packs` entry for `{name}` must be a semver range string \
+                                 such as \"^1.2\", found {}",
+                                type_name(other)
+                            ),
                         ),
                     }
                 }

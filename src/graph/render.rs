@@ -888,7 +888,7 @@ mod tests {
     #[test]
     fn a_use_across_workspaces_is_one_cluster_per_workspace_each_labelled() {
         let value = serde_json::json!({
-            "graph": "g", "abi": "1.0.0", "entry": "a",
+            "graph": "g", "abi": "1.0.0", "capabilities": [], "entry": "a",
             "nodes": [
                 {"id": "a", "primitive": "intake.parse_issue", "next": "ship/x"},
                 {"id": "ship/x", "primitive": "synth.patch", "workspace": "w", "next": "ship/y"},

@@ -58,6 +58,21 @@ fn p807(line: u32, column: u32, message: String) -> Diagnostic {
     d
 }
 
+/// A P807 about the value at `pointer` in `pack.sig`: that pointer, and the value's whole span.
+fn p807_at(parsed: &crate::json::Parsed, pointer: &str, message: String) -> Diagnostic {
+    let mut d = codes::P807.at(pointer, message);
+    locate(&mut d, parsed);
+    d
+}
+
+fn locate(d: &mut Diagnostic, parsed: &crate::json::Parsed) {
+    let span = parsed.locate_nearest(&d.pointer);
+    d.line = span.line.max(1);
+    d.column = span.column.max(1);
+    d.end_line = span.end_line;
+    d.end_column = span.end_column;
+}
+
 /// Read and verify `dir/pack.sig` for a loaded pack (whose digest is set): `None` when there is
 /// none; a P807 (located in `pack.sig`) when it is malformed or does not verify.
 pub fn read(dir: &Path, pack: &Pack) -> Result<Option<PackSignature>, Diagnostic> {
@@ -91,10 +106,6 @@ fn verify_parsed(
     parsed: &crate::json::Parsed,
     pack: &Pack,
 ) -> Result<Option<PackSignature>, Diagnostic> {
-    let at = |pointer: &str| {
-        let s = parsed.locate_nearest(pointer);
-        (s.line, s.column)
-    };
     let Value::Object(o) = &parsed.value else {
         return Err(p807(
             1,
@@ -103,8 +114,11 @@ fn verify_parsed(
         ));
     };
     if let Some(k) = o.keys().find(|k| *k != "signer" && *k != "sig") {
-        let (l, c) = at(&format!("/{k}"));
-        return Err(p807(l, c, format!("unknown field `{k}` in `pack.sig`")));
+        return Err(p807_at(
+            parsed,
+            &format!("/{}", k.replace('~', "~0").replace('/', "~1")),
+            format!("unknown field `{k}` in `pack.sig`"),
+        ));
     }
     let field = |name: &str| o.get(name).and_then(Value::as_str).map(str::to_string);
     let (Some(signer), Some(sig)) = (field("signer"), field("sig")) else {
@@ -115,28 +129,25 @@ fn verify_parsed(
         ));
     };
     let Some(key) = hex_bytes::<32>(&signer).and_then(|b| VerifyingKey::from_bytes(&b).ok()) else {
-        let (l, c) = at("/signer");
-        return Err(p807(
-            l,
-            c,
+        return Err(p807_at(
+            parsed,
+            "/signer",
             "`signer` must be `ed25519:` and 64 lowercase hex digits of a public key".into(),
         ));
     };
     let Some(sig_bytes) = hex_bytes::<64>(&sig) else {
-        let (l, c) = at("/sig");
-        return Err(p807(
-            l,
-            c,
+        return Err(p807_at(
+            parsed,
+            "/sig",
             "`sig` must be `ed25519:` and 128 lowercase hex digits".into(),
         ));
     };
     let signature = Signature::from_bytes(&sig_bytes);
     let msg = message(&pack.name, &pack.version.to_string(), &pack.digest);
     if key.verify_strict(&msg, &signature).is_err() {
-        let (l, c) = at("/sig");
-        return Err(p807(
-            l,
-            c,
+        return Err(p807_at(
+            parsed,
+            "/sig",
             format!(
                 "the signature does not verify for {}@{} with digest {}: the pack changed after \
                  it was signed, or the signature is not for this pack",
@@ -183,9 +194,7 @@ pub fn locate_in_file(dir: &Path, mut d: Diagnostic) -> Diagnostic {
         return d;
     };
     if let Ok(parsed) = crate::json::parse(&bytes, &super::LIMITS) {
-        let span = parsed.locate_nearest(&d.pointer);
-        d.line = span.line;
-        d.column = span.column;
+        locate(&mut d, &parsed);
         d.sources.push((
             path.display().to_string(),
             String::from_utf8_lossy(&bytes).into(),

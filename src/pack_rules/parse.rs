@@ -362,7 +362,7 @@ fn parse_selector(
             invalid(
                 field_at.clone(),
                 format!(
-                    "unknown {what} `{text}`; the {what}s are {}",
+                    "unknown {what} `{text}`; the known values of `{what}` are {}",
                     names.join(", ")
                 ),
             )

@@ -5,8 +5,8 @@
 //! Every node's primitive is admitted by some entry of `capabilities` (an exact
 //! ID, an alias of the same primitive, or `prefix.*` covering its ID).
 //!
-//! A graph without `capabilities` (or with an empty list) declares an empty boundary: every node
-//! is outside it.
+//! A graph with an empty `capabilities` list declares an empty boundary: every node is outside
+//! it. (A graph without the field is G003: SPEC §2 requires it.)
 //!
 //! ## Why it matters
 //!

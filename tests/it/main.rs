@@ -67,6 +67,7 @@ mod replay_seal;
 mod replay_spec_findings;
 mod report_html;
 mod report_svg;
+mod rule_spec_findings;
 mod rules_builtin;
 mod rules_fixtures;
 mod rules_properties;

@@ -719,6 +719,41 @@ fn pack_sign_then_trust_pack_accepts_the_signer_and_refuses_others_and_edits() {
     // An edit after signing: a present signature always verifies, trusted keys or not.
     std::fs::write(pack.join("NOTES.md"), "an edit\n").unwrap();
     assert_eq!(lint(&[]), (1, vec!["P807".to_string()]));
+    // ... located at the `sig` value, its whole span, as validating a graph reports it.
+    let p807_location = || {
+        let (code, out, err) = primgraph_in(
+            tmp.path(),
+            &["validate", "graphs", "--pack", "packs", "--format", "json"],
+        );
+        assert_eq!(code, 1, "{out}{err}");
+        let report = json(&out);
+        let d = report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| f["diagnostics"].as_array().unwrap())
+            .find(|d| d["code"] == "P807")
+            .unwrap_or_else(|| panic!("no P807 in {out}"))
+            .clone();
+        (
+            d["pointer"].as_str().unwrap().to_string(),
+            d["line"].as_u64().unwrap(),
+            d["end_line"].as_u64().unwrap_or(0),
+            d["end_column"].as_u64().unwrap_or(0) > d["column"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(p807_location(), ("/sig".to_string(), 3, 3, true));
+    // A signer that did not sign: the signature does not verify either, at the same place.
+    let signed = std::fs::read_to_string(pack.join("pack.sig")).unwrap();
+    std::fs::write(
+        pack.join("pack.sig"),
+        signed.replace(
+            sig["signer"].as_str().unwrap(),
+            std::fs::read_to_string(&mallory_pub).unwrap().trim(),
+        ),
+    )
+    .unwrap();
+    assert_eq!(p807_location(), ("/sig".to_string(), 3, 3, true));
     // Signing again replaces the stale signature.
     let (code, _, err) = primgraph(&[
         "pack",

@@ -307,7 +307,7 @@ fn graph_strategy() -> impl Strategy<Value = Value> {
                 }
                 out.push(node);
             }
-            json!({"graph": "g", "abi": "1.0.0", "entry": format!("n{entry}"), "nodes": out})
+            json!({"graph": "g", "abi": "1.0.0", "capabilities": [], "entry": format!("n{entry}"), "nodes": out})
         })
     })
 }
