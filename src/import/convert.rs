@@ -63,7 +63,7 @@ fn node_for(options: &ImportOptions<'_>, name: &str, kind: StepKind) -> Option<u
     if let Some(&i) = graph.index.get(name) {
         return Some(i);
     }
-    if kind == StepKind::Span {
+    if kind != StepKind::Tool {
         return None;
     }
     // A tool named like a primitive's alias in snake case (`search_text` for `SEARCH_TEXT`).
@@ -203,11 +203,16 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
             let count = unmapped.entry(name.clone()).or_insert(0);
             *count += 1;
             if *count == 1 {
+                let what = if kind == StepKind::Agent {
+                    "agent span"
+                } else {
+                    "tool"
+                };
                 diagnostics.push(ImportDiagnostic::new(
                     &codes::I902,
                     location,
                     format!(
-                        "the tool `{name}` maps to no node of graph `{}`: the step is kept with `\"node\": null` (replay reports it as a divergence); name it in the mapping's `[tools]`",
+                        "the {what} `{name}` maps to no node of graph `{}`: the step is kept with `\"node\": null` (replay reports it as a divergence); name it in the mapping's `[tools]`",
                         graph.name
                     ),
                 ));
