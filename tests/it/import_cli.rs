@@ -973,3 +973,44 @@ fn a_malformed_sample_of_the_json_form_is_located_and_the_others_import() {
         "{report}"
     );
 }
+
+#[test]
+fn a_failed_unmapped_tool_keeps_the_text_of_inspects_error_as_a_mapped_one_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let failed = |function: &str| {
+        let mut event = tool(function, json!({}), json!(""));
+        event["error"] = json!({"type": "unknown", "message": "build_error: compile failed"});
+        event
+    };
+    // `read_file` maps (by its primitive), `compile` maps to no node.
+    let log = dir.path().join("run.eval");
+    eval_log(
+        &log,
+        &[(
+            "samples/1_epoch_1.json".into(),
+            sample(
+                json!(1),
+                1,
+                &[failed("read_file"), failed("compile")],
+                "I",
+                "no",
+            ),
+        )],
+        true,
+        zip::CompressionMethod::Deflated,
+    );
+    let out = dir.path().join("out");
+    let (code, stdout, stderr) = import_inspect(&log, None, &out, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let messages: Vec<(Value, Value)> = steps_of(&out.join("1_epoch_1.trace.jsonl"))
+        .iter()
+        .map(|step| (step[0].clone(), step[3]["message"].clone()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (json!("read"), json!("build_error: compile failed")),
+            (Value::Null, json!("build_error: compile failed")),
+        ]
+    );
+}
