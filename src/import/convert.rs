@@ -63,7 +63,7 @@ fn node_for(options: &ImportOptions<'_>, name: &str, kind: StepKind) -> Option<u
     if let Some(&i) = graph.index.get(name) {
         return Some(i);
     }
-    if kind == StepKind::Span {
+    if kind != StepKind::Tool {
         return None;
     }
     // A tool named like a primitive's alias in snake case (`search_text` for `SEARCH_TEXT`).
@@ -94,18 +94,24 @@ fn evidence_digest(value: &Value) -> String {
     format_hash(&sha256(&bytes))
 }
 
-/// The failure mode and message of a failed step (SPEC §10 `[errors]`).
-fn error_of(options: &ImportOptions<'_>, node: usize, error: &Value) -> StepError {
-    let graph = options.graph;
-    let n = &graph.nodes[node];
-    let modes = &options.registry.get(n.primitive).failure_modes;
-    let message = match error {
+/// A failed step's message: the `message` of an error object (Inspect's `{type, message}`),
+/// else the error's text.
+fn error_message(error: &Value) -> String {
+    match error {
         Value::Object(m) => m
             .get("message")
             .map(text_of)
             .unwrap_or_else(|| error.to_string()),
         other => text_of(other),
-    };
+    }
+}
+
+/// The failure mode and message of a failed step (SPEC §10 `[errors]`).
+fn error_of(options: &ImportOptions<'_>, node: usize, error: &Value) -> StepError {
+    let graph = options.graph;
+    let n = &graph.nodes[node];
+    let modes = &options.registry.get(n.primitive).failure_modes;
+    let message = error_message(error);
     if let Some(pointer) = options.mapping.errors.get(&n.id) {
         // The pointer reads the error itself when it is an object (or a string holding one),
         // else the object its message holds: Inspect wraps a tool's error text in its own
@@ -203,11 +209,16 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
             let count = unmapped.entry(name.clone()).or_insert(0);
             *count += 1;
             if *count == 1 {
+                let what = if kind == StepKind::Agent {
+                    "agent span"
+                } else {
+                    "tool"
+                };
                 diagnostics.push(ImportDiagnostic::new(
                     &codes::I902,
                     location,
                     format!(
-                        "the tool `{name}` maps to no node of graph `{}`: the step is kept with `\"node\": null` (replay reports it as a divergence); name it in the mapping's `[tools]`",
+                        "the {what} `{name}` maps to no node of graph `{}`: the step is kept with `\"node\": null` (replay reports it as a divergence); name it in the mapping's `[tools]`",
                         graph.name
                     ),
                 ));
@@ -218,7 +229,7 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
             let result = match error {
                 Some(e) => StepResult::Error(StepError {
                     mode: "tool_error".into(),
-                    message: text_of(&e),
+                    message: error_message(&e),
                 }),
                 None => StepResult::Output {
                     output: result.map_or_else(|| json!({}), |r| as_object(r, "result")),

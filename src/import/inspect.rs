@@ -1197,7 +1197,8 @@ fn build_run(
 }
 
 /// The `.json` form, streamed: the top-level object's `samples` array is read one sample at a
-/// time; every other member is skipped.
+/// time (its text, then the sample from that text, so that a malformed sample is located and
+/// skipped while the others import); every other member is skipped.
 fn read_json(
     file_handle: std::fs::File,
     file: &str,
@@ -1206,7 +1207,11 @@ fn read_json(
 ) -> Result<(), ImportError> {
     let location = Location::file(file);
     let stem = stem_of(file);
-    let reader = BufReader::with_capacity(256 * 1024, file_handle.take(max));
+    let position = std::rc::Rc::new(std::cell::RefCell::new(Position::default()));
+    let reader = Positioned {
+        inner: BufReader::with_capacity(256 * 1024, file_handle.take(max)),
+        position: position.clone(),
+    };
     let mut de = serde_json::Deserializer::from_reader(reader);
     let mut state = JsonState {
         importer,
@@ -1214,6 +1219,7 @@ fn read_json(
         location: location.clone(),
         failure: None,
         samples: 0,
+        position,
     };
     let result = (&mut de).deserialize_map(LogVisitor(&mut state));
     let result = result.and_then(|()| de.end());
@@ -1240,12 +1246,158 @@ fn read_json(
     Ok(())
 }
 
+/// Where the `.json` form's reader is: the bytes, lines and column consumed, and, from a mark
+/// set before each sample, the offsets of the first newlines after it (the whitespace before
+/// the sample's text), so that a sample's first byte is located exactly.
+#[derive(Default)]
+struct Position {
+    offset: u64,
+    line: u32,
+    column: u32,
+    mark: (u64, u32, u32),
+    newlines_since_mark: Vec<u64>,
+}
+
+/// How many newlines after a mark are remembered: the whitespace between two samples.
+const NEWLINES_KEPT: usize = 64;
+
+impl Position {
+    fn set_mark(&mut self) {
+        self.mark = (self.offset, self.line, self.column);
+        self.newlines_since_mark.clear();
+    }
+
+    /// The line and column of the byte at `start` (after the mark), given the newlines between
+    /// it and the present position.
+    fn at(&self, start: u64, newlines_after: usize) -> (u32, u32) {
+        let (mark_offset, mark_line, mark_column) = self.mark;
+        let total = (self.line - mark_line) as usize;
+        let before = total.saturating_sub(newlines_after);
+        if before == 0 {
+            return (
+                mark_line + 1,
+                mark_column + 1 + (start - mark_offset) as u32,
+            );
+        }
+        match self.newlines_since_mark.get(before - 1) {
+            Some(&nl) => (mark_line + 1 + before as u32, (start - nl) as u32),
+            None => (mark_line + 1 + before as u32, 1),
+        }
+    }
+}
+
+/// A reader that keeps a [`Position`] of what serde_json consumed (it reads byte by byte).
+struct Positioned<R> {
+    inner: R,
+    position: std::rc::Rc<std::cell::RefCell<Position>>,
+}
+
+impl<R: Read> Read for Positioned<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut p = self.position.borrow_mut();
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                if p.newlines_since_mark.len() < NEWLINES_KEPT {
+                    let at = p.offset;
+                    p.newlines_since_mark.push(at);
+                }
+                p.line += 1;
+                p.column = 0;
+            } else {
+                p.column += 1;
+            }
+            p.offset += 1;
+        }
+        Ok(n)
+    }
+}
+
 struct JsonState<'i, 'a> {
     importer: &'i mut Importer<'a>,
     stem: String,
     location: Location,
     failure: Option<ImportError>,
     samples: usize,
+    position: std::rc::Rc<std::cell::RefCell<Position>>,
+}
+
+impl JsonState<'_, '_> {
+    /// A sample whose text does not read as a sample: located in the file (line and column),
+    /// by the sample's ID and epoch when it has them, and by the member that is wrong.
+    fn sample_error(
+        &self,
+        text: &str,
+        e: &serde_json::Error,
+        at: &Location,
+        base: &str,
+    ) -> ImportDiagnostic {
+        let position = self.position.borrow();
+        let start = position.offset - text.len() as u64;
+        let newlines = text.bytes().filter(|&b| b == b'\n').count();
+        let (line, column) = position.at(start, newlines);
+        let mut d = json_error(text.as_bytes(), e, at.clone());
+        let in_text = (d.location.line, d.location.column);
+        let (line, column) = if in_text.0 <= 1 {
+            (line, column + in_text.1.saturating_sub(1))
+        } else {
+            (line + in_text.0 - 1, in_text.1)
+        };
+        let value = serde_json::from_str::<Value>(text).ok();
+        let pointer = if d.location.pointer.is_empty() {
+            let member = value.as_ref().and_then(wrong_member).unwrap_or_default();
+            format!("{base}{member}")
+        } else {
+            format!("{base}{}", d.location.pointer)
+        };
+        let sample = value.as_ref().and_then(|v| {
+            let id = v.get("id").filter(|id| id.is_string() || id.is_number())?;
+            let epoch = v.get("epoch").and_then(Value::as_u64).unwrap_or(1);
+            Some(format!("{} epoch {epoch}", id_text(id)))
+        });
+        d.location = Location {
+            sample,
+            pointer,
+            line,
+            column,
+            ..d.location
+        };
+        d.diagnostic.pointer = d.location.pointer.clone();
+        d.diagnostic.line = line;
+        d.diagnostic.column = column;
+        d
+    }
+}
+
+/// The pointer of the first member of a sample that does not read as its type (`/events`, or
+/// `/events/3` for one event), when a type is what is wrong.
+fn wrong_member(sample: &Value) -> Option<String> {
+    fn fails<T: serde::de::DeserializeOwned>(v: &Value) -> bool {
+        T::deserialize(v).is_err()
+    }
+    let sample = sample.as_object()?;
+    for (key, v) in sample {
+        let wrong = match key.as_str() {
+            "id" | "input" | "scores" | "output" | "attachments" => fails::<StrictValue>(v),
+            "epoch" => fails::<Option<u64>>(v),
+            "messages" => fails::<Option<LastAssistant>>(v),
+            "events" => {
+                if let Some(events) = v.as_array() {
+                    if let Some(i) = events.iter().position(fails::<OwnedEvent>) {
+                        return Some(format!("/events/{i}"));
+                    }
+                    false
+                } else {
+                    fails::<Option<Vec<OwnedEvent>>>(v)
+                }
+            }
+            _ => false,
+        };
+        if wrong {
+            return Some(format!("/{key}"));
+        }
+    }
+    None
 }
 
 struct LogVisitor<'s, 'i, 'a>(&'s mut JsonState<'i, 'a>);
@@ -1307,12 +1459,19 @@ impl<'de> Visitor<'de> for SamplesSeed<'_, '_, '_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let state = self.0;
-        while let Some(sample) = seq.next_element::<OwnedSample>()? {
+        loop {
+            state.position.borrow_mut().set_mark();
+            let Some(text) = seq.next_element::<Box<RawValue>>()? else {
+                break;
+            };
             let k = state.samples;
             state.samples += 1;
             let base = format!("/samples/{k}");
             let at = state.location.with_pointer(base.clone());
-            match owned_run(sample, &state.stem, &at, &base) {
+            let read = serde_json::from_str::<OwnedSample>(text.get())
+                .map_err(|e| state.sample_error(text.get(), &e, &at, &base))
+                .and_then(|sample| owned_run(sample, &state.stem, &at, &base));
+            match read {
                 Ok(run) => {
                     if let Err(e) = state.importer.run(Format::Inspect, run) {
                         state.failure = Some(e);

@@ -177,7 +177,10 @@ pub enum StepKind {
     /// A tool call: always a step (unmapped ones with `"node": null`).
     #[default]
     Tool,
-    /// An agent or other span: a step only where its name is mapped.
+    /// A nested agent span (OTel `invoke_agent` below the root): always a step, like a tool,
+    /// but found only by its name in `[tools]` or as a node ID, never by a primitive.
+    Agent,
+    /// Any other span: a step only where its name is mapped.
     Span,
 }
 

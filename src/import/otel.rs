@@ -3,8 +3,9 @@
 //! hold one document — with trace and span IDs in hex or base64 and enums as numbers or names.
 //! A trace is a run. `execute_tool` spans are tool steps (`gen_ai.tool.name`, arguments from
 //! `gen_ai.tool.call.arguments`, result from `gen_ai.tool.call.result`: both opt-in, so absent
-//! means `partial`); `invoke_agent` spans (`gen_ai.agent.name`) and other spans are steps only
-//! where their name is mapped. Steps are ordered depth-first by parent, siblings by start time;
+//! means `partial`); a nested `invoke_agent` span (`gen_ai.agent.name`) is a step, unmapped
+//! (I902) when its name maps to no node; the root agent span (the run) and other spans are steps
+//! only where their name is mapped. Steps are ordered depth-first by parent, siblings by start time;
 //! siblings that start at the same time are ordered by span ID and reported (I904). A span
 //! whose parent is missing is a root; spans in a parent loop are reported (I901) and skipped;
 //! a span ID seen twice in one trace keeps the first.
@@ -460,9 +461,16 @@ fn build_run(file: &str, trace: &str, spans: Vec<Span>, importer: &mut Importer<
                     .get(k)
                     .map(|v| json!({ "messages": json_attribute(v) }))
             };
+            // The root agent span is the run itself (its output the final answer); a nested
+            // one is a step, kept unmapped when no name maps it (SPEC §10, I902).
+            let kind = if children.get(&None).is_some_and(|roots| roots.contains(&i)) {
+                StepKind::Span
+            } else {
+                StepKind::Agent
+            };
             (
                 name,
-                StepKind::Span,
+                kind,
                 messages("gen_ai.input.messages"),
                 messages("gen_ai.output.messages"),
             )

@@ -794,3 +794,223 @@ read = "/code"
         .unwrap();
     assert_eq!(read["error"]["mode"], "unknown");
 }
+
+/// An OTLP/JSON span with GenAI attributes, as the Python SDK's exporter writes it.
+fn otel_span(
+    id: &str,
+    parent: Option<&str>,
+    start: u64,
+    name: &str,
+    attrs: &[(&str, &str)],
+) -> Value {
+    let attributes: Vec<Value> = attrs
+        .iter()
+        .map(|(k, v)| json!({"key": k, "value": {"stringValue": v}}))
+        .collect();
+    let mut span = json!({"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": id,
+        "name": name, "kind": 1, "startTimeUnixNano": start.to_string(),
+        "endTimeUnixNano": (start + 10).to_string(), "attributes": attributes});
+    if let Some(p) = parent {
+        span["parentSpanId"] = json!(p);
+    }
+    span
+}
+
+#[test]
+fn a_nested_agent_span_with_no_mapping_is_kept_unmapped_and_the_root_is_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = |id, parent, start, name| {
+        otel_span(
+            id,
+            parent,
+            start,
+            &format!("invoke_agent {name}"),
+            &[
+                ("gen_ai.operation.name", "invoke_agent"),
+                ("gen_ai.agent.name", name),
+            ],
+        )
+    };
+    let tool = |id, parent, start, name| {
+        otel_span(
+            id,
+            Some(parent),
+            start,
+            &format!("execute_tool {name}"),
+            &[
+                ("gen_ai.operation.name", "execute_tool"),
+                ("gen_ai.tool.name", name),
+                ("gen_ai.tool.call.arguments", "{}"),
+                ("gen_ai.tool.call.result", "{}"),
+            ],
+        )
+    };
+    // root agent `lookup` → nested agent `helper` (holding `search_text`) → `read_file`; a
+    // `chat` span (a model call, neither tool nor agent) is not a step.
+    let spans = [
+        agent("1111111111111111", None, 100, "lookup"),
+        agent("2222222222222222", Some("1111111111111111"), 200, "helper"),
+        tool("3333333333333333", "2222222222222222", 300, "search_text"),
+        otel_span(
+            "4444444444444444",
+            Some("1111111111111111"),
+            400,
+            "chat gpt",
+            &[("gen_ai.operation.name", "chat")],
+        ),
+        tool("5555555555555555", "1111111111111111", 500, "read_file"),
+    ];
+    let source = dir.path().join("spans.json");
+    let doc = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+    std::fs::write(&source, doc.to_string()).unwrap();
+    let import = |map: &str, out: &str| {
+        let map_path = dir.path().join(format!("{out}.toml"));
+        std::fs::write(&map_path, map).unwrap();
+        let out = dir.path().join(out);
+        let (code, stdout, stderr) = primgraph(&[
+            "import",
+            "otel",
+            s(&source),
+            "--graph",
+            GRAPH,
+            "--map",
+            s(&map_path),
+            "--out",
+            s(&out),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let lines = trace_lines(&out.join(&names(&out)[0]));
+        let steps: Vec<(Value, Value)> = lines
+            .iter()
+            .filter(|l| l.get("node").is_some())
+            .map(|l| {
+                (
+                    l["node"].clone(),
+                    l.get("source_name").cloned().unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        (json_of(&stdout), steps)
+    };
+
+    let (report, steps) = import("", "unmapped");
+    assert_eq!(
+        steps,
+        [
+            (Value::Null, json!("helper")),
+            (json!("search"), json!("search_text")),
+            (json!("read"), json!("read_file")),
+        ],
+        "{report}"
+    );
+    let warnings: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "I902")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{report}");
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("agent span `helper`"),
+        "{report}"
+    );
+
+    // Mapped, the nested agent is a step at its node, nothing unmapped.
+    let (report, steps) = import("[tools]\nhelper = \"search\"\n", "mapped");
+    assert_eq!(steps[0], (json!("search"), json!("helper")), "{report}");
+    assert_eq!(steps.len(), 3, "{report}");
+    assert_eq!(report["summary"]["unmapped"], json!({}), "{report}");
+}
+
+#[test]
+fn a_malformed_sample_of_the_json_form_is_located_and_the_others_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut docs: Vec<Value> = two_samples()
+        .iter()
+        .map(|(_, b)| json_of(std::str::from_utf8(b).unwrap()))
+        .collect();
+    docs[0]["events"] = json!("oops");
+    // Pretty-printed, as Inspect writes it: the finding's line is the line of `"events"`.
+    let text = serde_json::to_string_pretty(
+        &json!({"version": 2, "status": "success", "eval": {"task": "t"}, "samples": docs}),
+    )
+    .unwrap();
+    let (events_line, events_text) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("\"oops\""))
+        .unwrap();
+    let log = dir.path().join("run.json");
+    std::fs::write(&log, &text).unwrap();
+    let map = dir.path().join("map.toml");
+    std::fs::write(&map, MAP).unwrap();
+    let out = dir.path().join("out");
+    let (code, stdout, stderr) = import_inspect(&log, Some(&map), &out, &["--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report = json_of(&stdout);
+    assert_eq!(report["summary"]["runs"], 1, "{report}");
+    assert_eq!(names(&out), ["two_epoch_1.trace.jsonl"]);
+    let errors: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "I901")
+        .collect();
+    assert_eq!(errors.len(), 1, "{report}");
+    let e = errors[0];
+    assert_eq!(e["pointer"], "/samples/0/events", "{report}");
+    assert_eq!(e["sample"], "1 epoch 1", "{report}");
+    assert_eq!(e["line"], events_line + 1, "{report}");
+    // serde_json places a type error at the end of the value it read.
+    assert_eq!(
+        e["column"],
+        events_text.find("\"oops\"").unwrap() + "\"oops\"".len(),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_failed_unmapped_tool_keeps_the_text_of_inspects_error_as_a_mapped_one_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let failed = |function: &str| {
+        let mut event = tool(function, json!({}), json!(""));
+        event["error"] = json!({"type": "unknown", "message": "build_error: compile failed"});
+        event
+    };
+    // `read_file` maps (by its primitive), `compile` maps to no node.
+    let log = dir.path().join("run.eval");
+    eval_log(
+        &log,
+        &[(
+            "samples/1_epoch_1.json".into(),
+            sample(
+                json!(1),
+                1,
+                &[failed("read_file"), failed("compile")],
+                "I",
+                "no",
+            ),
+        )],
+        true,
+        zip::CompressionMethod::Deflated,
+    );
+    let out = dir.path().join("out");
+    let (code, stdout, stderr) = import_inspect(&log, None, &out, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let messages: Vec<(Value, Value)> = steps_of(&out.join("1_epoch_1.trace.jsonl"))
+        .iter()
+        .map(|step| (step[0].clone(), step[3]["message"].clone()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (json!("read"), json!("build_error: compile failed")),
+            (Value::Null, json!("build_error: compile failed")),
+        ]
+    );
+}
