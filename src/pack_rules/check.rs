@@ -44,6 +44,10 @@ struct Blocked {
     nodes: Vec<bool>,
     /// The outcome of the blocked branch edges of the matching nodes, when the passage is one.
     outcome: Option<String>,
+    /// For each node, whether its `"*"` branch carries the passage's outcome alone: `"*"` covers
+    /// the outcomes the node's other branches do not name (SPEC §2), and taking it passes that
+    /// branch only when every outcome it can stand for is the one the passage names.
+    star: Vec<bool>,
 }
 
 impl Blocked {
@@ -52,11 +56,25 @@ impl Blocked {
             None => Blocked {
                 nodes: vec![false; model.len()],
                 outcome: None,
+                star: vec![false; model.len()],
             },
-            Some(p) => Blocked {
-                nodes: matching(model, owners, &p.0),
-                outcome: p.outcome().map(str::to_string),
-            },
+            Some(p) => {
+                let nodes = matching(model, owners, &p.0);
+                let outcome = p.outcome().map(str::to_string);
+                let star = (0..model.len())
+                    .map(|v| {
+                        nodes[v]
+                            && outcome
+                                .as_deref()
+                                .is_some_and(|o| star_is_only(model, v, o))
+                    })
+                    .collect();
+                Blocked {
+                    nodes,
+                    outcome,
+                    star,
+                }
+            }
         }
     }
 
@@ -69,11 +87,24 @@ impl Blocked {
     fn edge(&self, source: usize, kind: &EdgeKind<'_>) -> bool {
         match (&self.outcome, kind) {
             (Some(outcome), EdgeKind::Branch { outcome: label }) => {
-                self.nodes[source] && label == outcome
+                self.nodes[source] && (label == outcome || (*label == "*" && self.star[source]))
             }
             _ => false,
         }
     }
+}
+
+/// Whether node `v`'s `"*"` branch can carry no outcome but `outcome`: every outcome of its
+/// primitive that its other branches do not name is `outcome`.
+fn star_is_only(model: &Model<'_>, v: usize, outcome: &str) -> bool {
+    let (Some(prim), Some(branches)) = (model.prim(v), &model.doc.nodes[v].branches) else {
+        return false;
+    };
+    prim.outcomes
+        .iter()
+        .flatten()
+        .filter(|o| !branches.contains_key(o))
+        .all(|o| o == outcome)
 }
 
 fn finding(rule: &PackRule, pointer: String, text: String, default_help: &str) -> Diagnostic {

@@ -17,6 +17,7 @@ const POOL: &[&str] = &[
     "mut.apply_patch",      // mutation
     "ctl.authorize_patch",  // policy, authorize, allow/deny
     "dec.yes_no",           // s1_decision, yes/no
+    "dec.accept_reject",    // s1_decision, accept/revise/reject
     "obs.list_files",       // deterministic, observation
     "tool.http_fetch",      // retrieval, network
 ];
@@ -42,6 +43,8 @@ const PASSAGES: &[&str] = &[
     r#"{"class": "verification", "outcome": "pass"}"#,
     r#"{"primitive": "ctl.authorize_patch", "outcome": "allow"}"#,
     r#"{"class": "s1_decision", "outcome": "yes"}"#,
+    r#"{"primitive": "dec.accept_reject", "outcome": "accept"}"#,
+    r#"{"class": "s1_decision", "outcome": "revise"}"#,
 ];
 
 fn prim(id: &str) -> &'static Primitive {
@@ -97,17 +100,30 @@ impl Oracle {
                     branch: None,
                 });
             }
-            for (label, t) in n
-                .get("branches")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                edges.push(Edge {
-                    from: i,
-                    to: index(t.as_str().unwrap()),
-                    branch: Some(label.clone()),
-                });
+            // `"*"` is read as what it means (SPEC §2: it covers the rest): one edge for each
+            // outcome of the primitive that the other branches do not name.
+            let branches = n.get("branches").and_then(Value::as_object);
+            for (label, t) in branches.into_iter().flatten() {
+                let to = index(t.as_str().unwrap());
+                if label != "*" {
+                    edges.push(Edge {
+                        from: i,
+                        to,
+                        branch: Some(label.clone()),
+                    });
+                    continue;
+                }
+                let outcomes = prim(n["primitive"].as_str().unwrap())
+                    .outcomes
+                    .iter()
+                    .flatten();
+                for o in outcomes.filter(|o| !branches.unwrap().contains_key(o.as_str())) {
+                    edges.push(Edge {
+                        from: i,
+                        to,
+                        branch: Some(o.clone()),
+                    });
+                }
             }
             for (_, t) in n
                 .get("on_error")
@@ -139,7 +155,7 @@ impl Oracle {
     }
 
     /// Whether taking edge `e` passes `passage` (an outcome passage: that branch of a
-    /// matching node; `*` never counts).
+    /// matching node).
     fn edge_passes(&self, passage: &Value, e: &Edge) -> bool {
         match passage.get("outcome").and_then(Value::as_str) {
             Some(outcome) => {
@@ -277,10 +293,11 @@ fn graph_strategy() -> impl Strategy<Value = Value> {
             proptest::collection::vec(0..n, 4),
             any::<bool>(),
             0..n,
+            any::<bool>(),
         );
         (proptest::collection::vec(node, n), 0..n).prop_map(move |(nodes, entry)| {
             let mut out = Vec::new();
-            for (i, (p, shape, targets, star, err)) in nodes.into_iter().enumerate() {
+            for (i, (p, shape, targets, star, err, wide)) in nodes.into_iter().enumerate() {
                 let id = POOL[p];
                 let primitive = prim(id);
                 let mut node = json!({"id": format!("n{i}"), "primitive": id});
@@ -289,8 +306,11 @@ fn graph_strategy() -> impl Strategy<Value = Value> {
                     (0, _) => {} // terminal
                     (_, Some(outcomes)) => {
                         let mut branches = serde_json::Map::new();
+                        // `"*"` stands for the first outcome, or the first two (a `"*"` that
+                        // may carry an outcome the rule does not name).
+                        let covered = if wide && outcomes.len() > 2 { 2 } else { 1 };
                         for (k, o) in outcomes.iter().enumerate() {
-                            if star && k == 0 {
+                            if star && k < covered {
                                 continue;
                             }
                             branches.insert(o.clone(), t(k % 4));

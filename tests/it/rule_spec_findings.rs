@@ -1,8 +1,9 @@
 //! The graph document's required fields and the pack rules' wording as SPEC §2, §5 and §9.4
 //! say them, run through the built binary: a graph without `capabilities` is one G003 at the
 //! root (not R104 per node), a mistyped `packs` entry and an unknown selector value read as
-//! sentences, `pack diff` refuses two different packs (exit 2), and SARIF fingerprints tell
-//! apart one fragment node reached through two uses or from two graphs.
+//! sentences, `pack diff` refuses two different packs (exit 2), SARIF fingerprints tell
+//! apart one fragment node reached through two uses or from two graphs, and a `"*"` branch
+//! passes a rule's `outcome` when that outcome is all it can carry.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -223,4 +224,54 @@ fn sarif_fingerprints_tell_apart_one_fragment_node_reached_through_two_uses_or_t
     assert_eq!(distinct.len(), 4, "{first:?}");
     // ... the same ones run after run.
     assert_eq!(run(), first);
+}
+
+/// A graph whose decision node `review` (`dec.accept_reject`: accept / revise / reject) reaches
+/// `done` through the given branches, and a pack whose rule requires reaching `done` through
+/// its `accept` branch.
+fn review_graph(branches: Value) -> Value {
+    json!({"graph": "review", "abi": "1.0.0", "capabilities": ["dec.*", "done.*"],
+        "packs": {"gates": "^1.0"}, "entry": "review",
+        "nodes": [
+            {"id": "review", "primitive": "dec.accept_reject",
+             "inputs": {"candidate": {"const": "patch"}, "criteria": {"const": ["tests pass"]}},
+             "branches": branches},
+            {"id": "done", "primitive": "done.finish_success", "inputs": {}},
+            {"id": "fail", "primitive": "done.report_failure",
+             "inputs": {"reason": {"const": "other"}}}]})
+}
+
+#[test]
+fn a_star_branch_passes_a_rule_outcome_exactly_when_that_outcome_is_all_it_carries() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        &tmp.path().join("packs/gates/pack.json"),
+        &json!({"pack": "gates", "version": "1.0.0", "summary": "Rules on kernel decisions.",
+            "kernel_abi": "^1.0", "roots": ["gates"],
+            "rules": [{"id": "accepted", "severity": "error", "kind": "requires_before",
+                "target": {"primitive": "done.finish_success"},
+                "through": {"primitive": "dec.accept_reject", "outcome": "accept"}}]}),
+    );
+    let cases = [
+        // `"*"` covers the outcomes no other branch names (SPEC §2): here `accept` alone.
+        (
+            "only-accept",
+            json!({"revise": "fail", "reject": "fail", "*": "done"}),
+            false,
+        ),
+        ("named", json!({"accept": "done", "*": "fail"}), false),
+        // Here `"*"` also carries `revise`: a route to `done` that never accepted.
+        ("also-revise", json!({"reject": "fail", "*": "done"}), true),
+    ];
+    for (name, branches, fires) in cases {
+        let file = format!("{name}.graph.json");
+        write(&tmp.path().join(&file), &review_graph(branches));
+        let (_, found) = validate_json(tmp.path(), &file, &["--pack", "packs"]);
+        let rule: Vec<_> = found.iter().filter(|f| f.0 == "gates/accepted").collect();
+        assert_eq!(!rule.is_empty(), fires, "{name}: {found:?}");
+        if fires {
+            assert_eq!(rule[0].1, "/nodes/1", "{name}");
+            assert!(rule[0].2.contains("review →[*] done"), "{}", rule[0].2);
+        }
+    }
 }
