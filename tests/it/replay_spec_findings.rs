@@ -229,7 +229,8 @@ fn a_refused_graph_is_located_finding_by_finding() {
     let shape = dir.path().join("shape.graph.json");
     let (_, _, err) = primgraph(&["replay", "--graph", shape.to_str().unwrap(), TRACE]);
     let located: Vec<&str> = err.lines().filter(|l| l.contains(": G003")).collect();
-    assert_eq!(located.len(), 4, "{err}");
+    // `abi`, `capabilities` and `entry` missing, `primitive` missing, `id` mistyped.
+    assert_eq!(located.len(), 5, "{err}");
     assert!(
         err.contains("shape.graph.json:1:24: G003 /nodes/0/id:"),
         "{err}"
