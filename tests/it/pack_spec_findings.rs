@@ -23,21 +23,6 @@ fn json_of(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-/// The smallest pack that loads: one family, one primitive.
-fn mini() -> Value {
-    json!({"pack": "mini", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
-        "roots": ["mini"],
-        "families": [{"name": "mini", "prefix": "mini", "group": "g", "summary": "s"}],
-        "primitives": [{"id": "mini.look", "alias": "MINI_LOOK", "family": "mini",
-            "class": "deterministic", "authority": "propose", "summary": "s",
-            "inputs": {"type": "object", "properties": {"q": {"type": "string"}},
-                       "additionalProperties": false},
-            "outputs": {"type": "object", "properties": {"a": {"type": "string"}},
-                        "required": ["a"], "additionalProperties": false},
-            "evidence": [], "failure_modes": ["invalid_input"],
-            "evaluation": {"method": "m", "metric": "x"}, "effects": ["reads_workspace"]}]})
-}
-
 fn write_pack(dir: &Path, name: &str, manifest: &Value) -> String {
     let pack = dir.join(name);
     std::fs::create_dir_all(&pack).unwrap();
@@ -81,8 +66,8 @@ fn findings(doc: &Value) -> Vec<(String, String, String)> {
 #[test]
 fn pack_diff_json_sides_carry_the_abi_of_6_1_and_the_version() {
     let tmp = tempfile::tempdir().unwrap();
-    let old = write_pack(tmp.path(), "old", &mini());
-    let mut newer = mini();
+    let old = write_pack(tmp.path(), "old", &crate::common::mini_pack());
+    let mut newer = crate::common::mini_pack();
     newer["version"] = json!("1.1.0");
     let new = write_pack(tmp.path(), "new", &newer);
     let (code, out, err) = primgraph(&["pack", "diff", &old, &new, "--format", "json"]);
@@ -97,7 +82,7 @@ fn pack_diff_json_sides_carry_the_abi_of_6_1_and_the_version() {
 #[test]
 fn a_lint_warning_is_a_finding_of_pack_lint_and_pack_test() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut manifest = mini();
+    let mut manifest = crate::common::mini_pack();
     manifest["rules"] = json!([{"id": "x", "severity": "error", "kind": "bounded",
         "target": {"primitive": "zzz.*"}, "max_visits": 2}]);
     let pack = write_pack(tmp.path(), "mini", &manifest);
@@ -111,7 +96,7 @@ fn a_lint_warning_is_a_finding_of_pack_lint_and_pack_test() {
     let (code, out, _) = primgraph(&["pack", "test", &pack]);
     assert_eq!(code, 1, "pack test is consistent with lint: {out}");
     // Without the rule: clean, exit 0.
-    let clean = write_pack(tmp.path(), "clean", &mini());
+    let clean = write_pack(tmp.path(), "clean", &crate::common::mini_pack());
     assert_eq!(primgraph(&["pack", "lint", &clean]).0, 0);
 }
 
@@ -196,8 +181,8 @@ fn pack_test_reports_a_fragment_no_fixture_graph_uses() {
 #[test]
 fn pack_diff_of_a_new_that_fails_at_composition_is_exit_2_with_the_finding() {
     let tmp = tempfile::tempdir().unwrap();
-    let old = write_pack(tmp.path(), "old", &mini());
-    let mut broken = mini();
+    let old = write_pack(tmp.path(), "old", &crate::common::mini_pack());
+    let mut broken = crate::common::mini_pack();
     broken["primitives"][0]["failure_modes"] = json!(["made_up"]);
     let new = write_pack(tmp.path(), "new", &broken);
     let (code, out, err) = primgraph(&["pack", "diff", &old, &new]);
@@ -218,7 +203,7 @@ fn pack_diff_of_a_new_that_fails_at_composition_is_exit_2_with_the_finding() {
 #[test]
 fn an_ill_shaped_family_is_reported_once() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut manifest = mini();
+    let mut manifest = crate::common::mini_pack();
     manifest["families"][0]
         .as_object_mut()
         .unwrap()
@@ -236,7 +221,7 @@ fn an_ill_shaped_family_is_reported_once() {
         )]
     );
     // A primitive that is not an object: once too.
-    let mut manifest = mini();
+    let mut manifest = crate::common::mini_pack();
     manifest["primitives"] = json!([7]);
     let pack = write_pack(tmp.path(), "seven", &manifest);
     let got = findings(&json_of(

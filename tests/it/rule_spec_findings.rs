@@ -106,25 +106,10 @@ fn a_mistyped_packs_entry_names_the_pack_in_one_sentence() {
     );
 }
 
-/// The smallest pack that loads: one family, one primitive.
-fn mini_pack() -> Value {
-    json!({"pack": "mini", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
-        "roots": ["mini"],
-        "families": [{"name": "mini", "prefix": "mini", "group": "g", "summary": "s"}],
-        "primitives": [{"id": "mini.look", "alias": "MINI_LOOK", "family": "mini",
-            "class": "deterministic", "authority": "propose", "summary": "s",
-            "inputs": {"type": "object", "properties": {"q": {"type": "string"}},
-                       "additionalProperties": false},
-            "outputs": {"type": "object", "properties": {"a": {"type": "string"}},
-                        "required": ["a"], "additionalProperties": false},
-            "evidence": [], "failure_modes": ["invalid_input"],
-            "evaluation": {"method": "m", "metric": "x"}, "effects": ["reads_workspace"]}]})
-}
-
 #[test]
 fn an_unknown_selector_class_lists_the_known_classes() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut pack = mini_pack();
+    let mut pack = crate::common::mini_pack();
     pack["rules"] = json!([{"id": "r", "severity": "error", "kind": "requires_before",
         "target": {"class": "determinstic"}, "through": {"primitive": "mini.look"}}]);
     write(&tmp.path().join("mini/pack.json"), &pack);
@@ -149,8 +134,11 @@ fn an_unknown_selector_class_lists_the_known_classes() {
 #[test]
 fn pack_diff_of_two_different_packs_is_refused_naming_both() {
     let tmp = tempfile::tempdir().unwrap();
-    write(&tmp.path().join("fg/pack.json"), &mini_pack());
-    let mut other = mini_pack();
+    write(
+        &tmp.path().join("fg/pack.json"),
+        &crate::common::mini_pack(),
+    );
+    let mut other = crate::common::mini_pack();
     other["pack"] = json!("fh");
     write(&tmp.path().join("fh/pack.json"), &other);
     let (code, out, err) = primgraph_in(tmp.path(), &["pack", "diff", "fg", "fh"]);
@@ -163,7 +151,10 @@ fn pack_diff_of_two_different_packs_is_refused_naming_both() {
     );
     assert!(!out.contains("required bump"), "{out}");
     // The same pack in two folders is compared as before.
-    write(&tmp.path().join("fh/pack.json"), &mini_pack());
+    write(
+        &tmp.path().join("fh/pack.json"),
+        &crate::common::mini_pack(),
+    );
     let (code, out, err) = primgraph_in(tmp.path(), &["pack", "diff", "fg", "fh"]);
     assert_eq!(code, 0, "{out}{err}");
 }

@@ -80,3 +80,18 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The smallest pack that loads: one family, one primitive.
+pub fn mini_pack() -> serde_json::Value {
+    serde_json::json!({"pack": "mini", "version": "1.0.0", "summary": "s", "kernel_abi": "^1.0",
+        "roots": ["mini"],
+        "families": [{"name": "mini", "prefix": "mini", "group": "g", "summary": "s"}],
+        "primitives": [{"id": "mini.look", "alias": "MINI_LOOK", "family": "mini",
+            "class": "deterministic", "authority": "propose", "summary": "s",
+            "inputs": {"type": "object", "properties": {"q": {"type": "string"}},
+                       "additionalProperties": false},
+            "outputs": {"type": "object", "properties": {"a": {"type": "string"}},
+                        "required": ["a"], "additionalProperties": false},
+            "evidence": [], "failure_modes": ["invalid_input"],
+            "evaluation": {"method": "m", "metric": "x"}, "effects": ["reads_workspace"]}]})
+}
