@@ -26,6 +26,11 @@ pub struct Options {
     /// checked against the effective registry they compose; `None` is an empty pack path.
     #[doc(hidden)]
     pub packs: Option<Arc<crate::pack::compose::Composer>>,
+    /// How a P804 for a graph that declares packs, read with no pack path, says to give one:
+    /// `None` names the command line's way (`--pack`, `packs` in primgraph.toml); an embedding
+    /// names its own (the Python package: `Registry.with_packs`).
+    #[doc(hidden)]
+    pub pack_path_hint: Option<&'static str>,
 }
 
 impl Options {
@@ -242,10 +247,7 @@ pub fn expand_fragments(
                 .map(|(name, range)| {
                     codes::P804.at(
                         crate::json::pointer::push("/packs", name),
-                        format!(
-                            "pack `{name}` ({range:?}) is not on the pack path: no pack path is \
-                             given (pass --pack DIR, or set `packs` in primgraph.toml)"
-                        ),
+                        no_pack_path(name, range, options),
                     )
                 })
                 .collect());
@@ -271,6 +273,14 @@ pub fn expand_fragments(
         on_path: &on_path,
     };
     expand(value, &cx)
+}
+
+/// P804's message for a declared pack when there is no pack path at all.
+fn no_pack_path(name: &str, range: &str, options: &Options) -> String {
+    let hint = options
+        .pack_path_hint
+        .unwrap_or("pass --pack DIR, or set `packs` in primgraph.toml");
+    format!("pack `{name}` ({range:?}) is not on the pack path: no pack path is given ({hint})")
 }
 
 /// Run the rules on a loaded document against its effective registry (SPEC §9.2): the base
@@ -299,10 +309,7 @@ fn check_with_packs(
             .map(|(name, range)| {
                 codes::P804.at(
                     crate::json::pointer::push("/packs", name),
-                    format!(
-                        "pack `{name}` ({range:?}) is not on the pack path: no pack path is \
-                         given (pass --pack DIR, or set `packs` in primgraph.toml)"
-                    ),
+                    no_pack_path(name, range, options),
                 )
             })
             .collect();

@@ -4,10 +4,10 @@
 tools (SPEC §10) inside the workers, one source file per task, each into its own folder under
 ``out``; replay the result with ``primgraph.ray.replay(graph, out)`` like any traces.
 
-``primgraph.ray.replay(graph, paths)`` reads the traces with Ray Data (``read_binary_files``),
-replays each batch in a worker that loads the registry and the graph once (``map_batches`` with
-a class), and merges the per-batch summaries into one :class:`primgraph.Summary` — the same
-summary, byte for byte after ``to_json()``, as :func:`primgraph.replay_corpus` and
+``primgraph.ray.replay(graph, paths)`` lists the traces here, then replays each batch of paths
+in a Ray Data worker that loads the registry and the graph once and reads the batch's files
+(``map_batches`` with a class; no separate read stage, so a one-CPU cluster is enough), and
+merges the per-batch summaries into one :class:`primgraph.Summary` — the same summary, byte for byte after ``to_json()``, as :func:`primgraph.replay_corpus` and
 ``primgraph replay`` give for the same files.
 
 Importing :mod:`primgraph` never imports Ray; importing this module does. Install the extra:
@@ -49,8 +49,8 @@ class _BatchReplayer:
 
     def __call__(self, batch: Dict[str, Any]) -> Dict[str, List[Any]]:
         names = [str(p) for p in batch["path"]]
-        datas = [bytes(b) for b in batch["bytes"]]
-        reports, summary = self._replayer.replay_batch(names, datas)
+        # The batch's files read and replayed here, one after the other, as `replay_corpus` does.
+        reports, summary = self._replayer.replay_corpus(names, jobs=1)
         # The batch's summary rides on its first row; the driver merges them and drops the column.
         summaries: List[Optional[str]] = [None] * len(reports)
         if reports:
@@ -124,8 +124,11 @@ def replay(
     }
     if concurrency is not None:
         map_args["concurrency"] = concurrency
+    # The paths are the dataset and each worker reads its batch's files: a read stage of its
+    # own would need a CPU of its own, and on a one-CPU cluster the workers holding it would
+    # wait for it forever.
     dataset = (
-        ray.data.read_binary_files(files, include_paths=True)
+        ray.data.from_items([{"path": f} for f in files])
         .map_batches(_BatchReplayer, **map_args)
         .materialize()
     )

@@ -99,7 +99,13 @@ pub fn import_runs<'py>(
     };
     let files = py
         .detach(|| collect_sources(format, &sources))
-        .map_err(|e| errors::raise(py, "InputError", Located::new(e)))?;
+        .map_err(|e| {
+            errors::raise(
+                py,
+                "InputError",
+                Located::new(e.error.to_string()).in_file(e.path.display().to_string()),
+            )
+        })?;
     let registry_ref = registry.get();
     let result = py.detach(|| {
         import_paths(

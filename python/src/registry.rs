@@ -53,7 +53,14 @@ impl RegistryRef {
     pub fn options(&self) -> primgraph::ValidateOptions {
         match self {
             RegistryRef::Packs(p) => primgraph::ValidateOptions::with_packs(&p.packs),
-            _ => primgraph::ValidateOptions::default(),
+            // Python reads no primgraph.toml: a graph's packs are found through the registry.
+            _ => primgraph::ValidateOptions {
+                pack_path_hint: Some(
+                    "pass registry=primgraph.Registry.builtin().with_packs([DIR]); primgraph.toml \
+                     is read by the command line, not by the Python package",
+                ),
+                ..primgraph::ValidateOptions::default()
+            },
         }
     }
 }

@@ -183,22 +183,27 @@ pub fn load_graph_bytes(
 
 fn traces_of(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     let paths = convert::to_paths("paths", paths)?;
-    py.detach(|| primgraph::collect_traces(&paths))
-        .map_err(|e| {
-            let file = match &e {
-                primgraph::CorpusError::Io { path, .. }
-                | primgraph::CorpusError::NotRegular { path, .. } => Some(path.clone()),
-                _ => None,
-            };
-            errors::raise(
-                py,
-                "InputError",
-                Located {
-                    file,
-                    ..Located::new(e.to_string())
-                },
-            )
-        })
+    collect_traces(py, &paths)
+}
+
+/// The trace files under `paths`; a path that cannot be read raises `InputError` with `file`
+/// set to it.
+pub(crate) fn collect_traces(py: Python<'_>, paths: &[PathBuf]) -> PyResult<Vec<PathBuf>> {
+    py.detach(|| primgraph::collect_traces(paths)).map_err(|e| {
+        let file = match &e {
+            primgraph::CorpusError::Io { path, .. }
+            | primgraph::CorpusError::NotRegular { path, .. } => Some(path.clone()),
+            _ => None,
+        };
+        errors::raise(
+            py,
+            "InputError",
+            Located {
+                file,
+                ..Located::new(e.to_string())
+            },
+        )
+    })
 }
 
 pub(crate) fn jobs_of(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {

@@ -6,7 +6,7 @@
 use crate::convert;
 use crate::errors::{self, Located};
 use crate::registry;
-use crate::replay::{jobs_of, load_graph};
+use crate::replay::{collect_traces, jobs_of, load_graph};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -63,6 +63,20 @@ pub fn report<'py>(
     load_graph(py, &graph, &registry)?;
     if let Some((g, _)) = &baseline {
         load_graph(py, g, &registry)?;
+    }
+    // Each runs path is found first, so one that is missing or holds no trace is an
+    // `InputError` whose `file` is that path (the page writer's error is text only).
+    let all_runs = runs
+        .iter()
+        .chain(baseline.iter().flat_map(|(_, r)| r.iter()));
+    for path in all_runs {
+        if collect_traces(py, std::slice::from_ref(path))?.is_empty() {
+            return Err(errors::raise(
+                py,
+                "InputError",
+                Located::new("no *.trace.jsonl under it").in_file(path.display().to_string()),
+            ));
+        }
     }
     let written = py.detach(|| {
         primgraph::write_report(&primgraph::ReportRequest {

@@ -211,8 +211,14 @@ def test_import_runs_raises_located_errors_and_never_panics(tmp_path):
         pg.import_runs("inspect", [1], graph=GRAPH, out=tmp_path / "o")
     with pytest.raises(pg.GraphError):
         pg.import_runs("inspect", [bad], graph=tmp_path / "map.toml", out=tmp_path / "o")
-    with pytest.raises(pg.InputError, match="absent"):
+    # A source that is not there: the exception's `file` is that path (SPEC §7: the location).
+    with pytest.raises(pg.InputError, match="absent") as info:
         pg.import_runs("inspect", [tmp_path / "absent"], graph=GRAPH, out=tmp_path / "o")
+    assert info.value.file == str(tmp_path / "absent"), info.value
+    assert info.value.line is None and "No such file" in info.value.message, info.value
+    with pytest.raises(pg.InputError) as info:
+        pg.import_runs("inspect", [bad], graph=tmp_path / "no.graph.json", out=tmp_path / "o")
+    assert info.value.file == str(tmp_path / "no.graph.json"), info.value
 
 
 # --- OpenTelemetry ----------------------------------------------------------------------------

@@ -98,8 +98,20 @@ def test_bad_arguments_name_themselves(tmp_path, two_versions):
         pg.report(FIX_GRAPH, v1, out=out, jobs=0)
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(pg.InputError, match="no \\*.trace.jsonl under"):
+    with pytest.raises(pg.InputError, match="no \\*.trace.jsonl under") as info:
         pg.report(FIX_GRAPH, empty, out=out)
+    assert info.value.file == str(empty), info.value
+    # A runs folder, a baseline folder or a graph that is not there: `file` names it.
+    absent = tmp_path / "absent"
+    with pytest.raises(pg.InputError) as info:
+        pg.report(FIX_GRAPH, absent, out=out)
+    assert info.value.file == str(absent), info.value
+    with pytest.raises(pg.InputError) as info:
+        pg.report(FIX_GRAPH, v1, out=out, baseline_graph=FIX_GRAPH, baseline=absent)
+    assert info.value.file == str(absent), info.value
+    with pytest.raises(pg.InputError) as info:
+        pg.report(tmp_path / "no.graph.json", v1, out=out)
+    assert info.value.file == str(tmp_path / "no.graph.json"), info.value
     with pytest.raises(pg.InputError, match="cannot write"):
         pg.report(FIX_GRAPH, v1, out=tmp_path / "no-such-dir" / "page.html")
     broken = tmp_path / "broken.graph.json"

@@ -692,13 +692,38 @@ fn wanted(format: Format, path: &Path) -> bool {
     }
 }
 
+/// A source path that cannot be read while the sources are collected: the path (so a caller can
+/// locate the error, as the Python package's `InputError.file` does) and why.
+#[derive(Debug)]
+pub struct SourceError {
+    pub path: PathBuf,
+    pub error: std::io::Error,
+}
+
+impl SourceError {
+    fn at(path: &Path) -> impl FnOnce(std::io::Error) -> SourceError + '_ {
+        move |error| SourceError {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for SourceError {}
+
 /// The source files among `paths`: a file named is taken as it is; a folder is searched
 /// recursively for the files of `format` (`.eval`/`.json` Inspect logs, `.json`/`.jsonl` span
 /// and trace exports), sorted. An error names the path that cannot be read.
-pub fn collect_sources(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn collect_sources(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>, SourceError> {
     let mut out = Vec::new();
     for path in paths {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let meta = std::fs::metadata(path).map_err(SourceError::at(path))?;
         if !meta.is_dir() {
             out.push(path.clone());
             continue;
@@ -706,13 +731,11 @@ pub fn collect_sources(format: Format, paths: &[PathBuf]) -> Result<Vec<PathBuf>
         let mut stack = vec![path.clone()];
         let mut found = Vec::new();
         while let Some(dir) = stack.pop() {
-            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let entries = std::fs::read_dir(&dir).map_err(SourceError::at(&dir))?;
             for entry in entries {
-                let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+                let entry = entry.map_err(SourceError::at(&dir))?;
                 let p = entry.path();
-                let kind = entry
-                    .file_type()
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                let kind = entry.file_type().map_err(SourceError::at(&p))?;
                 if kind.is_dir() {
                     stack.push(p);
                 } else if kind.is_file() && wanted(format, &p) {

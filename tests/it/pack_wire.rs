@@ -203,6 +203,12 @@ fn pack_rule_severity_and_pack_path_come_from_primgraph_toml() {
     let (code, out, _) = run_in(elsewhere.path(), &["validate", "g.graph.json"]);
     assert_eq!(code, 1);
     assert!(out.contains("P804"), "{out}");
+    // The command line names its own ways to give a pack path (Python names `with_packs`).
+    assert!(
+        out.contains("no pack path is given (pass --pack DIR, or set `packs` in primgraph.toml)"),
+        "{out}"
+    );
+    assert!(!out.contains("with_packs"), "{out}");
 }
 
 #[test]
