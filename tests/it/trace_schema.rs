@@ -1,6 +1,6 @@
 //! `graphs/trace.schema.json`, the JSON Schema of one trace line (SPEC §4.1): every line of the
-//! shipped faithful runs satisfies it, the shipped malformed run has a line that fails it, and
-//! hand-broken lines fail it. Also: every example graph's `$schema` names a schema file that
+//! shipped faithful runs and of imported runs satisfies it, and hand-broken lines (unknown
+//! fields among them, which replay refuses) fail it. Also: every example graph's `$schema` names a schema file that
 //! exists beside it, and the graph examples satisfy the schema they name.
 
 use serde_json::{Value, json};
@@ -44,6 +44,58 @@ fn faithful_runs_satisfy_the_trace_line_schema() {
 }
 
 #[test]
+fn imported_runs_satisfy_the_trace_line_schema() {
+    // An OTel import without captured content: partial steps with no input or output, an
+    // unmapped step with `"node": null`, the header's `imported` (SPEC §10).
+    let validator = compile(&root().join("graphs/trace.schema.json"));
+    let out = tempfile::tempdir().unwrap();
+    let fixtures = root().join("tests/fixtures/import");
+    for source in ["i902.otel.jsonl", "i903.otel.jsonl"] {
+        let (code, stdout, stderr) = crate::common::primgraph(&[
+            "import",
+            "otel",
+            fixtures.join(source).to_str().unwrap(),
+            "--graph",
+            fixtures.join("lookup.graph.json").to_str().unwrap(),
+            "--out",
+            out.path().join(source).to_str().unwrap(),
+        ]);
+        assert!(code == 0 || code == 1, "{stdout}{stderr}");
+    }
+    let mut seen = (false, false);
+    for entry in walk(out.path()) {
+        for line in std::fs::read_to_string(&entry).unwrap().lines() {
+            let value: Value = serde_json::from_str(line).unwrap();
+            seen.0 |= value["partial"] == true && value.get("output").is_none();
+            seen.1 |= value.get("node").is_some_and(Value::is_null);
+            let errors: Vec<String> = validator
+                .iter_errors(&value)
+                .map(|e| format!("{}: {e}", e.instance_path()))
+                .collect();
+            assert!(errors.is_empty(), "{}: {line}: {errors:?}", entry.display());
+        }
+    }
+    assert_eq!(
+        seen,
+        (true, true),
+        "the imports wrote a partial and an unmapped step"
+    );
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else if path.to_string_lossy().ends_with(".trace.jsonl") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
 fn broken_lines_fail_the_trace_line_schema() {
     let validator = compile(&root().join("graphs/trace.schema.json"));
     // The shipped malformed run breaks the hash chain (D615): a shape cannot see a wrong digest,
@@ -64,7 +116,22 @@ fn broken_lines_fail_the_trace_line_schema() {
     bad_end["end"] = json!("crashed");
     let mut bad_seq = step.clone();
     bad_seq["seq"] = json!(0);
+    // Replay refuses a field it does not know (D601 in the header, D616 in a step): so does the
+    // schema, or an editor would pass what replay rejects.
+    let header: Value = serde_json::from_str(&lines("faithful-success.trace.jsonl")[0]).unwrap();
+    let mut header_extra = header.clone();
+    header_extra["foo"] = json!(1);
+    let mut step_extra = step.clone();
+    step_extra["foo"] = json!(1);
+    let mut neither = step.clone();
+    neither.as_object_mut().unwrap().remove("output");
     for (what, value) in [
+        ("an unknown header field", header_extra),
+        ("an unknown step field", step_extra),
+        (
+            "neither output nor error on a step that is not partial",
+            neither,
+        ),
         ("output and error", both),
         ("no prev", no_prev),
         ("an end event with a node", end_with_node),
