@@ -321,6 +321,18 @@ pub(crate) fn convert(options: &ImportOptions<'_>, format: Format, run: SourceRu
         ));
         last_node = Some(node);
     }
+    if let (Some(id), None) = (&options.mapping.final_node, &run.final_text) {
+        // `[final]` asks for a step the source cannot give: say so rather than end the run at
+        // another node without a word (SPEC §10: absent, not invented).
+        diagnostics.push(ImportDiagnostic::new(
+            &codes::I903,
+            run.location.clone(),
+            format!(
+                "the source did not capture run `{}`'s final answer: no step is added at `{id}` (`[final]`), and the run ends where its last recorded step is",
+                run.id
+            ),
+        ));
+    }
     if let (Some(id), Some(text)) = (&options.mapping.final_node, &run.final_text)
         && let Some(&node) = graph.index.get(id)
     {

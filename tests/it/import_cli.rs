@@ -1014,3 +1014,39 @@ fn a_failed_unmapped_tool_keeps_the_text_of_inspects_error_as_a_mapped_one_does(
         ]
     );
 }
+
+#[test]
+fn a_final_node_the_source_has_no_answer_for_is_said_not_silently_skipped() {
+    // The OTel fixture's root span records no `gen_ai.output.messages`: `[final]` cannot add
+    // its step, and the import says so (I903) instead of ending the run elsewhere unremarked.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let (code, text, stderr) = primgraph(&[
+        "import",
+        "otel",
+        "tests/fixtures/import/i902.otel.jsonl",
+        "--graph",
+        GRAPH,
+        "--map",
+        "tests/fixtures/import/lookup.map.toml",
+        "--out",
+        s(&out),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "warnings only: {text}{stderr}");
+    let report = json_of(&text);
+    let finals: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "I903" && d["message"].as_str().unwrap().contains("final answer"))
+        .collect();
+    assert_eq!(finals.len(), 1, "{text}");
+    assert!(
+        finals[0]["message"].as_str().unwrap().contains("`answer`"),
+        "{}",
+        finals[0]
+    );
+    assert_eq!(finals[0]["file"], "tests/fixtures/import/i902.otel.jsonl");
+}

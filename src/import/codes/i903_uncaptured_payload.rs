@@ -6,7 +6,9 @@
 //! `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` are opt-in; the Agents SDK leaves
 //! `input` and `output` null when it is told not to include sensitive data. A step without them
 //! is written with `"partial": true` and without the missing field (`input`, or `output` when
-//! the source recorded no error either) — nothing is invented.
+//! the source recorded no error either) — nothing is invented. The same warning, at the run,
+//! when the mapping's `[final] node` asks for the run's final answer and the source did not
+//! capture one (an OTel root span without `gen_ai.output.messages`): no final step is added.
 //!
 //! ## Why it matters
 //!
