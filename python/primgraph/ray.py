@@ -7,8 +7,9 @@ tools (SPEC §10) inside the workers, one source file per task, each into its ow
 ``primgraph.ray.replay(graph, paths)`` lists the traces here, then replays each batch of paths
 in a Ray Data worker that loads the registry and the graph once and reads the batch's files
 (``map_batches`` with a class; no separate read stage, so a one-CPU cluster is enough), and
-merges the per-batch summaries into one :class:`primgraph.Summary` — the same summary, byte for byte after ``to_json()``, as :func:`primgraph.replay_corpus` and
-``primgraph replay`` give for the same files.
+merges the per-batch summaries into one :class:`primgraph.Summary` — the same summary, byte
+for byte after ``to_json()``, as :func:`primgraph.replay_corpus` and ``primgraph replay`` give
+for the same files.
 
 Importing :mod:`primgraph` never imports Ray; importing this module does. Install the extra:
 ``pip install "primgraph[ray]"``.

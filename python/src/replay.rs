@@ -357,7 +357,8 @@ impl PyReplayer {
     }
 
     /// Replay traces given as `(names, datas)` — two equal-length lists of str and bytes — one
-    /// after the other on this thread: `(reports, summary)`. This is what each Ray worker runs.
+    /// after the other on this thread: `(reports, summary)`, for traces already in memory (a Ray
+    /// worker reads its batch's files itself, with `replay_corpus(names, jobs=1)`).
     fn replay_batch<'py>(
         &self,
         py: Python<'py>,
