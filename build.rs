@@ -246,5 +246,16 @@ fn generate_isa(view: &lint::View<'_>) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let _ = writeln!(
+        s,
+        "static PHASH_MIDDLES: [[u64; 4]; {}] = [{}];",
+        table.middles.len(),
+        table
+            .middles
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     Ok(s)
 }

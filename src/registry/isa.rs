@@ -95,6 +95,7 @@ fn builtin_index(key: &str) -> Option<u16> {
 const BUILTIN_TABLE: phash::TableRef<'static> = phash::TableRef {
     seed: PHASH_SEED,
     slots: &PHASH_SLOTS,
+    middles: &PHASH_MIDDLES,
 };
 
 /// The build-time table, for the built-in registry (so that it is not built again at start-up).
@@ -102,5 +103,6 @@ pub(super) fn static_table() -> phash::Table {
     phash::Table {
         seed: BUILTIN_TABLE.seed,
         slots: BUILTIN_TABLE.slots.to_vec(),
+        middles: BUILTIN_TABLE.middles.to_vec(),
     }
 }

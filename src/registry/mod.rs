@@ -252,6 +252,7 @@ struct RegistryFile {
 struct KeyTable {
     seed: u64,
     slots: Box<[phash::Slot]>,
+    middles: Box<[[u64; 4]]>,
     /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
     /// the slots' packed words is confirmed against, in a few dense arrays rather than through
     /// the primitive's own strings.
@@ -266,6 +267,7 @@ impl KeyTable {
         KeyTable {
             seed: built.seed,
             slots: built.slots.into(),
+            middles: built.middles.into(),
             text,
             ends,
         }
@@ -287,6 +289,7 @@ impl KeyTable {
         phash::TableRef {
             seed: self.seed,
             slots: &self.slots,
+            middles: &self.middles,
         }
     }
 

@@ -117,6 +117,10 @@ pub const EMPTY: u16 = u16::MAX;
 /// Keys up to this many bytes are matched exactly by their packed words alone.
 pub const EXACT_MAX: usize = 32;
 
+/// Keys longer than [`EXACT_MAX`] and up to this many bytes are matched exactly by their
+/// packed words and their middle words (kept beside the slots, by key index).
+pub const MIDDLE_MAX: usize = 2 * EXACT_MAX;
+
 /// The constants of the hash (wyhash's secrets: odd, balanced bits); the seed plays the part
 /// of a first one.
 const K1: u64 = 0xE703_7ED1_A0B4_28DB;
@@ -224,19 +228,34 @@ pub fn hash_words(words: &[u64; 4], len: usize, seed: u64) -> u64 {
     folded_multiply(left, right)
 }
 
+/// The middle words of a key of `EXACT_MAX + 1` to [`MIDDLE_MAX`] bytes: at 16, 24, `len-32`
+/// and `len-24`, which with the packed words cover every byte; zeros for other lengths.
+#[inline]
+pub fn middle_words(bytes: &[u8]) -> [u64; 4] {
+    let n = bytes.len();
+    if n <= EXACT_MAX || n > MIDDLE_MAX {
+        return [0; 4];
+    }
+    let word = |at: usize| word_at(bytes, at);
+    [word(16), word(24), word(n - 32), word(n - 24)]
+}
+
+/// Mix a long key's middle words into its hash by one more multiply.
+#[inline(always)]
+fn hash_middle_words(m: &[u64; 4], h: u64) -> u64 {
+    let left = h ^ m[0] ^ m[2].rotate_left(17);
+    let right = m[1] ^ m[3].rotate_left(29) ^ K2;
+    folded_multiply(left, right)
+}
+
 /// Mix the bytes of a long key between its first and last words (`8..len-8`) into a hash, so
-/// that a long key's hash reads every byte. A key of up to 64
-/// bytes (every long ID of a registry in practice) is read as four more overlapping words — at
-/// 16, 24, `len-32` and `len-24`, which with the packed words cover every byte — and folded in
-/// by one multiply, without a loop; a longer one word by word.
+/// that a long key's hash reads every byte: a key of up to [`MIDDLE_MAX`] bytes (every long ID
+/// of a registry in practice) by its middle words and one multiply, without a loop; a longer
+/// one word by word.
 #[inline]
 fn hash_middle(bytes: &[u8], h: u64) -> u64 {
-    let n = bytes.len();
-    if n <= 2 * EXACT_MAX {
-        let word = |at: usize| word_at(bytes, at);
-        let left = h ^ word(16) ^ word(n - 32).rotate_left(17);
-        let right = word(24) ^ word(n - 24).rotate_left(29) ^ K2;
-        return folded_multiply(left, right);
+    if bytes.len() <= MIDDLE_MAX {
+        return hash_middle_words(&middle_words(bytes), h);
     }
     hash_very_long(bytes, h)
 }
@@ -277,6 +296,8 @@ pub fn candidates(h: u64, slots: usize) -> [usize; 2] {
 pub struct Table {
     pub seed: u64,
     pub slots: Vec<Slot>,
+    /// By key index: the key's [`middle_words`].
+    pub middles: Vec<[u64; 4]>,
 }
 
 impl Table {
@@ -285,6 +306,7 @@ impl Table {
         TableRef {
             seed: self.seed,
             slots: &self.slots,
+            middles: &self.middles,
         }
     }
 }
@@ -296,6 +318,7 @@ impl Table {
 pub struct TableRef<'t> {
     pub seed: u64,
     pub slots: &'t [Slot],
+    pub middles: &'t [[u64; 4]],
 }
 
 /// Why a table could not be built.
@@ -375,7 +398,12 @@ fn place(keys: &[&str], value_of: &impl Fn(usize) -> u16) -> Option<Table> {
                 None => Slot::VACANT,
             })
             .collect();
-        return Some(Table { seed, slots });
+        let middles = keys.iter().map(|k| middle_words(k.as_bytes())).collect();
+        return Some(Table {
+            seed,
+            slots,
+            middles,
+        });
     }
     None
 }
@@ -411,7 +439,7 @@ impl TableRef<'_> {
     #[inline(always)]
     pub fn probe(&self, key: &[u8], confirm: impl FnMut(usize) -> bool) -> Option<u16> {
         let Some(w) = exact_words(key) else {
-            return self.probe_other_lengths(key, confirm);
+            return self.probe_other_lengths_out_of_line(key, confirm);
         };
         self.probe_words(&w, key.len())
     }
@@ -451,18 +479,33 @@ impl TableRef<'_> {
         }
     }
 
-    /// [`TableRef::probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes.
     #[cold]
     #[inline(never)]
+    fn probe_other_lengths_out_of_line(
+        &self,
+        key: &[u8],
+        confirm: impl FnMut(usize) -> bool,
+    ) -> Option<u16> {
+        self.probe_other_lengths(key, confirm)
+    }
+
+    /// [`TableRef::probe`] for keys shorter than 8 or longer than [`EXACT_MAX`] bytes. Inlined:
+    /// its caller is the cold function (so the words stay in registers, never stored and
+    /// reloaded wider, which would stall on store forwarding).
+    #[inline(always)]
     pub fn probe_other_lengths(
         &self,
         key: &[u8],
         mut confirm: impl FnMut(usize) -> bool,
     ) -> Option<u16> {
         let w = words(key);
-        let mut h = hash_words(&w, key.len(), self.seed);
-        if key.len() > EXACT_MAX {
-            h = hash_middle(key, h);
+        let n = key.len();
+        let mut h = hash_words(&w, n, self.seed);
+        let middle = middle_words(key);
+        if n > MIDDLE_MAX {
+            h = hash_very_long(key, h);
+        } else if n > EXACT_MAX {
+            h = hash_middle_words(&middle, h);
         }
         // Two long keys may share their packed words and length (they differ in the middle),
         // so each candidate whose words match is confirmed, not only the first.
@@ -471,12 +514,25 @@ impl TableRef<'_> {
             .filter_map(|at| self.slots.get(at))
             .find(|found| {
                 !found.is_vacant()
-                    && found.words == w
-                    && found.len as usize == key.len()
-                    && (key.len() <= EXACT_MAX || confirm(found.key as usize))
+                    && differ(&found.words, &w) | (found.len as u64 ^ n as u64) == 0
+                    && (n <= EXACT_MAX
+                        || if n <= MIDDLE_MAX {
+                            self.middles
+                                .get(found.key as usize)
+                                .is_some_and(|m| differ(m, &middle) == 0)
+                        } else {
+                            confirm(found.key as usize)
+                        })
             })
             .map(|found| found.value)
     }
+}
+
+/// Zero exactly when the words are equal: scalar XORs and ORs, so that words held in
+/// registers are not stored to compare them as vectors.
+#[inline(always)]
+fn differ(a: &[u64; 4], b: &[u64; 4]) -> u64 {
+    (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -122,7 +122,7 @@ fn loading_rejects_duplicate_keys_and_ambiguous_ids() {
 }
 
 fn keys() -> impl Strategy<Value = BTreeSet<String>> {
-    prop::collection::btree_set("[a-zA-Z0-9._]{0,48}", 0..300)
+    prop::collection::btree_set("[a-zA-Z0-9._]{0,72}", 0..300)
 }
 
 proptest! {
@@ -182,8 +182,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// No false positive: a probe answers a key's index exactly when the probe is that key.
-    /// Up to `EXACT_MAX` bytes the packed words alone decide (`confirm` is never asked); a
-    /// longer probe is confirmed against the key its words matched.
+    /// Up to `MIDDLE_MAX` bytes the packed and middle words alone decide (`confirm` is never
+    /// asked); a longer probe is confirmed against the key its words matched.
     #[test]
     fn a_probe_answers_exactly_its_key_and_no_near_miss(
         keys in keys(),
@@ -195,7 +195,7 @@ proptest! {
             let expected = keys.iter().position(|k| k.as_bytes() == probe.as_slice());
             let mut confirmed_short = false;
             let got = table.view().probe(&probe, |i| {
-                confirmed_short |= probe.len() <= phash::EXACT_MAX;
+                confirmed_short |= probe.len() <= phash::MIDDLE_MAX;
                 keys[i].as_bytes() == probe.as_slice()
             });
             prop_assert!(!confirmed_short, "confirm asked for a {}-byte probe", probe.len());
@@ -257,6 +257,7 @@ fn a_probe_of_an_empty_table_misses() {
     let empty = phash::TableRef {
         seed: 1,
         slots: &[],
+        middles: &[],
     };
     for key in ["", "short", "sixteen-byte-key", &"x".repeat(40)] {
         assert_eq!(empty.probe(key.as_bytes(), |_| true), None, "{key}");
