@@ -252,9 +252,10 @@ struct RegistryFile {
 struct KeyTable {
     seed: u64,
     slots: Box<[phash::Slot]>,
+    /// By key index: the key's middle words (`phash::middle_words`).
     middles: Box<[[u64; 4]]>,
     /// Every key (IDs, then aliases) end to end, and where each ends: what a key longer than
-    /// the slots' packed words is confirmed against, in a few dense arrays rather than through
+    /// `phash::MIDDLE_MAX` bytes is confirmed against, in a few dense arrays rather than through
     /// the primitive's own strings.
     text: Box<str>,
     ends: Box<[u32]>,

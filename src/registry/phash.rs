@@ -21,9 +21,12 @@
 //! a hit is four word compares and a length compare on one record, and the value comes from the
 //! same record: no second load of a heap string, no `memcmp` call. Keys shorter than 8 bytes
 //! (zero-padded into one word, still exact) and longer than 32 (whose middle bytes the words do
-//! not cover, so they are mixed into the hash — up to 64 bytes by four more overlapping words
-//! and one more multiply, no loop — and the caller confirms the whole key) take a separate,
-//! cold path, so the common path is straight-line code. [`TableRef::probe_exact`] is that
+//! not cover, so they are mixed into the hash — up to 64 bytes by four more overlapping words,
+//! the *middle words*, and one more multiply, no loop) take a separate, cold path, so the
+//! common path is straight-line code. A key of 33 to 64 bytes is confirmed by its middle words
+//! against the ones kept beside the slots by key index, compared in registers like the packed
+//! words (no `bcmp` call, and no words stored and reloaded wider, whose store forwarding
+//! stalls); only a key longer than 64 bytes is passed to the caller's `confirm`. [`TableRef::probe_exact`] is that
 //! common path alone, returning [`OtherLength`] for the rest: `Registry::lookup_index` calls
 //! its own out-of-line function for those, so the hot loop neither builds a `confirm` closure
 //! nor spills the table's fields to pass one. `Isa::from_key` keeps [`TableRef::probe`]: its
@@ -70,6 +73,21 @@
 //!   16.7–17.1 µs against 16.1–16.9 µs, no gain for a second array and a second hash mode;
 //!   with a call to confirm them instead, 18.4–18.6 µs (the call's spills reach every key).
 //!
+//! - the keys of 33 to 64 bytes confirmed by their middle words, kept by key index, with the
+//!   cold path inlined into its out-of-line caller and compared by scalar XORs (before, the
+//!   caller's `confirm` compared the key's text by a `bcmp` call, and the slot's words were
+//!   compared as an array: four 8-byte stores reloaded as 16-byte vectors, a store-forwarding
+//!   stall): 15.2–15.3 µs against 15.6 µs (three runs each, alternating); in the driver, a long
+//!   key's hit 8.6 ns against 11.0 ns, a miss 5.2 ns against 7.8 ns. Kept.
+//! - on top of that, the middle words kept by slot (read at once with the slot, not after it)
+//!   and mixed into the hash by a multiply independent of the first: 15.4–16.1 µs, no gain.
+//! - a second table for the keys off the exact path, so that the exact one's slots are 32
+//!   bytes (aligned, never across two cache lines; the length in the first word's high bits,
+//!   which ASCII leaves zero, a non-ASCII first word sent to the cold table, the value in an
+//!   array of its own): 17.1–17.9 µs against 16.0–16.8 µs. The length's spreading, the ASCII
+//!   test and the value's array cost more instructions and registers than the smaller table
+//!   saves (with the fourth word dropped instead, a measurement of the layout alone: 14.9–15.2
+//!   µs against 15.6–15.9 µs).
 //! - a 16-bit tag of each slot's key in an array of its own (8 KB here), read before the
 //!   slots, so that a miss reads no slot and a hit reads one, chosen by a `cmov`: 20.7–20.9 µs
 //!   against 16.8–17.0 µs. A hit's slot read then waits on the tag's.
@@ -434,8 +452,9 @@ fn insert(i: usize, hashes: &[u64], owner: &mut [usize]) -> bool {
 impl TableRef<'_> {
     /// The value of `key` in the table, or `None`. Keys of 8 to [`EXACT_MAX`] bytes (the common
     /// case) take a straight-line path decided by the slot alone; shorter and longer keys take
-    /// [`TableRef::probe_other_lengths`], where a longer key whose packed words match is passed
-    /// to `confirm` (with its index in the built keys), which compares the whole key.
+    /// [`TableRef::probe_other_lengths`], where a key longer than [`MIDDLE_MAX`] whose words
+    /// match is passed to `confirm` (with its index in the built keys), which compares the
+    /// whole key.
     #[inline(always)]
     pub fn probe(&self, key: &[u8], confirm: impl FnMut(usize) -> bool) -> Option<u16> {
         let Some(w) = exact_words(key) else {
