@@ -80,7 +80,7 @@
 //!   stall): 15.2–15.3 µs against 15.6 µs (three runs each, alternating); in the driver, a long
 //!   key's hit 8.6 ns against 11.0 ns, a miss 5.2 ns against 7.8 ns. Kept.
 //! - the hash's second lane without its constant for keys of 8 bytes or more (their words fill
-//!   it; a shorter key's three zero words are why it was there, so [`length_term`] keeps it for
+//!   it; a shorter key's three zero words are why it was there, so `length_term` keeps it for
 //!   them): two instructions fewer on the common path, 14.7–15.1 µs against 15.1–15.7 µs
 //!   (three runs each, alternating). Kept.
 //! - on top of the middle words, the middle words kept by slot (read at once with the slot, not after it)
