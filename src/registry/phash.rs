@@ -26,8 +26,8 @@
 //! common path is straight-line code. A key of 33 to 64 bytes is confirmed by its middle words
 //! against the ones kept beside the slots by key index, compared in registers like the packed
 //! words (no `bcmp` call, and no words stored and reloaded wider, whose store forwarding
-//! stalls); only a key longer than 64 bytes is passed to the caller's `confirm`. [`TableRef::probe_exact`] is that
-//! common path alone, returning [`OtherLength`] for the rest: `Registry::lookup_index` calls
+//! stalls); only a key longer than 64 bytes is passed to the caller's `confirm`.
+//! [`TableRef::probe_exact`] is that common path alone, returning [`OtherLength`] for the rest: `Registry::lookup_index` calls
 //! its own out-of-line function for those, so the hot loop neither builds a `confirm` closure
 //! nor spills the table's fields to pass one. `Isa::from_key` keeps [`TableRef::probe`]: its
 //! table is constants and its closure holds only the key, so the split saves it nothing.
@@ -83,8 +83,8 @@
 //!   it; a shorter key's three zero words are why it was there, so `length_term` keeps it for
 //!   them): two instructions fewer on the common path, 14.7–15.1 µs against 15.1–15.7 µs
 //!   (three runs each, alternating). Kept.
-//! - on top of the middle words, the middle words kept by slot (read at once with the slot, not after it)
-//!   and mixed into the hash by a multiply independent of the first: 15.4–16.1 µs, no gain.
+//! - the middle words kept by slot instead (read at once with the slot, not after it) and mixed
+//!   into the hash by a multiply independent of the first: 15.4–16.1 µs, no gain.
 //! - a second table for the keys off the exact path, so that the exact one's slots are 32
 //!   bytes (aligned, never across two cache lines; the length in the first word's high bits,
 //!   which ASCII leaves zero, a non-ASCII first word sent to the cold table, the value in an
