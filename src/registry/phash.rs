@@ -27,9 +27,9 @@
 //! against the ones kept beside the slots by key index, compared in registers like the packed
 //! words (no `bcmp` call, and no words stored and reloaded wider, whose store forwarding
 //! stalls); only a key longer than 64 bytes is passed to the caller's `confirm`.
-//! [`TableRef::probe_exact`] is that common path alone, returning [`OtherLength`] for the rest: `Registry::lookup_index` calls
-//! its own out-of-line function for those, so the hot loop neither builds a `confirm` closure
-//! nor spills the table's fields to pass one. `Isa::from_key` keeps [`TableRef::probe`]: its
+//! [`TableRef::probe_exact`] is that common path alone, returning [`OtherLength`] for the
+//! rest: `Registry::lookup_index` calls its own out-of-line function for those, so the hot loop
+//! neither builds a `confirm` closure nor spills the table's fields to pass one. `Isa::from_key` keeps [`TableRef::probe`]: its
 //! table is constants and its closure holds only the key, so the split saves it nothing.
 //!
 //! Every key sits in one of its two candidate slots in a power-of-two table at most half full.
