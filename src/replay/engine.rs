@@ -494,7 +494,7 @@ impl<'a, 'r> RunState<'a, 'r> {
         }
         let expected = std::mem::replace(&mut self.expected, Expected::Free);
         let node = self.check_d603(&expected, &step.node);
-        let running = self.check_d604(&expected, node, &step.primitive);
+        let (running, primitive_agrees) = self.check_d604(&expected, node, &step.primitive);
         let prim_name: &str = match running {
             Some(p) => &self.replayer.registry.get(p).id,
             None => &step.primitive,
@@ -538,7 +538,11 @@ impl<'a, 'r> RunState<'a, 'r> {
             && content_known
         {
             self.check_d606(prim, &step.input, memo.as_deref_mut());
-            if let Some(n) = node {
+            // A step that ran another primitive than the node's is D604; the node's bindings do
+            // not say what that primitive's input should be, so no D605 beside it.
+            if let Some(n) = node
+                && primitive_agrees
+            {
                 self.check_d605(n, prim, &step.input, memo.as_deref_mut());
             }
         }

@@ -42,13 +42,15 @@ use serde_json::Value;
 
 impl RunState<'_, '_> {
     /// Check the recorded primitive; returns the primitive whose contract the step is checked
-    /// against (the recorded one when the registry knows it).
+    /// against (the recorded one when the registry knows it), and whether it is one the node
+    /// may run (its own, or a fallback where one is legal): only then do the node's bindings
+    /// say what its input should be (D605).
     pub(crate) fn check_d604(
         &mut self,
         expected: &Expected,
         node: Option<NodeIdx>,
         recorded: &str,
-    ) -> Option<PrimIdx> {
+    ) -> (Option<PrimIdx>, bool) {
         let registry = self.registry();
         let actual = registry.lookup(recorded).map(|p| p.index);
         let want = match expected {
@@ -62,10 +64,10 @@ impl RunState<'_, '_> {
                 .map(|n| (n.primitive, false)),
         };
         let Some((want, fallback)) = want else {
-            return actual;
+            return (actual, false);
         };
         if actual == Some(want) {
-            return actual;
+            return (actual, true);
         }
         // After a resynchronisation the fallback chain is also legal.
         let resynced = !matches!(expected, Expected::Node { node: n, .. } if Some(*n) == node);
@@ -75,7 +77,7 @@ impl RunState<'_, '_> {
             while let Some(f) = cur {
                 let Some(p) = registry.lookup(f) else { break };
                 if Some(p.index) == actual {
-                    return actual;
+                    return (actual, true);
                 }
                 cur = p.fallback.as_deref();
                 hops += 1;
@@ -101,7 +103,7 @@ impl RunState<'_, '_> {
             Some(Value::from(want_id)),
             Some(Value::from(recorded)),
         );
-        actual
+        (actual, false)
     }
 }
 

@@ -7,7 +7,8 @@
 //! `{"from": NODE, "at": P}` reads NODE's latest recorded output at `P`, `{"const": V}` is `V`.
 //! A binding from a node that has not run, whose latest step ended in an error, or whose pointer
 //! finds nothing leaves its property out. At a fallback step only the properties the fallback
-//! primitive declares are bound. Numbers compare by value (`1` equals `1.0`). The diagnostic's
+//! primitive declares are bound. A step that ran a primitive the node does not run (D604) is
+//! not checked: the bindings say nothing of that primitive's input. Numbers compare by value (`1` equals `1.0`). The diagnostic's
 //! pointer is the first place (object keys in sorted order, arrays by index) where recorded and
 //! recomputed inputs differ, e.g. `/input/patch`, with both values.
 //!
