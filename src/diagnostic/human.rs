@@ -4,7 +4,7 @@
 //! underlined is the extent `diagnostic::resolve` carried; the source is only quoted, never
 //! parsed again.
 
-use super::{Diagnostic, Extent, FileReport, Severity, Tally};
+use super::{Diagnostic, Extent, FileReport, Severity, Tally, visible};
 use crate::json::LineIndex;
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use std::ops::Range;
@@ -177,7 +177,7 @@ impl<'a> FileView<'a> {
             Severity::Info => Level::INFO,
         };
         let title = level
-            .primary_title(diag.message.as_str())
+            .primary_title(visible(&diag.message))
             .id(diag.code.as_str());
         let primary = self.locate(diag.extent());
         let related: Vec<(Option<Located>, &'a super::Related)> = diag
@@ -207,7 +207,7 @@ impl<'a> FileView<'a> {
                 let mut snippet = self.snippet(first_line, last_line).annotation(
                     AnnotationKind::Primary
                         .span(self.clamp(first_line, last_line, &primary.range))
-                        .label(diag.pointer.as_str()),
+                        .label(visible(&diag.pointer)),
                 );
                 let mut far = Vec::new();
                 for (located, r) in &related {
@@ -216,7 +216,7 @@ impl<'a> FileView<'a> {
                             snippet = snippet.annotation(
                                 AnnotationKind::Context
                                     .span(self.clamp(first_line, last_line, &located.range))
-                                    .label(r.message.as_str()),
+                                    .label(visible(&r.message)),
                             );
                         }
                         Some(located) => far.push((located, r)),
@@ -231,7 +231,7 @@ impl<'a> FileView<'a> {
                         self.snippet(located.line, located.line).annotation(
                             AnnotationKind::Context
                                 .span(self.clamp(located.line, located.line, &located.range))
-                                .label(r.message.as_str()),
+                                .label(visible(&r.message)),
                         ),
                     );
                 }
@@ -241,8 +241,11 @@ impl<'a> FileView<'a> {
         };
         for (located, r) in &related {
             if located.is_none() {
-                group =
-                    group.element(Level::NOTE.message(format!("{} (at {})", r.message, r.pointer)));
+                group = group.element(Level::NOTE.message(format!(
+                    "{} (at {})",
+                    visible(&r.message),
+                    visible(&r.pointer)
+                )));
             }
         }
         // Related locations in other files (a fragment's use sites): one snippet per location,
@@ -270,26 +273,27 @@ impl<'a> FileView<'a> {
                             .annotation(
                                 AnnotationKind::Context
                                     .span(start..end.max(start))
-                                    .label(r.message.as_str()),
+                                    .label(visible(&r.message)),
                             ),
                     );
                 }
                 None => {
-                    group = group.element(Level::NOTE.message(r.message.as_str()));
+                    group = group.element(Level::NOTE.message(visible(&r.message)));
                 }
             }
         }
         if primary.is_none() && !diag.pointer.is_empty() {
-            group = group.element(Level::NOTE.message(format!("at {}", diag.pointer)));
+            group = group.element(Level::NOTE.message(format!("at {}", visible(&diag.pointer))));
         }
         if let Some(witness) = &diag.witness {
-            group = group.element(Level::NOTE.message(format!("witness: {}", witness.describe())));
+            group = group
+                .element(Level::NOTE.message(format!("witness: {}", visible(&witness.describe()))));
         }
         if let Some(seq) = diag.seq {
             group = group.element(Level::NOTE.message(format!("event seq {seq}")));
         }
         if let Some(help) = &diag.help {
-            group = group.element(Level::HELP.message(help.as_str()));
+            group = group.element(Level::HELP.message(visible(help)));
         }
         if let Some(by) = &diag.overridden_by {
             group = group.element(Level::NOTE.message(format!(

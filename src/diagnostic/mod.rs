@@ -570,6 +570,37 @@ impl Tally {
     }
 }
 
+/// Text from a file or a recorded run made safe to print on a terminal: every control character
+/// (a line break included) and every bidirectional override or isolate is shown as an escape
+/// (`\r`, `\n`, `\t`, `\u{1b}`, `\u{202e}`), so what a trace or graph holds cannot move the
+/// cursor, clear the screen, colour the output, start a forged line or reorder what is shown.
+/// Text without such characters is returned as it is.
+///
+/// ```
+/// use primgraph::diagnostic::visible;
+/// assert_eq!(visible("allow"), "allow");
+/// assert_eq!(visible("allow\r\u{1b}[2Jok\n"), "allow\\r\\u{1b}[2Jok\\n");
+/// ```
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    fn hidden(c: char) -> bool {
+        c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `1 run`, `2 runs`, `0 runs`: a count with its noun in the right number, for every report
 /// that prints counts (no `1 runs`).
 pub fn counted(n: u64, singular: &str, plural: &str) -> String {

@@ -4,7 +4,7 @@
 
 use super::report::{RunReport, TraceDiagnostic};
 use super::summary::{SPEND_BUCKETS_NANOS, STEP_BUCKETS, Summary};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Severity, visible};
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -44,29 +44,45 @@ fn severity(s: Severity) -> &'static str {
 /// A value as the human form shows it: JSON, or `(absent)` when there is none (never `null`,
 /// which is a recorded JSON null).
 fn shown(v: &Option<serde_json::Value>) -> String {
-    v.as_ref()
-        .map_or_else(|| "(absent)".to_string(), ToString::to_string)
+    v.as_ref().map_or_else(
+        || "(absent)".to_string(),
+        // JSON escapes control characters, not bidirectional overrides.
+        |v| visible(&v.to_string()).into_owned(),
+    )
 }
 
 fn human_diagnostic(out: &mut String, trace: &str, d: &TraceDiagnostic) {
     let g = &d.diagnostic;
     let seq = g.seq.map_or(String::new(), |s| format!(", seq {s}"));
-    let _ = writeln!(out, "{}[{}]: {}", severity(g.severity), g.code, g.message);
+    let _ = writeln!(
+        out,
+        "{}[{}]: {}",
+        severity(g.severity),
+        g.code,
+        visible(&g.message)
+    );
     let at = if g.pointer.is_empty() {
         String::new()
     } else {
         format!(" at {}", g.pointer)
     };
+    let trace = visible(trace);
+    let at = visible(&at);
     let _ = writeln!(out, "  --> {trace}:{} (byte {}{seq}){at}", g.line, d.byte);
     if g.severity == Severity::Error && (d.expected.is_some() || d.actual.is_some()) {
         let _ = writeln!(out, "   = expected: {}", shown(&d.expected));
         let _ = writeln!(out, "   =   actual: {}", shown(&d.actual));
     }
     for r in &g.related {
-        let _ = writeln!(out, "   = graph {}: {}", r.pointer, r.message);
+        let _ = writeln!(
+            out,
+            "   = graph {}: {}",
+            visible(&r.pointer),
+            visible(&r.message)
+        );
     }
     if let Some(h) = &g.help {
-        let _ = writeln!(out, "   = help: {h}");
+        let _ = writeln!(out, "   = help: {}", visible(h));
     }
 }
 
@@ -78,14 +94,15 @@ pub fn human_run(run: &RunReport) -> String {
     }
     let end = run.end.map_or("no end", |e| e.as_str());
     let id = run.run.as_deref().unwrap_or("?");
+    let id = visible(id);
     let seal = match &run.signer {
-        Some(signer) => format!("seal {} by {signer}", run.seal.as_str()),
+        Some(signer) => format!("seal {} by {}", run.seal.as_str(), visible(signer)),
         None => format!("seal {}", run.seal.as_str()),
     };
     let _ = writeln!(
         out,
         "{}: {} (run {id}, {end}, {}, {seal})",
-        run.trace,
+        visible(&run.trace),
         run.verdict.as_str(),
         crate::diagnostic::counted(run.steps, "step", "steps")
     );
@@ -197,7 +214,7 @@ pub fn human_summary(s: &Summary) -> String {
     );
     let join = |c: &std::collections::BTreeMap<String, u64>| {
         c.iter()
-            .map(|(k, v)| format!("{k} {v}"))
+            .map(|(k, v)| format!("{} {v}", visible(k)))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -247,19 +264,19 @@ pub fn human_summary(s: &Summary) -> String {
     if !s.visits.is_empty() {
         let _ = writeln!(out, "  visits per node:");
         for (node, v) in &s.visits {
-            let _ = writeln!(out, "    {node:<26} {v}");
+            let _ = writeln!(out, "    {:<26} {v}", visible(node));
         }
     }
     if !s.failure_modes.is_empty() {
         let _ = writeln!(out, "  failure modes:");
         for (prim, modes) in &s.failure_modes {
-            let _ = writeln!(out, "    {prim:<26} {}", join(modes));
+            let _ = writeln!(out, "    {:<26} {}", visible(prim), join(modes));
         }
     }
     if !s.first_divergence_sites.is_empty() {
         let _ = writeln!(out, "  first divergences:");
         for (site, codes) in &s.first_divergence_sites {
-            let _ = writeln!(out, "    {site:<26} {}", join(codes));
+            let _ = writeln!(out, "    {:<26} {}", visible(site), join(codes));
         }
     }
     out

@@ -273,3 +273,48 @@ fn a_changed_pack_is_located_in_the_lock() {
         "{err}"
     );
 }
+
+/// A recorded node name and outcome holding a carriage return, a line break, terminal escape
+/// sequences and a bidirectional override reach the human output as escapes: the run cannot
+/// move the cursor, clear the screen, forge a line or reorder what the reader sees. The JSON
+/// output keeps the recorded strings exactly.
+#[test]
+fn control_characters_in_a_recorded_run_are_printed_escaped() {
+    let mut lines = lines();
+    let hostile_node = "ga\u{1b}[31mte";
+    let hostile_outcome = "allow\r\u{1b}[2J\nerror[D000]: forged\u{202e}";
+    for line in lines.iter_mut() {
+        let mut event: Value = serde_json::from_slice(line).unwrap();
+        if event["node"] == "gate" {
+            event["node"] = Value::from(hostile_node);
+            event["outcome"] = Value::from(hostile_outcome);
+            *line = serde_json::to_vec(&event).unwrap();
+        }
+    }
+    rechain(&mut lines);
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace.jsonl");
+    std::fs::write(&trace, joined(&lines)).unwrap();
+    let (code, out, err) = primgraph(&["replay", "--graph", GRAPH, trace.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    for hidden in ['\r', '\u{1b}', '\u{202e}'] {
+        assert!(!out.contains(hidden), "{hidden:?} printed raw:\n{out}");
+    }
+    assert!(
+        !out.lines().any(|l| l.starts_with("error[D000]")),
+        "a recorded line break started a line of its own:\n{out}"
+    );
+    assert!(out.contains(r"ga\u{1b}[31mte"), "{out}");
+    assert!(
+        out.contains(r"allow\r\u{1b}[2J\nerror[D000]: forged\u{202e}"),
+        "{out}"
+    );
+    let run = replay_json(&joined(&lines));
+    let outcomes: Vec<&Value> = run["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d.get("actual"))
+        .collect();
+    assert!(outcomes.contains(&&Value::from(hostile_outcome)), "{run:#}");
+}
