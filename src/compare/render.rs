@@ -6,7 +6,7 @@
 
 use super::stats::Interval;
 use super::{Bad, Change, Comparison, Difference, Estimate, Metric};
-use crate::diagnostic::counted;
+use crate::diagnostic::{counted, visible};
 
 /// How a metric's numbers are written.
 #[derive(Clone, Copy)]
@@ -99,7 +99,7 @@ fn change_cell(m: &Metric) -> String {
 
 fn key_cell(m: &Metric) -> String {
     match (&m.key, m.tasks) {
-        (Some(k), _) => k.clone(),
+        (Some(k), _) => visible(k).into_owned(),
         (None, Some(t)) => format!(
             "{} tasks: {}↑ {}↓ {}=",
             t.improved + t.worsened + t.unchanged,
@@ -115,8 +115,8 @@ fn side_line(name: &str, side: &super::SideInfo) -> String {
     match &side.graph {
         Some(g) => format!(
             "{name}: {} {} ({})",
-            g.name,
-            g.digest,
+            visible(&g.name),
+            visible(&g.digest),
             counted(side.runs, "run", "runs")
         ),
         None => format!("{name}: ({})", counted(side.runs, "run", "runs")),
@@ -166,7 +166,7 @@ fn notes(c: &Comparison) -> Vec<String> {
         .filter_map(|m| {
             let reason = m.reason.as_ref()?;
             Some(match &m.key {
-                Some(k) => format!("{} {k}: {reason}", m.metric),
+                Some(k) => format!("{} {}: {reason}", m.metric, visible(k)),
                 None => format!("{}: {reason}", m.metric),
             })
         })

@@ -596,3 +596,47 @@ fn compare_reads_the_bare_summary_the_python_api_writes() {
     assert_eq!(code, 2);
     assert!(err.contains("odd.json"), "{err}");
 }
+
+/// A primitive name a run recorded (any string: an unknown primitive is a D604, still counted)
+/// becomes a metric's key; with a carriage return, an escape sequence and a line break in it,
+/// the terminal table shows it escaped, and the JSON keeps it exactly.
+#[test]
+fn compare_prints_a_recorded_key_with_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "mut.apply\r\u{1b}[2J\nregressed";
+    let mut files = Vec::new();
+    for (graph, runs, name) in [(V1, RUNS_V1, "a.json"), (V2, RUNS_V2, "b.json")] {
+        let path = summary_of(dir.path(), graph, runs, name);
+        let mut file = json_of(&std::fs::read_to_string(&path).unwrap());
+        for field in ["primitive_steps", "primitive_runs", "failure_modes"] {
+            let counts = file["summary"][field].as_object_mut().unwrap();
+            if let Some(moved) = counts.remove("mut.apply_patch") {
+                counts.insert(hostile.into(), moved);
+            }
+        }
+        std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
+        files.push(path);
+    }
+    let (code, human, err) = primgraph(&["compare", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !human.contains('\r') && !human.contains('\u{1b}'),
+        "{human}"
+    );
+    assert!(
+        !human.lines().any(|l| l.starts_with("regressed")),
+        "{human}"
+    );
+    assert!(
+        human.contains(r"mut.apply\r\u{1b}[2J\nregressed"),
+        "{human}"
+    );
+    let (_, json, _) = primgraph(&["compare", &files[0], &files[1], "--format", "json"]);
+    let keys: Vec<Value> = json_of(&json)["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["key"].clone())
+        .collect();
+    assert!(keys.contains(&Value::from(hostile)), "{json}");
+}
