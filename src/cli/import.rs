@@ -4,7 +4,7 @@
 //! zip entry, sample and pointer, and a summary. Exit 0 when every source was read (warnings
 //! allowed), 1 when an I901 error was found, 2 when the command could not run.
 
-use primgraph::diagnostic::github;
+use primgraph::diagnostic::{github, visible};
 use primgraph::import::{
     DEFAULT_MAX_ENTRY_BYTES, Format, ImportOptions, ImportReport, Mapping, collect_sources,
     import_paths,
@@ -196,11 +196,11 @@ fn render_human(report: &ImportReport, out_dir: &Path) -> String {
             "{}[{}]: {}\n  --> {}\n",
             diag.severity.as_str(),
             diag.code,
-            diag.message,
-            d.location.describe()
+            visible(&diag.message),
+            visible(&d.location.describe())
         ));
         if let Some(help) = &diag.help {
-            out.push_str(&format!("  = help: {help}\n"));
+            out.push_str(&format!("  = help: {}\n", visible(help)));
         }
         out.push('\n');
     }
@@ -211,13 +211,13 @@ fn render_human(report: &ImportReport, out_dir: &Path) -> String {
     out.push_str(&format!(
         "{} into {}\n",
         summary_line(report),
-        out_dir.display()
+        visible(&out_dir.display().to_string())
     ));
     if !s.unmapped.is_empty() {
         let names: Vec<String> = s
             .unmapped
             .iter()
-            .map(|(n, c)| format!("{n} ({c})"))
+            .map(|(n, c)| format!("{} ({c})", visible(n)))
             .collect();
         out.push_str(&format!("unmapped: {}\n", names.join(", ")));
     }

@@ -313,6 +313,62 @@ fn a_folder_of_sources_is_searched_and_every_format_imports() {
     assert_eq!(nodes, [&json!("search"), &json!("read")]);
 }
 
+/// A tool name a log recorded, holding a carriage return, an escape sequence and a line break,
+/// is shown escaped in the human findings and the `unmapped:` line; the JSON keeps it exactly.
+#[test]
+fn a_recorded_name_with_control_characters_is_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "mystery\r\u{1b}[2J\nerror[I999]: forged";
+    let log = dir.path().join("odd.eval");
+    let mut entries = two_samples();
+    entries[1].1 = sample(
+        json!("two"),
+        1,
+        &[tool(hostile, json!({}), json!("?"))],
+        "I",
+        "no idea",
+    );
+    eval_log(&log, &entries, true, zip::CompressionMethod::Zstd);
+    let map = dir.path().join("map.toml");
+    std::fs::write(&map, MAP).unwrap();
+    let run = |format: &str, out: &str| {
+        primgraph(&[
+            "import",
+            "inspect",
+            s(&log),
+            "--graph",
+            GRAPH,
+            "--map",
+            s(&map),
+            "--out",
+            s(&dir.path().join(out)),
+            "--format",
+            format,
+        ])
+    };
+    let (_, human, stderr) = run("human", "h");
+    assert!(human.contains("warning[I902]"), "{human}{stderr}");
+    assert!(
+        !human.contains('\r') && !human.contains('\u{1b}'),
+        "{human}"
+    );
+    assert!(
+        !human.lines().any(|l| l.starts_with("error[I999]")),
+        "{human}"
+    );
+    assert!(
+        human.contains(r"unmapped: mystery\r\u{1b}[2J\nerror[I999]: forged (1)"),
+        "{human}"
+    );
+    let (_, text, _) = run("json", "j");
+    assert!(
+        json_of(&text)
+            .to_string()
+            .contains(&Value::from(hostile).to_string()),
+        "{text}"
+    );
+}
+
 /// One finding of each code, in each output format, located by file, entry, sample, pointer.
 #[test]
 fn i901_to_i904_are_located_in_every_output_format() {
