@@ -332,19 +332,12 @@ fn a_recorded_name_with_control_characters_is_printed_escaped() {
     let map = dir.path().join("map.toml");
     std::fs::write(&map, MAP).unwrap();
     let run = |format: &str, out: &str| {
-        primgraph(&[
-            "import",
-            "inspect",
-            s(&log),
-            "--graph",
-            GRAPH,
-            "--map",
-            s(&map),
-            "--out",
-            s(&dir.path().join(out)),
-            "--format",
-            format,
-        ])
+        import_inspect(
+            &log,
+            Some(&map),
+            &dir.path().join(out),
+            &["--format", format],
+        )
     };
     let (_, human, stderr) = run("human", "h");
     assert!(human.contains("warning[I902]"), "{human}{stderr}");
