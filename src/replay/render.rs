@@ -47,7 +47,13 @@ fn shown(v: &Option<serde_json::Value>) -> String {
     v.as_ref().map_or_else(
         || "(absent)".to_string(),
         // JSON escapes control characters, not bidirectional overrides.
-        |v| visible(&v.to_string()).into_owned(),
+        |v| {
+            let text = v.to_string();
+            match visible(&text) {
+                std::borrow::Cow::Borrowed(_) => text,
+                std::borrow::Cow::Owned(escaped) => escaped,
+            }
+        },
     )
 }
 
