@@ -1,8 +1,8 @@
 //! The pack path (SPEC §9.2): `--pack DIR` (repeatable) and `packs = [...]` in
 //! `primgraph.toml`, each a pack (a folder with `pack.json`) or a folder whose sub-folders are
-//! packs. Scanning reads only each `pack.json`'s `pack`, `version` and `roots` (through
-//! `read_capped`, so a huge or special file costs nothing); the full load happens only for the
-//! versions resolution picks. The same (name, version) found twice: the first on the path wins.
+//! packs. Scanning reads only each `pack.json`'s `pack`, `version` and `roots`, and stops
+//! reading once it has them (through `open_capped`, so a huge or special file costs nothing);
+//! the full load happens only for the versions resolution picks. The same (name, version) found twice: the first on the path wins.
 
 use super::{MANIFEST, MAX_MANIFEST_BYTES, Version, parse_version};
 use std::collections::BTreeMap;
@@ -142,16 +142,69 @@ impl PackPath {
     }
 }
 
+/// How much of `pack.json` the scan reads first: a head written first (as packs are, and as
+/// `pack init` writes them) is found in it without reading the primitives.
+const HEAD_PREFIX: u64 = 64 * 1024;
+
+/// The top-level members of `pack.json` the scan reads; the others are skipped unread.
+#[derive(Default)]
+struct Head {
+    pack: Option<serde_json::Value>,
+    version: Option<serde_json::Value>,
+    roots: Option<serde_json::Value>,
+}
+
+impl Head {
+    fn complete(&self) -> bool {
+        self.pack.is_some() && self.version.is_some() && self.roots.is_some()
+    }
+}
+
+/// Reads a document's top-level members into a [`Head`], and stops at the first point where
+/// it has all three: nothing after them is looked at (not the primitives, which are most of a
+/// pack's bytes). A later error or a duplicate is the load's business (P801, located).
+struct Skim<'h>(&'h mut Head);
+
+impl<'de> serde::de::Visitor<'de> for Skim<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let slot = match key.as_ref() {
+                "pack" => &mut self.0.pack,
+                "version" => &mut self.0.version,
+                "roots" => &mut self.0.roots,
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value()?);
+            if self.0.complete() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The head of `bytes` (a whole document or its first bytes), as far as it reads.
+fn skim(bytes: &[u8]) -> (Head, Result<(), serde_json::Error>) {
+    use serde::Deserializer as _;
+    let mut head = Head::default();
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    let read = reader.deserialize_map(Skim(&mut head));
+    (head, read)
+}
+
 /// The name, version and roots `dir/pack.json` declares, read leniently (the pack's load
 /// checks the rest), or why they cannot be read.
 fn read_head(dir: &Path) -> Result<Candidate, Unreadable> {
-    /// The fields of `pack.json` the scan reads; the others are skipped unread.
-    #[derive(serde::Deserialize)]
-    struct Head {
-        pack: Option<serde_json::Value>,
-        version: Option<serde_json::Value>,
-        roots: Option<serde_json::Value>,
-    }
+    use std::io::Read;
     let manifest = dir.join(MANIFEST);
     let unreadable = |name: Option<String>, reason: String| Unreadable {
         dir: dir.to_path_buf(),
@@ -161,25 +214,39 @@ fn read_head(dir: &Path) -> Result<Candidate, Unreadable> {
     if is_symlink(&manifest) {
         return Err(unreadable(None, "pack.json is a symbolic link".into()));
     }
-    let bytes = match crate::input::read_capped(&manifest, MAX_MANIFEST_BYTES) {
-        Ok(b) => b,
+    let mut file = match crate::input::open_capped(&manifest, MAX_MANIFEST_BYTES as u64) {
+        Ok(file) => file,
         Err(e) => return Err(unreadable(None, e.to_string())),
     };
-    // Only three fields are read here, and every pack on the path is scanned whether or
-    // not a graph asks for it: a plain parse that skips the rest is enough. Strictness
-    // (duplicate keys, depth) is the load's business, which reports it located (P801);
-    // a document the plain parse refuses goes through the strict parser for its message.
-    let head = match serde_json::from_slice::<Head>(&bytes) {
-        Ok(head) => head,
-        Err(_) => match crate::json::parse(&bytes, &super::LIMITS) {
-            Ok(parsed) => Head {
-                pack: parsed.value.get("pack").cloned(),
-                version: parsed.value.get("version").cloned(),
-                roots: parsed.value.get("roots").cloned(),
-            },
+    let mut bytes = Vec::new();
+    let read_error =
+        |e: std::io::Error| unreadable(None, format!("cannot read {}: {e}", manifest.display()));
+    (&mut file)
+        .take(HEAD_PREFIX)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    // Every pack on the path is scanned whether or not a graph asks for it, for three
+    // members: the scan stops as soon as it has them, first in the prefix, else in the whole
+    // file. Strictness (duplicate keys, depth, the rest of the document) is the load's
+    // business, which reports it located (P801); a document that does not read as far as
+    // the head goes through the strict parser for its message.
+    let (mut head, mut read) = skim(&bytes);
+    if !head.complete() && bytes.len() as u64 == HEAD_PREFIX {
+        file.read_to_end(&mut bytes).map_err(read_error)?;
+        (head, read) = skim(&bytes);
+    }
+    if !head.complete() && read.is_err() {
+        match crate::json::parse(&bytes, &super::LIMITS) {
+            Ok(parsed) => {
+                head = Head {
+                    pack: parsed.value.get("pack").cloned(),
+                    version: parsed.value.get("version").cloned(),
+                    roots: parsed.value.get("roots").cloned(),
+                }
+            }
             Err(e) => return Err(unreadable(None, e.to_string())),
-        },
-    };
+        }
+    }
     let name = head.pack.as_ref().and_then(|v| v.as_str());
     let version = head
         .version
@@ -212,4 +279,83 @@ fn read_head(dir: &Path) -> Result<Candidate, Unreadable> {
 
 fn is_symlink(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    fn pack_dir(text: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(MANIFEST), text).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_head_written_first_is_read_without_the_rest() {
+        // The rest is not JSON at all: the scan never gets to it; the load reports it (P801).
+        let dir =
+            pack_dir(r#"{"pack": "py", "version": "1.2.0", "roots": ["py"], "primitives": [oops"#);
+        let head = read_head(dir.path()).unwrap();
+        assert_eq!(head.name, "py");
+        assert_eq!(head.version.to_string(), "1.2.0");
+        assert_eq!(head.roots, vec!["py".to_string()]);
+    }
+
+    #[test]
+    fn a_head_after_a_long_member_is_found_past_the_prefix() {
+        let long = "x".repeat(3 * HEAD_PREFIX as usize);
+        let text = json!({"summary": long, "version": "2.0.0", "pack": "late", "roots": ["late"]});
+        let dir = pack_dir(&text.to_string());
+        let head = read_head(dir.path()).unwrap();
+        assert_eq!((head.name.as_str(), head.roots.len()), ("late", 1));
+    }
+
+    #[test]
+    fn a_document_broken_before_its_head_is_unreadable_with_the_strict_message() {
+        let dir = pack_dir(r#"{"pack": "py", "version": }"#);
+        let unreadable = read_head(dir.path()).unwrap_err();
+        assert!(
+            unreadable.reason.contains("line 1, column"),
+            "{}",
+            unreadable.reason
+        );
+    }
+
+    #[test]
+    fn a_head_without_roots_is_read_to_the_end() {
+        let dir = pack_dir(r#"{"pack": "py", "version": "1.0.0", "summary": "s"}"#);
+        let head = read_head(dir.path()).unwrap();
+        assert!(head.roots.is_empty());
+    }
+
+    fn member() -> impl Strategy<Value = (String, Value)> {
+        let value = prop_oneof![
+            Just(Value::Null),
+            any::<i32>().prop_map(Value::from),
+            "[a-z\"\\\\ ]{0,12}".prop_map(Value::from),
+            prop::collection::vec("[a-z]{0,5}", 0..4).prop_map(Value::from),
+        ];
+        ("(pack|version|roots|summary|primitives|[a-z]{1,6})", value)
+    }
+
+    proptest! {
+        /// The skim reads each head member exactly as a whole parse of the document does,
+        /// wherever it is written, whatever comes before or after it.
+        #[test]
+        fn the_skim_agrees_with_a_whole_parse(members in prop::collection::vec(member(), 0..12)) {
+            let mut object = serde_json::Map::new();
+            for (key, value) in members {
+                object.entry(key).or_insert(value);
+            }
+            let text = Value::Object(object.clone()).to_string();
+            let (head, _) = skim(text.as_bytes());
+            let expected = |key: &str| object.get(key).cloned();
+            prop_assert_eq!(head.pack, expected("pack"));
+            prop_assert_eq!(head.version, expected("version"));
+            prop_assert_eq!(head.roots, expected("roots"));
+        }
+    }
 }
