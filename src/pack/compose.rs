@@ -314,7 +314,7 @@ impl Composition {
                     serde_json::json!({
                         "name": p.name,
                         "version": p.version.to_string(),
-                        "digest": p.digest,
+                        "digest": p.digest(),
                     })
                 })
                 .collect(),

@@ -108,28 +108,59 @@ pub fn digest_dir(dir: &Path) -> Result<String, PackErrors> {
 /// [`digest_dir`], with `pack.json`'s bytes as the loader read them (not read again): the
 /// digest then covers exactly the manifest that was loaded.
 pub(crate) fn digest_dir_with(dir: &Path, manifest: Option<&[u8]>) -> Result<String, PackErrors> {
-    let files = list_files(dir)?;
-    let mut entries = Vec::with_capacity(files.len());
-    for rel in files {
-        if rel == SIGNATURE {
-            continue;
-        }
-        let sha = match manifest {
-            Some(bytes) if rel == MANIFEST => sha256_hex(bytes),
-            _ => {
-                let path = dir.join(&rel);
-                let bytes = crate::input::read_capped(&path, MAX_FILE_BYTES).map_err(|e| {
-                    PackErrors::whole_file(
-                        &path.display().to_string(),
-                        codes::P801.at("", e.to_string()),
-                    )
-                })?;
-                sha256_hex(&bytes)
+    let files = DigestFiles::read(dir, manifest.is_some())?;
+    Ok(files.digest(manifest.unwrap_or_default()))
+}
+
+/// What a pack's digest covers, read when the pack loads: every regular file's path and hex
+/// SHA-256, except that `pack.json`'s hash may be left for [`DigestFiles::digest`], over the
+/// text the loader kept. A load that nothing asks the digest of (no lock, no signature, no
+/// trace written) then never hashes its largest file; a digest asked for later is still of
+/// the bytes that were loaded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DigestFiles {
+    /// Sorted by path; `None`: `pack.json`, hashed from the loaded text.
+    entries: Vec<(String, Option<String>)>,
+}
+
+impl DigestFiles {
+    /// List `dir` (refusing links and special files, P801) and hash its files, `pack.json`'s
+    /// too unless `manifest_loaded` (its bytes are the loader's, hashed on demand).
+    pub(crate) fn read(dir: &Path, manifest_loaded: bool) -> Result<DigestFiles, PackErrors> {
+        let files = list_files(dir)?;
+        let mut entries = Vec::with_capacity(files.len());
+        for rel in files {
+            if rel == SIGNATURE {
+                continue;
             }
-        };
-        entries.push(serde_json::json!([rel, sha]));
+            if manifest_loaded && rel == MANIFEST {
+                entries.push((rel, None));
+                continue;
+            }
+            let path = dir.join(&rel);
+            let bytes = crate::input::read_capped(&path, MAX_FILE_BYTES).map_err(|e| {
+                PackErrors::whole_file(
+                    &path.display().to_string(),
+                    codes::P801.at("", e.to_string()),
+                )
+            })?;
+            entries.push((rel, Some(sha256_hex(&bytes))));
+        }
+        Ok(DigestFiles { entries })
     }
-    Ok(digest_of_entries(&entries))
+
+    /// The digest, `manifest` being `pack.json`'s bytes as loaded.
+    pub(crate) fn digest(&self, manifest: &[u8]) -> String {
+        let entries: Vec<serde_json::Value> = self
+            .entries
+            .iter()
+            .map(|(rel, sha)| {
+                let sha = sha.clone().unwrap_or_else(|| sha256_hex(manifest));
+                serde_json::json!([rel, sha])
+            })
+            .collect();
+        digest_of_entries(&entries)
+    }
 }
 
 /// `sha256:` + the SHA-256 of the RFC 8785 form of the `[[path, sha], …]` list.

@@ -132,7 +132,7 @@ type Cache = Mutex<HashMap<(std::path::PathBuf, String), Arc<PackFragments>>>;
 pub fn fragments_of(pack: &Pack) -> Arc<PackFragments> {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    let key = (pack.dir.clone(), pack.digest.clone());
+    let key = (pack.dir.clone(), pack.digest().to_string());
     if let Ok(map) = cache.lock()
         && let Some(found) = map.get(&key)
     {

@@ -168,7 +168,7 @@ impl Lock {
             return Ok(());
         };
         let locked = &self.packs[i];
-        if locked.digest == pack.digest {
+        if locked.digest == pack.digest() {
             return Ok(());
         }
         let d = codes::P806.at(
@@ -177,7 +177,7 @@ impl Lock {
                 "pack {} changed since it was locked: its digest is {}, the lock says {} (run \
                  `primgraph pack lock` after reviewing the change)",
                 pack.label(),
-                pack.digest,
+                pack.digest(),
                 locked.digest
             ),
         );
@@ -335,7 +335,7 @@ impl LockBuilder {
                     name: pack.name.clone(),
                     version: pack.version.clone(),
                     path: relative_to(&pack.dir, lock_dir),
-                    digest: pack.digest.clone(),
+                    digest: pack.digest().to_string(),
                     requested: BTreeMap::new(),
                 });
             for r in &resolution.requests {

@@ -262,7 +262,7 @@ fn load_manifest(
         schema_files: HashMap::new(),
     };
     let pack = loader.manifest(root, &file, parsed.clone());
-    let digest = match super::digest::digest_dir_with(dir, on_disk.then_some(bytes)) {
+    let digest = match super::digest::DigestFiles::read(dir, on_disk) {
         Ok(d) => Some(d),
         Err(errors) => {
             for report in errors.reports {
@@ -283,7 +283,7 @@ fn load_manifest(
             .at(&codes::P801, "", "the pack could not be loaded");
         return Err(loader.findings.finish());
     };
-    pack.digest = digest;
+    pack.digest_files = digest;
     match super::signature::read(dir, &pack) {
         Ok(signature) => pack.signature = signature,
         Err(d) => {
@@ -585,7 +585,8 @@ impl Loader<'_> {
             dir: self.dir.to_path_buf(),
             manifest: file.to_string(),
             source: parsed,
-            digest: String::new(),
+            digest_files: Default::default(),
+            digest_value: Default::default(),
             signature: None,
         })
     }

@@ -194,12 +194,21 @@ pub struct Pack {
     /// loader moves the tree into the typed members above (uncopied), and
     /// [`Pack::written_primitive`] reads an entry as written again from the text.
     pub source: Arc<crate::json::Parsed>,
-    /// `sha256:` + hex (SPEC §9.2).
-    pub digest: String,
+    /// What the digest covers (SPEC §9.2), hashed as far as the load needed; see
+    /// [`Pack::digest`].
+    pub(crate) digest_files: digest::DigestFiles,
+    pub(crate) digest_value: std::sync::OnceLock<String>,
     pub signature: Option<PackSignature>,
 }
 
 impl Pack {
+    /// The pack's digest, `sha256:` + hex (SPEC §9.2), of the files as they were when it
+    /// loaded; `pack.json`'s bytes are hashed here, on first use, from the text the pack keeps.
+    pub fn digest(&self) -> &str {
+        self.digest_value
+            .get_or_init(|| self.digest_files.digest(self.source.source().as_bytes()))
+    }
+
     /// `name@version`, as a lock's `requested` names a pack that asked.
     pub fn label(&self) -> String {
         format!("{}@{}", self.name, self.version)

@@ -133,7 +133,13 @@ impl Packs {
         self.all.as_ref().map_or_else(Vec::new, |all| {
             all.packs
                 .iter()
-                .map(|p| (p.name.clone(), p.version.to_string(), p.digest.clone()))
+                .map(|p| {
+                    (
+                        p.name.clone(),
+                        p.version.to_string(),
+                        p.digest().to_string(),
+                    )
+                })
                 .collect()
         })
     }

@@ -102,7 +102,7 @@ pub fn to_json(pack: &Pack, required: &[Arc<Pack>]) -> Value {
         "version": pack.version.to_string(),
         "summary": pack.summary,
         "dir": pack.dir.display().to_string(),
-        "digest": pack.digest,
+        "digest": pack.digest(),
         "signer": pack.signature.as_ref().map(|s| s.signer.clone()),
         "kernel_abi": pack.kernel_abi.text,
         "requires": requires,
@@ -146,7 +146,7 @@ pub fn to_text(pack: &Pack, required: &[Arc<Pack>]) -> String {
         let _ = writeln!(s, "  {summary}");
     }
     let _ = writeln!(s, "  dir:        {}", pack.dir.display());
-    let _ = writeln!(s, "  digest:     {}", pack.digest);
+    let _ = writeln!(s, "  digest:     {}", pack.digest());
     let _ = writeln!(
         s,
         "  signed by:  {}",

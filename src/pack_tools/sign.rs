@@ -32,7 +32,11 @@ pub fn sign(dir: &Path, key: &SealKey, base: &Registry) -> Result<Signed, ToolEr
     require_pack_dir(dir)?;
     let sig_path = dir.join(SIGNATURE);
     let (name, version, digest) = match manifest::load(dir, base) {
-        Ok(pack) => (pack.name, pack.version.to_string(), pack.digest),
+        Ok(pack) => (
+            pack.name.clone(),
+            pack.version.to_string(),
+            pack.digest().to_string(),
+        ),
         Err(mut errors) => {
             // A signature that no longer verifies is what signing replaces.
             let sig_file = sig_path.display().to_string();

@@ -353,7 +353,7 @@ pub fn recorded_packs(
         .map(|p| crate::replay::trace::RecordedPack {
             name: p.name.clone(),
             version: p.version.to_string(),
-            digest: p.digest.clone(),
+            digest: p.digest().to_string(),
         })
         .collect()
 }

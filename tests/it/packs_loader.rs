@@ -60,11 +60,34 @@ fn the_fixture_pack_loads_with_its_schemas_bundled_and_decision_set_expanded() {
         Some(&["pass".to_string(), "fail".to_string()][..])
     );
     assert_eq!(decide.decision_set.as_deref(), Some("pass-fail"));
-    assert!(pack.digest.starts_with("sha256:") && pack.digest.len() == 7 + 64);
+    assert!(pack.digest().starts_with("sha256:") && pack.digest().len() == 7 + 64);
     // The bundled contract is self-contained: its validator compiles and checks the $ref.
     let v = jsonschema::validator_for(&run.contract.outputs).expect("compiles");
     assert!(v.is_valid(&serde_json::json!({"report": {"passed": 1, "failed": 0}})));
     assert!(!v.is_valid(&serde_json::json!({"report": {"passed": -1, "failed": 0}})));
+}
+
+/// The digest is asked for after the load (docs/packs.md, "Load time": `pack.json` is hashed on
+/// first use): it is still the digest of the files as they were loaded, not as they are now.
+#[test]
+fn a_digest_asked_for_later_is_of_the_files_as_loaded() {
+    let from = fixtures().join("path/pyfix");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("pyfix");
+    std::fs::create_dir_all(copy.join("schemas")).unwrap();
+    for entry in std::fs::read_dir(from.join("schemas")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.join("schemas").join(entry.file_name())).unwrap();
+    }
+    std::fs::copy(from.join("pack.json"), copy.join("pack.json")).unwrap();
+    let as_loaded = pack::digest::digest_dir(&copy).unwrap_or_else(|e| panic!("{e}"));
+    let pack = manifest::load(&copy, Registry::builtin()).unwrap_or_else(|e| panic!("{e}"));
+    let mut text = std::fs::read_to_string(copy.join("pack.json")).unwrap();
+    text.push('\n');
+    std::fs::write(copy.join("pack.json"), text).unwrap();
+    let now = pack::digest::digest_dir(&copy).unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(now, as_loaded, "the edit changes the folder's digest");
+    assert_eq!(pack.digest(), as_loaded);
 }
 
 /// What loading does not copy (docs/packs.md, "Load time"): the composition's contracts share
@@ -76,7 +99,7 @@ fn a_composition_shares_its_packs_schemas_and_a_pack_keeps_its_text_not_its_tree
     let dir = fixtures().join("path/pyfix");
     let pack = manifest::load(&dir, Registry::builtin()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        pack.digest,
+        pack.digest(),
         pack::digest::digest_dir(&dir).unwrap_or_else(|e| panic!("{e}"))
     );
     assert!(
