@@ -143,7 +143,7 @@ fn verify_parsed(
         ));
     };
     let signature = Signature::from_bytes(&sig_bytes);
-    let msg = message(&pack.name, &pack.version.to_string(), &pack.digest());
+    let msg = message(&pack.name, &pack.version.to_string(), pack.digest());
     if key.verify_strict(&msg, &signature).is_err() {
         return Err(p807_at(
             parsed,
