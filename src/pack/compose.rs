@@ -328,6 +328,12 @@ impl Composition {
 /// free when `drop` returns); only the work is spread. A scoped thread, not the rayon pool: a
 /// drop runs wherever the last reference goes, maybe under a lock that every pool worker is
 /// waiting for, and the pool would then never run it.
+///
+/// Each thread takes half of the packs together with the registry's copies of their contracts:
+/// a schema is shared by the two, and its tree is freed by whichever lets go last, so the
+/// halves are only even when both references to a schema go on one thread. (Packs on one
+/// thread and the registry's contracts on the other left nearly all the trees to the second:
+/// 1.9 ms against 0.3 ms, measured on the bench's 20 packs.)
 impl Drop for Composition {
     fn drop(&mut self) {
         if self.packs.len() < 2 {
@@ -335,13 +341,19 @@ impl Drop for Composition {
         }
         let mut first = std::mem::take(&mut self.packs);
         let second = first.split_off(first.len() / 2);
-        let primitives = self.registry.take_primitives();
+        let mut first_contracts = self.registry.take_primitives();
+        let split = self.base_len + first.iter().map(|p| p.primitives.len()).sum::<usize>();
+        let second_contracts = first_contracts.split_off(split.min(first_contracts.len()));
         std::thread::scope(|scope| {
-            // When no thread can be spawned, the closure (and the packs it holds) is dropped
-            // here, on this thread.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || drop(first));
+            let first_half = move || {
+                drop(first_contracts);
+                drop(first);
+            };
+            // When no thread can be spawned, the closure (and what it holds) is dropped here,
+            // on this thread.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, first_half);
+            drop(second_contracts);
             drop(second);
-            drop(primitives);
         });
     }
 }
