@@ -260,6 +260,7 @@ fn load_manifest(
         base,
         findings: Findings::new(&file, parsed.clone()),
         schema_files: HashMap::new(),
+        may_refer: may_refer(parsed.source()),
     };
     let pack = loader.manifest(root, &file, parsed.clone());
     let digest = match super::digest::DigestFiles::read(dir, on_disk) {
@@ -310,6 +311,9 @@ struct Loader<'a> {
     findings: Findings,
     /// Pack-relative path → the file bundled, or `None` when it could not be read.
     schema_files: HashMap<String, Option<SchemaFile>>,
+    /// Whether `pack.json` can hold a `$ref` at all (see [`may_refer`]): when it cannot, no
+    /// schema of it is walked for references to bundle.
+    may_refer: bool,
 }
 
 impl Loader<'_> {
@@ -1366,6 +1370,9 @@ impl Loader<'_> {
     /// 2020-12 bundling: each `$ref` to a file becomes `#/$defs/KEY`, transitively), so the
     /// contract is one self-contained document.
     fn bundle(&mut self, schema: &mut Value, at: &str) {
+        if !self.may_refer {
+            return;
+        }
         let mut wanted: Vec<(String, String)> = Vec::new();
         let mut bad = Vec::new();
         rewrite_refs(schema, at, &mut |r, pointer| {
@@ -1445,6 +1452,13 @@ impl Loader<'_> {
             existing.insert(key, value);
         }
     }
+}
+
+/// Whether a JSON text can hold the key `$ref`: written plainly, or with some of its characters
+/// as `\u` escapes (none of `$`, `r`, `e`, `f` has a shorter escape). A text with neither has
+/// no reference to bundle.
+fn may_refer(text: &str) -> bool {
+    text.contains("$ref") || text.contains("\\u")
 }
 
 /// The `$defs` key of a bundled file: its pack-relative path, which is unique and says where
@@ -1604,5 +1618,28 @@ fn list(items: &[String]) -> String {
             .map(|s| format!("`{s}`"))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_refer;
+
+    #[test]
+    fn a_reference_is_seen_however_its_key_is_written() {
+        assert!(may_refer(r#"{"inputs": {"$ref": "schemas/a.json"}}"#));
+        assert!(may_refer(r#"{"inputs": {"\u0024ref": "schemas/a.json"}}"#));
+        assert!(may_refer(r#"{"inputs": {"$\u0072ef": "schemas/a.json"}}"#));
+        // Every escaped key is parsed as the same key: `\u` anywhere means "maybe".
+        assert!(may_refer(r#"{"summary": "caf\u00e9"}"#));
+        assert!(!may_refer(
+            r#"{"inputs": {"type": "object", "ref": "$re f"}}"#
+        ));
+    }
+
+    #[test]
+    fn an_escaped_reference_key_is_the_key_the_parser_reads() {
+        let parsed = crate::json::parse(br#"{"\u0024ref": "x"}"#, &Default::default()).unwrap();
+        assert_eq!(parsed.value.get("$ref"), Some(&serde_json::json!("x")));
     }
 }
