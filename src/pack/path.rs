@@ -2,7 +2,8 @@
 //! `primgraph.toml`, each a pack (a folder with `pack.json`) or a folder whose sub-folders are
 //! packs. Scanning reads only each `pack.json`'s `pack`, `version` and `roots`, and stops
 //! reading once it has them (through `open_capped`, so a huge or special file costs nothing);
-//! the full load happens only for the versions resolution picks. The same (name, version) found twice: the first on the path wins.
+//! the full load happens only for the versions resolution picks. The same (name, version)
+//! found twice: the first on the path wins.
 
 use super::{MANIFEST, MAX_MANIFEST_BYTES, Version, parse_version};
 use std::collections::BTreeMap;
@@ -142,8 +143,8 @@ impl PackPath {
     }
 }
 
-/// How much of `pack.json` the scan reads first: a head written first (as packs are, and as
-/// `pack init` writes them) is found in it without reading the primitives.
+/// How much of `pack.json` the scan reads first: a head written first (as
+/// `registry/packs/pyrepo/pack.json` writes it) is found in it without reading the primitives.
 const HEAD_PREFIX: u64 = 64 * 1024;
 
 /// The top-level members of `pack.json` the scan reads; the others are skipped unread.
