@@ -118,7 +118,7 @@ pub(crate) fn digest_dir_with(dir: &Path, manifest: Option<&[u8]>) -> Result<Str
 /// trace written) then never hashes its largest file; a digest asked for later is still of
 /// the bytes that were loaded.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DigestFiles {
+pub(crate) struct DigestFiles {
     /// Sorted by path; `None`: `pack.json`, hashed from the loaded text.
     entries: Vec<(String, Option<String>)>,
 }
