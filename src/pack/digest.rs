@@ -100,16 +100,10 @@ pub fn list_files(dir: &Path) -> Result<Vec<String>, PackErrors> {
     Ok(out)
 }
 
-/// The pack's digest (SPEC §9.2).
+/// The pack's digest (SPEC §9.2), every file read from `dir` now.
 pub fn digest_dir(dir: &Path) -> Result<String, PackErrors> {
-    digest_dir_with(dir, None)
-}
-
-/// [`digest_dir`], with `pack.json`'s bytes as the loader read them (not read again): the
-/// digest then covers exactly the manifest that was loaded.
-pub(crate) fn digest_dir_with(dir: &Path, manifest: Option<&[u8]>) -> Result<String, PackErrors> {
-    let files = DigestFiles::read(dir, manifest.is_some())?;
-    Ok(files.digest(manifest.unwrap_or_default()))
+    // Every file hashed as read, `pack.json` too: no loaded text stands in for it.
+    Ok(DigestFiles::read(dir, false)?.digest(&[]))
 }
 
 /// What a pack's digest covers, read when the pack loads: every regular file's path and hex
