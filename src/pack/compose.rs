@@ -14,7 +14,7 @@ use super::{Pack, PackErrors, Range};
 use crate::codes;
 use crate::diagnostic::{self, Diagnostic};
 use crate::registry::{PrimIdx, Registry};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -188,22 +188,14 @@ impl Composition {
             }
         }
         // Failure modes: the registry's, the pack's own, or a required pack's error classes.
-        let base_modes: BTreeSet<&str> = base
+        let base_modes: HashSet<&str> = base
             .primitives()
             .iter()
             .flat_map(|p| p.failure_modes.iter().map(String::as_str))
             .collect();
         let by_name: HashMap<&str, &Pack> = packs.iter().map(|p| (p.name.as_str(), &**p)).collect();
-        let ids: BTreeSet<&str> = base
-            .primitives()
-            .iter()
-            .map(|p| p.id.as_str())
-            .chain(
-                packs
-                    .iter()
-                    .flat_map(|p| p.primitives.iter().map(|q| q.contract.id.as_str())),
-            )
-            .collect();
+        // A fallback names an ID: a key of `keys` whose owner's ID is the key itself.
+        let is_id = |name: &str| keys.get(name).is_some_and(|&(_, id)| id == name);
         for pack in &packs {
             let mut allowed: BTreeSet<&str> =
                 pack.error_classes.iter().map(String::as_str).collect();
@@ -230,7 +222,7 @@ impl Composition {
                     }
                 }
                 if let Some(fallback) = &p.contract.fallback
-                    && !ids.contains(fallback.as_str())
+                    && !is_id(fallback)
                 {
                     errors.push(Located::in_pack(
                         pack,

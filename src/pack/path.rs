@@ -145,7 +145,11 @@ impl PackPath {
 
 /// How much of `pack.json` the scan reads first: a head written first (as
 /// `registry/packs/pyrepo/pack.json` writes it) is found in it without reading the primitives.
-const HEAD_PREFIX: u64 = 64 * 1024;
+/// A head not found in it is looked for in a prefix [`HEAD_GROWTH`] times longer, and so on:
+/// a head written last costs the whole file and the skims of a few prefixes, each a sixteenth
+/// of the next.
+const HEAD_PREFIX: u64 = 4 * 1024;
+const HEAD_GROWTH: u64 = 16;
 
 /// The top-level members of `pack.json` the scan reads; the others are skipped unread.
 #[derive(Default)]
@@ -219,23 +223,32 @@ fn read_head(dir: &Path) -> Result<Candidate, Unreadable> {
         Ok(file) => file,
         Err(e) => return Err(unreadable(None, e.to_string())),
     };
-    let mut bytes = Vec::new();
     let read_error =
         |e: std::io::Error| unreadable(None, format!("cannot read {}: {e}", manifest.display()));
-    (&mut file)
-        .take(HEAD_PREFIX)
-        .read_to_end(&mut bytes)
-        .map_err(read_error)?;
     // Every pack on the path is scanned whether or not a graph asks for it, for three
-    // members: the scan stops as soon as it has them, first in the prefix, else in the whole
-    // file. Strictness (duplicate keys, depth, the rest of the document) is the load's
-    // business, which reports it located (P801); a document that does not read as far as
-    // the head goes through the strict parser for its message.
-    let (mut head, mut read) = skim(&bytes);
-    if !head.complete() && bytes.len() as u64 == HEAD_PREFIX {
-        file.read_to_end(&mut bytes).map_err(read_error)?;
-        (head, read) = skim(&bytes);
-    }
+    // members: the scan stops as soon as it has them, first in a short prefix, else in longer
+    // ones, at worst in the whole file. Strictness (duplicate keys, depth, the rest of the
+    // document) is the load's business, which reports it located (P801); a document that does
+    // not read as far as the head goes through the strict parser for its message.
+    let mut limit = HEAD_PREFIX;
+    let mut bytes = Vec::with_capacity(limit as usize);
+    let (mut head, read) = loop {
+        (&mut file)
+            .take(limit - bytes.len() as u64)
+            .read_to_end(&mut bytes)
+            .map_err(read_error)?;
+        let at_end = (bytes.len() as u64) < limit;
+        let skimmed = skim(&bytes);
+        // A prefix ends mid-document (an EOF error); any other error is in the text itself.
+        let broken = skimmed
+            .1
+            .as_ref()
+            .is_err_and(|e| e.classify() != serde_json::error::Category::Eof);
+        if skimmed.0.complete() || at_end || broken {
+            break skimmed;
+        }
+        limit = limit.saturating_mul(HEAD_GROWTH);
+    };
     if !head.complete() && read.is_err() {
         match crate::json::parse(&bytes, &super::LIMITS) {
             Ok(parsed) => {
@@ -307,11 +320,24 @@ mod tests {
 
     #[test]
     fn a_head_after_a_long_member_is_found_past_the_prefix() {
-        let long = "x".repeat(3 * HEAD_PREFIX as usize);
+        // Past the first prefix and the next one: found in the third.
+        let long = "x".repeat((2 * HEAD_PREFIX * HEAD_GROWTH) as usize);
         let text = json!({"summary": long, "version": "2.0.0", "pack": "late", "roots": ["late"]});
         let dir = pack_dir(&text.to_string());
         let head = read_head(dir.path()).unwrap();
         assert_eq!((head.name.as_str(), head.roots.len()), ("late", 1));
+    }
+
+    #[test]
+    fn a_prefix_ending_inside_a_character_reads_on() {
+        // `{"summary": "` is 13 bytes, then two-byte characters: the first prefix ends in one.
+        let text = format!(
+            r#"{{"summary": "{}", "pack": "wide", "version": "1.0.0", "roots": ["wide"]}}"#,
+            "é".repeat(HEAD_PREFIX as usize)
+        );
+        assert_eq!(text.as_bytes()[HEAD_PREFIX as usize - 1] & 0xC0, 0xC0);
+        let head = read_head(pack_dir(&text).path()).unwrap();
+        assert_eq!(head.name, "wide");
     }
 
     #[test]

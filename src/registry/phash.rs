@@ -389,13 +389,36 @@ fn check_keys(keys: &[&str]) -> Result<(), BuildError> {
     if keys.len() >= EMPTY as usize {
         return Err(BuildError::TooManyKeys(keys.len()));
     }
-    let mut sorted: Vec<&str> = keys.to_vec();
-    sorted.sort_unstable();
-    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-        return Err(BuildError::DuplicateKey(w[0].to_string()));
+    // Equal keys hash equally: keys are sorted by hash (integers, not strings) and only keys
+    // of one hash are compared. Of several keys given twice, the least is named.
+    let mut hashed: Vec<(u64, usize)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (hash(k.as_bytes(), DUPLICATE_SEED), i))
+        .collect();
+    hashed.sort_unstable();
+    let mut twice: Option<&str> = None;
+    for run in hashed
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+    {
+        // Sorted, not compared pairwise: many keys crafted to one hash cost a sort.
+        let mut same: Vec<&str> = run.iter().map(|&(_, i)| keys[i]).collect();
+        same.sort_unstable();
+        if let Some(w) = same.windows(2).find(|w| w[0] == w[1])
+            && twice.is_none_or(|t| w[0] < t)
+        {
+            twice = Some(w[0]);
+        }
     }
-    Ok(())
+    match twice {
+        Some(key) => Err(BuildError::DuplicateKey(key.to_string())),
+        None => Ok(()),
+    }
 }
+
+/// The seed of the hash that finds keys given twice (any seed does).
+const DUPLICATE_SEED: u64 = 0x243F_6A88_85A3_08D3;
 
 /// How many keys one insertion may move before the seed is given up.
 const MAX_MOVES: usize = 500;

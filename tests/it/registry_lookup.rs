@@ -229,6 +229,27 @@ fn the_table_refuses_duplicate_keys() {
     assert!(phash::build(&[], |i| i as u16).is_ok());
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Keys given twice are refused, naming the least of them; distinct keys build. The oracle
+    /// counts the keys in a sorted map.
+    #[test]
+    fn the_least_key_given_twice_is_named(keys in proptest::collection::vec("[a-c]{1,3}", 0..40)) {
+        let mut counts = std::collections::BTreeMap::new();
+        for k in &keys {
+            *counts.entry(k.as_str()).or_insert(0) += 1;
+        }
+        let least_twice = counts.iter().find(|(_, n)| **n > 1).map(|(k, _)| k.to_string());
+        let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+        match (phash::build(&refs, |i| i as u16), least_twice) {
+            (Err(phash::BuildError::DuplicateKey(named)), Some(least)) => prop_assert_eq!(named, least),
+            (Ok(_), None) => {}
+            (got, want) => prop_assert!(false, "{:?} for duplicate {:?}", got.map(|_| ()), want),
+        }
+    }
+}
+
 #[test]
 fn keys_that_differ_in_any_single_byte_get_a_table() {
     // Every byte position of every length from the short path through the exact one to the
