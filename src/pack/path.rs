@@ -239,12 +239,9 @@ fn read_head(dir: &Path) -> Result<Candidate, Unreadable> {
             .map_err(read_error)?;
         let at_end = (bytes.len() as u64) < limit;
         let skimmed = skim(&bytes);
-        // A prefix ends mid-document (an EOF error); any other error is in the text itself.
-        let broken = skimmed
-            .1
-            .as_ref()
-            .is_err_and(|e| e.classify() != serde_json::error::Category::Eof);
-        if skimmed.0.complete() || at_end || broken {
+        // An error before the end is not taken as the document's: a prefix may end inside a
+        // number (`1.`), which reads as a syntax error, not as the end of the input.
+        if skimmed.0.complete() || at_end {
             break skimmed;
         }
         limit = limit.saturating_mul(HEAD_GROWTH);
@@ -341,6 +338,19 @@ mod tests {
     }
 
     #[test]
+    fn a_prefix_ending_inside_a_number_reads_on() {
+        // `{"f": "` is 7 bytes and `", "n": 1` 9: the first prefix ends with `1.`, which a
+        // parser reads as a bad number, not as a cut.
+        let filler = "x".repeat(HEAD_PREFIX as usize - 7 - 9 - 1);
+        let text = format!(
+            r#"{{"f": "{filler}", "n": 1.5, "pack": "late", "version": "1.0.0", "roots": ["late"]}}"#
+        );
+        assert_eq!(text.as_bytes()[HEAD_PREFIX as usize - 1], b'.');
+        let head = read_head(pack_dir(&text).path()).unwrap();
+        assert_eq!(head.name, "late");
+    }
+
+    #[test]
     fn a_document_broken_before_its_head_is_unreadable_with_the_strict_message() {
         let dir = pack_dir(r#"{"pack": "py", "version": }"#);
         let unreadable = read_head(dir.path()).unwrap_err();
@@ -383,6 +393,26 @@ mod tests {
             prop_assert_eq!(head.pack, expected("pack"));
             prop_assert_eq!(head.version, expected("version"));
             prop_assert_eq!(head.roots, expected("roots"));
+        }
+
+        /// Wherever a prefix ends (inside a number, a string, a character), the scan of a file
+        /// finds the head that a whole parse finds after it.
+        #[test]
+        fn the_scan_reads_on_past_any_prefix_end(
+            filler in prop::collection::vec(prop_oneof![
+                (-1.0e6f64..1.0e6).prop_map(Value::from),
+                "[a-zé€ ]{0,40}".prop_map(Value::from),
+            ], 0..1200),
+            shift in 0usize..8,
+        ) {
+            let text = format!(
+                r#"{{"pad": "{}", "filler": {}, "pack": "late", "version": "1.2.3", "roots": ["late"]}}"#,
+                "x".repeat(shift),
+                Value::from(filler),
+            );
+            let head = read_head(pack_dir(&text).path()).unwrap();
+            prop_assert_eq!(head.name, "late");
+            prop_assert_eq!(head.version.to_string(), "1.2.3");
         }
     }
 }
